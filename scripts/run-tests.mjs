@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Runs every test file under test/ (and any given paths) with Node's test runner through tsx,
+// and ends with one line "N passed, N failed" totalling all suites, so CI can tell a run that
+// tested nothing from one that passed.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...findTests(p));
+    else if (/\.test\.(ts|tsx|mjs)$/.test(name)) out.push(p);
+  }
+  return out.sort();
+}
+
+const args = process.argv.slice(2);
+const files = args.length ? args.flatMap((a) => (statSync(a).isDirectory() ? findTests(a) : [a])) : findTests('test');
+if (files.length === 0) {
+  console.log('no test files found');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const child = spawn(
+  process.execPath,
+  [
+    '--import', 'tsx',
+    '--test',
+    '--test-concurrency=1',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', '--test-reporter-destination=.test-tap.log',
+    ...files,
+  ],
+  { stdio: 'inherit' },
+);
+child.on('exit', async (code) => {
+  const { readFileSync } = await import('node:fs');
+  let tap = '';
+  try {
+    tap = readFileSync('.test-tap.log', 'utf8');
+  } catch {}
+  const pass = Number(/^# pass (\d+)/m.exec(tap)?.[1] ?? 0);
+  const fail = Number(/^# fail (\d+)/m.exec(tap)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(tap)?.[1] ?? 0);
+  const failed = fail || (code !== 0 && pass === 0 ? 1 : 0);
+  console.log(`\n${pass} passed, ${failed} failed`);
+  process.exit(code === 0 && failed === 0 && pass > 0 ? 0 : 1);
+});

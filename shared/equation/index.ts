@@ -1,0 +1,3 @@
+export * from './ast.ts';
+export * from './parser.ts';
+export * from './print.ts';

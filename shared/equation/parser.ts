@@ -1,0 +1,393 @@
+// Strict parser for equations in SymPy syntax. It accepts exactly the grammar below and nothing
+// else, so text from a student or a model can never reach an evaluator:
+//
+//   equation := 'Eq' '(' expr ',' expr ')' | expr '=' expr
+//   expr     := term (('+' | '-') term)*
+//   term     := unary (('*' | '/') unary)*
+//   unary    := ('-' | '+') unary | power
+//   power    := atom ('**' unary)?            (right-associative, binds tighter than unary minus, as in Python)
+//   atom     := number | symbol | constant | function '(' expr ')' | '(' expr ')'
+//
+// Error messages are specific and name the column (1-based), in the style the study found models
+// can act on in a repair loop (LLM-Modulo).
+
+import { GREEK_NAMES } from './greek.ts';
+import { CONSTANTS, FUNCTIONS, type Equation, type Expr, type FunctionName, symbolsOf } from './ast.ts';
+
+export type ParseErrorCode =
+  | 'unexpected-character'
+  | 'unbalanced'
+  | 'arity'
+  | 'unknown-function'
+  | 'not-a-function'
+  | 'not-an-equation'
+  | 'missing-operator'
+  | 'forbidden'
+  | 'unknown-symbol'
+  | 'syntax'
+  | 'too-complex';
+
+export type ParseError = { code: ParseErrorCode; message: string; column?: number };
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: ParseError[] };
+
+export type ParseOptions = {
+  /** When given, every symbol must be one of these names (exact case). */
+  variables?: readonly string[];
+};
+
+/** Limits that keep hostile input cheap to reject. */
+export const MAX_SOURCE_LENGTH = 4000;
+export const MAX_DEPTH = 64;
+export const MAX_NUMBER_DIGITS = 60;
+
+const PYTHON_KEYWORDS = new Set([
+  'lambda', 'import', 'from', 'def', 'class', 'return', 'yield', 'await', 'async', 'for', 'while', 'if',
+  'else', 'elif', 'and', 'or', 'not', 'in', 'is', 'None', 'True', 'False', 'with', 'as', 'global',
+  'nonlocal', 'del', 'pass', 'raise', 'try', 'except', 'finally', 'assert', 'break', 'continue',
+]);
+
+type TokKind = 'num' | 'ident' | 'op' | 'eof';
+type Token = { kind: TokKind; text: string; col: number };
+
+class Fail extends Error {
+  constructor(readonly error: ParseError) {
+    super(error.message);
+  }
+}
+
+const fail = (code: ParseErrorCode, message: string, column?: number): never => {
+  throw new Fail({ code, message: column === undefined ? message : `${message} at column ${column}`, column });
+};
+
+const GREEK_BY_CHAR: Record<string, string> = {
+  'θ': 'theta', 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ω': 'omega', 'φ': 'phi',
+  'μ': 'mu', 'λ': 'lambda', 'π': 'pi', 'ρ': 'rho', 'σ': 'sigma', 'τ': 'tau', 'ε': 'epsilon',
+};
+
+function tokenize(src: string): Token[] {
+  const toks: Token[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    const col = i + 1;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+      continue;
+    }
+    const numMatch = /^(\d+(\.\d*)?|\.\d+)/.exec(src.slice(i));
+    if (numMatch) {
+      const text = numMatch[0];
+      if (text.replace('.', '').length > MAX_NUMBER_DIGITS) fail('too-complex', `number with more than ${MAX_NUMBER_DIGITS} digits`, col);
+      const after = src[i + text.length];
+      if (after === 'e' || after === 'E') {
+        if (/^[eE][+-]?\d/.test(src.slice(i + text.length))) {
+          fail('syntax', `scientific notation '${text}e...' is not allowed; write '${text}*10**n'`, col);
+        }
+      }
+      if (after === 'j' || after === 'J') fail('forbidden', 'complex literals are not allowed', col);
+      toks.push({ kind: 'num', text: text.startsWith('.') ? `0${text}` : text.endsWith('.') ? text.slice(0, -1) : text, col });
+      i += text.length;
+      continue;
+    }
+    const idMatch = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i));
+    if (idMatch) {
+      toks.push({ kind: 'ident', text: idMatch[0], col });
+      i += idMatch[0].length;
+      continue;
+    }
+    if (src.startsWith('**', i)) {
+      toks.push({ kind: 'op', text: '**', col });
+      i += 2;
+      continue;
+    }
+    if (src.startsWith('==', i)) fail('syntax', "'==' is a comparison; write 'left = right' or Eq(left, right)", col);
+    if ('+-*/(),='.includes(c)) {
+      toks.push({ kind: 'op', text: c, col });
+      i++;
+      continue;
+    }
+    if (c === '^') fail('syntax', "'^' is not a power operator in SymPy; use '**'", col);
+    if (c === '"' || c === "'") fail('forbidden', 'strings are not allowed', col);
+    if (c === '[' || c === ']') fail('forbidden', "subscripts '[...]' are not allowed", col);
+    if (c === '.') fail('forbidden', "attribute access ('.') is not allowed", col);
+    if (c === '{' || c === '}') fail('forbidden', "braces '{...}' are not allowed", col);
+    if (c === ';') fail('forbidden', "';' is not allowed: give one equation at a time", col);
+    if (GREEK_BY_CHAR[c]) fail('unexpected-character', `unexpected character '${c}'; write '${GREEK_BY_CHAR[c]}'`, col);
+    if (c === '√') fail('unexpected-character', "unexpected character '√'; write 'sqrt(...)'", col);
+    if (c === '×' || c === '·') fail('unexpected-character', `unexpected character '${c}'; write '*'`, col);
+    if (c === '−') fail('unexpected-character', "unexpected character '−' (unicode minus); write '-'", col);
+    fail('unexpected-character', `unexpected character '${c}'`, col);
+  }
+  toks.push({ kind: 'eof', text: '', col: src.length + 1 });
+  return toks;
+}
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+  constructor(private readonly toks: Token[]) {}
+
+  private peek(): Token {
+    return this.toks[this.pos];
+  }
+  private next(): Token {
+    return this.toks[this.pos++];
+  }
+  private isOp(text: string): boolean {
+    const t = this.peek();
+    return t.kind === 'op' && t.text === text;
+  }
+  private describe(t: Token): string {
+    return t.kind === 'eof' ? 'end of input' : `'${t.text}'`;
+  }
+
+  private enter(col: number): void {
+    if (++this.depth > MAX_DEPTH) fail('too-complex', `expression nested more than ${MAX_DEPTH} levels deep`, col);
+  }
+
+  parseEquation(): Equation {
+    const first = this.peek();
+    const second = this.toks[this.pos + 1];
+    if (first.kind === 'ident' && first.text === 'Eq' && second?.kind === 'op' && second.text === '(') {
+      this.next();
+      const open = this.next();
+      const lhs = this.parseExpr();
+      if (this.isOp(')')) fail('arity', "'Eq' takes 2 arguments, got 1", open.col);
+      this.expectOp(',', open);
+      const rhs = this.parseExpr();
+      if (this.isOp(',')) {
+        let n = 2;
+        while (this.isOp(',')) {
+          this.next();
+          this.checkNoKeyword();
+          this.parseExpr();
+          n++;
+        }
+        fail('arity', `'Eq' takes 2 arguments, got ${n}`, open.col);
+      }
+      this.expectClose(open);
+      this.expectEnd();
+      return { lhs, rhs };
+    }
+    const lhs = this.parseExpr();
+    if (this.isOp('=')) {
+      this.next();
+      const rhs = this.parseExpr();
+      if (this.isOp('=')) fail('syntax', "a chain 'a = b = c' is two equations; give Eq(a, b) and Eq(b, c) separately", this.peek().col);
+      this.expectEnd();
+      return { lhs, rhs };
+    }
+    if (this.peek().kind === 'eof') fail('not-an-equation', 'expected Eq(left, right) but found an expression');
+    return this.unexpected();
+  }
+
+  parseExpressionOnly(): Expr {
+    const e = this.parseExpr();
+    if (this.isOp('=')) fail('syntax', 'expected an expression but found an equation', this.peek().col);
+    this.expectEnd();
+    return e;
+  }
+
+  private expectEnd(): void {
+    if (this.peek().kind !== 'eof') this.unexpected();
+  }
+
+  private unexpected(): never {
+    const t = this.peek();
+    if (t.kind === 'op' && t.text === ')') return fail('unbalanced', "unbalanced ')'", t.col);
+    const prev = this.toks[this.pos - 1];
+    if (prev && (t.kind === 'ident' || t.kind === 'num' || (t.kind === 'op' && t.text === '('))) {
+      if (prev.kind === 'num' || prev.kind === 'ident' || (prev.kind === 'op' && prev.text === ')')) {
+        return fail('missing-operator', `missing '*' between '${prev.text}' and '${t.text}'`, t.col);
+      }
+    }
+    return fail('syntax', `unexpected ${this.describe(t)}`, t.col);
+  }
+
+  private expectOp(text: string, open: Token): void {
+    if (this.isOp(text)) {
+      this.next();
+      return;
+    }
+    if (this.peek().kind === 'eof') fail('unbalanced', "unbalanced '('", open.col);
+    this.unexpected();
+  }
+
+  private expectClose(open: Token): void {
+    if (this.isOp(')')) {
+      this.next();
+      return;
+    }
+    if (this.peek().kind === 'eof') fail('unbalanced', "unbalanced '('", open.col);
+    this.unexpected();
+  }
+
+  private checkNoKeyword(): void {
+    const t = this.peek();
+    const after = this.toks[this.pos + 1];
+    if (t.kind === 'ident' && after?.kind === 'op' && after.text === '=') {
+      // Inside a call `f(x=1)` reads as a keyword argument, which the grammar does not have.
+      fail('forbidden', `keyword arguments ('${t.text}=') are not allowed`, t.col);
+    }
+  }
+
+  private parseExpr(): Expr {
+    let left = this.parseTerm();
+    while (this.isOp('+') || this.isOp('-')) {
+      const op = this.next().text as '+' | '-';
+      const right = this.parseTerm();
+      left = { kind: 'bin', op, left, right };
+    }
+    return left;
+  }
+
+  private parseTerm(): Expr {
+    let left = this.parseUnary();
+    while (this.isOp('*') || this.isOp('/')) {
+      const op = this.next().text as '*' | '/';
+      const right = this.parseUnary();
+      left = { kind: 'bin', op, left, right };
+    }
+    return left;
+  }
+
+  private parseUnary(): Expr {
+    const t = this.peek();
+    if (this.isOp('-') || this.isOp('+')) {
+      this.next();
+      this.enter(t.col);
+      const arg = this.parseUnary();
+      this.depth--;
+      return t.text === '-' ? { kind: 'neg', arg } : arg;
+    }
+    return this.parsePower();
+  }
+
+  private parsePower(): Expr {
+    const base = this.parseAtom();
+    if (this.isOp('**')) {
+      const t = this.next();
+      this.enter(t.col);
+      const exponent = this.parseUnary();
+      this.depth--;
+      return { kind: 'bin', op: '**', left: base, right: exponent };
+    }
+    return base;
+  }
+
+  private parseAtom(): Expr {
+    const t = this.next();
+    if (t.kind === 'num') return { kind: 'num', text: t.text };
+    if (t.kind === 'op' && t.text === '(') {
+      this.enter(t.col);
+      if (this.isOp(')')) fail('syntax', "empty brackets '()'", t.col);
+      const e = this.parseExpr();
+      if (this.isOp(',')) fail('forbidden', 'tuples are not allowed', this.peek().col);
+      this.expectClose(t);
+      this.depth--;
+      return e;
+    }
+    if (t.kind === 'ident') return this.parseName(t);
+    if (t.kind === 'eof') return fail('syntax', 'unexpected end of input: an operand is missing');
+    if (t.text === ')') return fail('unbalanced', "unbalanced ')'", t.col);
+    if (t.text === '=') return fail('syntax', "unexpected '=': an operand is missing", t.col);
+    return fail('syntax', `unexpected '${t.text}': an operand is missing`, t.col);
+  }
+
+  private parseName(t: Token): Expr {
+    const name = t.text;
+    if (PYTHON_KEYWORDS.has(name)) fail('forbidden', `'${name}' is not allowed`, t.col);
+    if (name.startsWith('_')) fail('forbidden', `names starting with '_' are not allowed ('${name}')`, t.col);
+    const isCall = this.isOp('(');
+    if (name === 'Eq') fail('syntax', 'Eq(...) can only be the whole equation', t.col);
+    if (Object.hasOwn(FUNCTIONS, name)) {
+      const fn = name as FunctionName;
+      if (!isCall) fail('syntax', `'${fn}' is a function: write ${fn}(...)`, t.col);
+      const open = this.next();
+      this.enter(open.col);
+      const args: Expr[] = [];
+      if (!this.isOp(')')) {
+        this.checkNoKeyword();
+        args.push(this.parseExpr());
+        while (this.isOp(',')) {
+          this.next();
+          this.checkNoKeyword();
+          args.push(this.parseExpr());
+        }
+      }
+      this.expectClose(open);
+      this.depth--;
+      const arity = FUNCTIONS[fn];
+      if (args.length !== arity) {
+        fail('arity', `'${fn}' takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}`, t.col);
+      }
+      return { kind: 'call', fn, args };
+    }
+    if ((CONSTANTS as readonly string[]).includes(name) && !isCall) return { kind: 'const', name: name as 'pi' | 'E' };
+    if (isCall) {
+      // A lowercase word that isn't a Greek letter reads as a function name; anything else
+      // (v, S, v_0, theta) is a variable written before a bracket, i.e. a missing '*'.
+      if (name.length > 1 && /^[a-z]+$/.test(name) && !GREEK_NAMES.has(name)) {
+        fail('unknown-function', `unknown function '${name}' (allowed: ${Object.keys(FUNCTIONS).join(', ')})`, t.col);
+      }
+      fail('not-a-function', `'${name}' is not a function; write '${name}*(...)' for a product`, t.col);
+    }
+    return { kind: 'sym', name };
+  }
+}
+
+function run<T>(src: string, body: (p: Parser) => T): ParseResult<T> {
+  try {
+    if (src.length > MAX_SOURCE_LENGTH) fail('too-complex', `input longer than ${MAX_SOURCE_LENGTH} characters`);
+    if (src.trim() === '') fail('syntax', 'empty input');
+    return { ok: true, value: body(new Parser(tokenize(src))) };
+  } catch (e) {
+    if (e instanceof Fail) return { ok: false, errors: [e.error] };
+    if (e instanceof RangeError) {
+      // A stack overflow on pathological input: report it as input that is too complex.
+      return { ok: false, errors: [{ code: 'too-complex', message: 'expression too complex' }] };
+    }
+    throw e;
+  }
+}
+
+/** Error for each symbol that isn't a variable of the question, naming the close match if any. */
+export function checkSymbols(node: Equation | Expr, variables: readonly string[]): ParseError[] {
+  const allowed = new Set(variables);
+  const list = variables.join(', ');
+  return symbolsOf(node)
+    .filter((s) => !allowed.has(s))
+    .map((s) => {
+      const close = variables.find((v) => v.toLowerCase() === s.toLowerCase() || v.replace(/_/g, '') === s.replace(/_/g, ''));
+      return {
+        code: 'unknown-symbol' as const,
+        message: `symbol '${s}' is not a variable of this question (${list})${close ? `; did you mean '${close}'?` : ''}`,
+      };
+    });
+}
+
+export function parseEquation(src: string, options: ParseOptions = {}): ParseResult<Equation> {
+  const r = run(src, (p) => p.parseEquation());
+  if (!r.ok || !options.variables) return r;
+  const errors = checkSymbols(r.value, options.variables);
+  return errors.length ? { ok: false, errors } : r;
+}
+
+export function parseExpression(src: string, options: ParseOptions = {}): ParseResult<Expr> {
+  const r = run(src, (p) => p.parseExpressionOnly());
+  if (!r.ok || !options.variables) return r;
+  const errors = checkSymbols(r.value, options.variables);
+  return errors.length ? { ok: false, errors } : r;
+}
+
+/** Parse or throw an Error whose message is the first parse error (for trusted inputs: exams, tests). */
+export function parseEquationOrThrow(src: string, options: ParseOptions = {}): Equation {
+  const r = parseEquation(src, options);
+  if (!r.ok) throw new Error(`${JSON.stringify(src)}: ${r.errors.map((e) => e.message).join('; ')}`);
+  return r.value;
+}
+
+export function formatErrors(errors: ParseError[]): string {
+  return errors.map((e) => e.message).join('; ');
+}

@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseEquation, equationToSympy, equationToLatex, parseEquationOrThrow } from '../../shared/equation/index.ts';
+
+const VARS = ['u', 'v', 'w', 'S', 't'];
+
+function err(src: string, vars?: string[]): string {
+  const r = parseEquation(src, vars ? { variables: vars } : {});
+  assert.equal(r.ok, false, `expected an error for ${src}`);
+  return r.ok ? '' : r.errors.map((e) => e.message).join('; ');
+}
+
+test('parses Eq(...) and a = b forms to the same tree', () => {
+  const a = parseEquationOrThrow('Eq(t, 2*S/u)');
+  const b = parseEquationOrThrow('t = 2*S/u');
+  assert.deepEqual(a, b);
+});
+
+test('canonical SymPy printing round-trips', () => {
+  const cases = [
+    'Eq(v, (u + sqrt(u**2 + 4*w**2))/2)',
+    'Eq(t, S/(v + w) + S/(v - w))',
+    'Eq(-x**2, (-x)**2)',
+    'Eq(a - (b - c), a*(b/c))',
+    'Eq(x**y**z, (x**y)**z)',
+    'Eq(-(a*b), -a*b)',
+    'Eq(2**(-x), 1.36)',
+    'Eq(R, v_0**2*sin(2*theta)/g)',
+  ];
+  for (const c of cases) {
+    const eq = parseEquationOrThrow(c);
+    const printed = equationToSympy(eq);
+    assert.deepEqual(parseEquationOrThrow(printed), eq, `${c} -> ${printed}`);
+  }
+  assert.equal(equationToSympy(parseEquationOrThrow('v = (u+sqrt(u**2+4*w**2))/2')), 'Eq(v, (u + sqrt(u**2 + 4*w**2))/2)');
+});
+
+test('specific error messages with columns', () => {
+  assert.match(err('Eq(t, 2*S/U)', VARS), /symbol 'U' is not a variable of this question \(u, v, w, S, t\); did you mean 'u'\?/);
+  assert.match(err('Eq(t, 2*S/(u+w)'), /unbalanced '\(' at column 3/);
+  assert.match(err('t = (2*S/u'), /unbalanced '\(' at column 5/);
+  assert.match(err('Eq(v, sqrt(u, w))'), /'sqrt' takes 1 argument, got 2/);
+  assert.match(err('2*S/u'), /expected Eq\(left, right\) but found an expression/);
+  assert.match(err('t = 2S/u'), /missing '\*' between '2' and 'S' at column 6/);
+  assert.match(err('t = u^2'), /'\^' is not a power operator in SymPy; use '\*\*' at column 6/);
+  assert.match(err('Eq(a, b, c)'), /'Eq' takes 2 arguments, got 3/);
+  assert.match(err('v = u(1+w)'), /'u' is not a function/);
+  assert.match(err('v = foo(u)'), /unknown function 'foo'/);
+  assert.match(err('v = u)'), /unbalanced '\)' at column 6/);
+  assert.match(err('θ = 1'), /write 'theta'/);
+});
+
+test('hostile inputs are rejected, never evaluated', () => {
+  const hostile = [
+    "__import__('os').system('x')",
+    "Eq(x, __import__('os').system('rm -rf /'))",
+    'Eq(x, lambda: 1)',
+    'Eq(x, (lambda y: y)(1))',
+    'Eq(x.real, 1)',
+    'Eq(x, y[0])',
+    "Eq(x, 'abc')",
+    'Eq(x, y, evaluate=False)',
+    'Eq(x, sqrt(x=1))',
+    'Eq(x, exec(1))',
+    'Eq(x, eval(1))',
+    'Eq(x, open(1))',
+    'Eq(x, Symbol(1))',
+    'Eq(x, 1); import os',
+    'Eq(x, {1: 2})',
+    'Eq(x, 1e10)',
+    'Eq(x, 1j)',
+    'Eq(x, Eq(y, 1))',
+    'Eq(x, (1, 2))',
+    'x == 1',
+    'a = b = c',
+    'Eq(x, ' + '('.repeat(500) + '1' + ')'.repeat(500) + ')',
+    'Eq(x, ' + '-'.repeat(500) + '1)',
+    'Eq(x, ' + '9'.repeat(200) + ')',
+    'Eq(x, `ls`)',
+    'Eq(x, $y)',
+    '',
+    '   ',
+    'Eq()',
+    'Eq(x)',
+    'Eq(x,)',
+  ];
+  for (const h of hostile) err(h);
+});
+
+test('LaTeX printer', () => {
+  assert.equal(equationToLatex(parseEquationOrThrow('Eq(v, (u + sqrt(u**2 + 4*w**2))/2)')), 'v = \\frac{u + \\sqrt{u^{2} + 4 w^{2}}}{2}');
+  assert.equal(equationToLatex(parseEquationOrThrow('Eq(R, v_0**2*sin(2*theta)/g)')), 'R = \\frac{v_{0}^{2} \\sin\\left(2 \\theta\\right)}{g}');
+  assert.equal(equationToLatex(parseEquationOrThrow('Eq(x, 2*3)')), 'x = 2 \\cdot 3');
+});
