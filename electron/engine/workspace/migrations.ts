@@ -1,0 +1,116 @@
+// Versioned schema migrations, tracked with SQLite's user_version. Each migration runs in a
+// transaction with the user_version bump, so a workspace is always at exactly one version.
+import type Database from 'better-sqlite3';
+
+export type Migration = { version: number; description: string; up: string };
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'exams, questions, responses, extractions, verdicts, marks, overrides, comments, audit',
+    up: `
+      CREATE TABLE exams (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        json TEXT NOT NULL,
+        imported_at TEXT NOT NULL
+      );
+      CREATE TABLE questions (
+        exam_id TEXT NOT NULL REFERENCES exams(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (exam_id, id)
+      );
+      CREATE TABLE responses (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        exam_id TEXT NOT NULL,
+        student_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        text TEXT,                       -- NULL when only an equation list was given
+        imported_at TEXT NOT NULL,
+        UNIQUE (exam_id, student_id, question_id),
+        FOREIGN KEY (exam_id, question_id) REFERENCES questions(exam_id, id)
+      );
+      CREATE TABLE extractions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        response_id INTEGER NOT NULL UNIQUE REFERENCES responses(id) ON DELETE CASCADE,
+        reader TEXT NOT NULL,            -- extractor name ('plain', 'given', ...)
+        source TEXT NOT NULL,            -- ExtractionSource
+        status TEXT NOT NULL,            -- ExtractionStatus
+        flags TEXT NOT NULL,             -- JSON array
+        equations TEXT NOT NULL,         -- JSON array of ExtractedEquation
+        unread TEXT NOT NULL,            -- JSON array
+        notes TEXT NOT NULL,             -- JSON array
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE verdicts (
+        key TEXT PRIMARY KEY,            -- kind, domain, premise, conclusion
+        json TEXT NOT NULL
+      );
+      CREATE TABLE mark_results (
+        response_id INTEGER PRIMARY KEY REFERENCES responses(id) ON DELETE CASCADE,
+        extraction_id INTEGER NOT NULL REFERENCES extractions(id) ON DELETE CASCADE,
+        total REAL NOT NULL,
+        available REAL NOT NULL,
+        status TEXT NOT NULL,
+        inconsistent TEXT NOT NULL,      -- JSON array
+        marked_at TEXT NOT NULL
+      );
+      CREATE TABLE marks (
+        response_id INTEGER NOT NULL REFERENCES mark_results(response_id) ON DELETE CASCADE,
+        item_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        available REAL NOT NULL,
+        awarded REAL,                    -- NULL: manual (open) or undecided
+        outcome TEXT NOT NULL,
+        match TEXT NOT NULL,
+        evidence TEXT NOT NULL,          -- JSON array of MarkEvidence
+        note TEXT,
+        PRIMARY KEY (response_id, item_id)
+      );
+      CREATE TABLE overrides (
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        item_id TEXT NOT NULL,
+        awarded REAL NOT NULL,
+        comment TEXT NOT NULL CHECK (length(trim(comment)) > 0),
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (response_id, item_id)
+      );
+      CREATE TABLE comments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        body TEXT NOT NULL CHECK (length(trim(body)) > 0),
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        action TEXT NOT NULL,            -- 'exam.import', 'response.import', 'extraction.save', ...
+        entity TEXT NOT NULL,            -- 'exam', 'response', 'extraction', 'marks', 'override', 'comment'
+        entity_key TEXT NOT NULL,        -- exam id, or exam/student/question
+        old TEXT,                        -- JSON, NULL when created
+        new TEXT                         -- JSON, NULL when removed
+      );
+      CREATE INDEX audit_entity ON audit(entity, entity_key);
+      CREATE INDEX responses_exam ON responses(exam_id, id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/** Bring the database to SCHEMA_VERSION. Refuses a workspace written by a newer Equimark. */
+export function migrate(db: Database.Database, migrations: Migration[] = MIGRATIONS): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  if (from > latest) throw new Error(`workspace schema version ${from} is newer than this Equimark understands (${latest}); upgrade Equimark`);
+  for (const m of migrations) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return { from, to: Math.max(from, latest) };
+}
