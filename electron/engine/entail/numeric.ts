@@ -15,6 +15,12 @@ type Env = Record<string, number>;
 type Compiled = (env: Env) => VM;
 
 const NAN: VM = [NaN, NaN];
+/** Clearly undefined (a radicand or log argument well below zero): the marker survives arithmetic. */
+const UNDEF: VM = [NaN, -1];
+const isNaNVM = (x: VM): boolean => x[0] !== x[0];
+/** Undefined beyond doubt at this point (not just by rounding). */
+export const clearlyUndefined = (x: VM): boolean => isNaNVM(x) && x[1] === -1;
+const below = (x: number, m: number): boolean => x < -1e-6 * Math.max(m, Math.abs(x));
 
 /** Tolerances (relative to the terms' magnitudes). */
 export const PREMISE_TOL = 1e-11;
@@ -43,8 +49,8 @@ export function compileExpr(e: Expr): Compiled {
     case 'neg': {
       const a = compileExpr(e.arg);
       return (env) => {
-        const [v, m] = a(env);
-        return [-v, m];
+        const x = a(env);
+        return isNaNVM(x) ? x : [-x[0], x[1]];
       };
     }
     case 'bin': {
@@ -55,8 +61,11 @@ export function compileExpr(e: Expr): Compiled {
           const p = ratToNumber(k);
           const integer = k.d === 1n;
           return (env) => {
-            const [a, m] = l(env);
-            if (!integer && a < 0) return NAN; // principal root of a negative number is not real
+            const lx = l(env);
+            if (isNaNVM(lx)) return lx;
+            const [a, m] = lx;
+            // The principal root of a negative number is not real.
+            if (!integer && a < 0) return below(a, m) ? UNDEF : NAN;
             const v = Math.pow(a, p);
             if (!Number.isFinite(v)) return NAN;
             return [v, p > 0 ? Math.max(Math.abs(v), Math.pow(m, p)) : Math.abs(v) * (1 + Math.abs(p))];
@@ -64,9 +73,13 @@ export function compileExpr(e: Expr): Compiled {
         }
         const r = compileExpr(e.right);
         return (env) => {
-          const [a, ma] = l(env);
-          const [b, mb] = r(env);
-          if (a < 0 && !Number.isInteger(b)) return NAN;
+          const lx = l(env);
+          const rx = r(env);
+          if (isNaNVM(lx)) return lx;
+          if (isNaNVM(rx)) return rx;
+          const [a, ma] = lx;
+          const [b, mb] = rx;
+          if (a < 0 && !Number.isInteger(b)) return below(a, ma) ? UNDEF : NAN;
           const v = Math.pow(a, b);
           if (!Number.isFinite(v)) return NAN;
           return [v, Math.abs(v) * (1 + Math.abs(b) * (ma / Math.max(Math.abs(a), 1e-300)) * 1e-0 + Math.abs(Math.log(Math.max(Math.abs(a), 1e-300))) * mb)];
@@ -76,26 +89,42 @@ export function compileExpr(e: Expr): Compiled {
       switch (e.op) {
         case '+':
           return (env) => {
-            const [a, ma] = l(env);
-            const [b, mb] = r(env);
+            const lx = l(env);
+            const rx = r(env);
+            if (isNaNVM(lx)) return lx;
+            if (isNaNVM(rx)) return rx;
+            const [a, ma] = lx;
+            const [b, mb] = rx;
             return [a + b, ma + mb];
           };
         case '-':
           return (env) => {
-            const [a, ma] = l(env);
-            const [b, mb] = r(env);
+            const lx = l(env);
+            const rx = r(env);
+            if (isNaNVM(lx)) return lx;
+            if (isNaNVM(rx)) return rx;
+            const [a, ma] = lx;
+            const [b, mb] = rx;
             return [a - b, ma + mb];
           };
         case '*':
           return (env) => {
-            const [a, ma] = l(env);
-            const [b, mb] = r(env);
+            const lx = l(env);
+            const rx = r(env);
+            if (isNaNVM(lx)) return lx;
+            if (isNaNVM(rx)) return rx;
+            const [a, ma] = lx;
+            const [b, mb] = rx;
             return [a * b, ma * mb];
           };
         case '/':
           return (env) => {
-            const [a, ma] = l(env);
-            const [b, mb] = r(env);
+            const lx = l(env);
+            const rx = r(env);
+            if (isNaNVM(lx)) return lx;
+            if (isNaNVM(rx)) return rx;
+            const [a, ma] = lx;
+            const [b, mb] = rx;
             if (b === 0 || !Number.isFinite(a / b)) return NAN;
             // A denominator lost in its own rounding error is "maybe zero": not a usable point.
             if (Math.abs(b) <= 1e-13 * mb) return NAN;
@@ -108,13 +137,14 @@ export function compileExpr(e: Expr): Compiled {
       const a = compileExpr(e.args[0]);
       const f = e.fn;
       return (env) => {
-        const [x, m] = a(env);
-        if (Number.isNaN(x)) return NAN;
+        const ax = a(env);
+        if (isNaNVM(ax)) return ax;
+        const [x, m] = ax;
         let v: number;
         let d: number; // |derivative| for error propagation
         switch (f) {
           case 'sqrt':
-            if (x < 0) return NAN;
+            if (x < 0) return below(x, m) ? UNDEF : NAN;
             v = Math.sqrt(x);
             return [v, Math.sqrt(m)];
           case 'Abs':
@@ -133,7 +163,7 @@ export function compileExpr(e: Expr): Compiled {
             break;
           case 'asin':
           case 'acos':
-            if (x < -1 || x > 1) return NAN;
+            if (x < -1 || x > 1) return Math.abs(x) > 1 + 1e-6 * Math.max(1, m) ? UNDEF : NAN;
             v = f === 'asin' ? Math.asin(x) : Math.acos(x);
             d = 1 / Math.sqrt(Math.max(1 - x * x, 1e-300));
             break;
@@ -146,7 +176,7 @@ export function compileExpr(e: Expr): Compiled {
             d = v;
             break;
           case 'log':
-            if (x <= 0) return NAN;
+            if (x <= 0) return below(x, m) ? UNDEF : NAN;
             v = Math.log(x);
             d = 1 / x;
             break;
@@ -170,9 +200,12 @@ export function compileEquation(eq: Equation): CompiledEq {
   const r = compileExpr(eq.rhs);
   return {
     residual: (env) => {
-      const [a, ma] = l(env);
-      const [b, mb] = r(env);
-      if (Number.isNaN(a) || Number.isNaN(b)) return NAN;
+      const lx = l(env);
+      const rx = r(env);
+      if (isNaNVM(lx)) return lx;
+      if (isNaNVM(rx)) return rx;
+      const [a, ma] = lx;
+      const [b, mb] = rx;
       return [a - b, Math.max(ma + mb, Math.abs(a) + Math.abs(b))];
     },
   };
@@ -377,6 +410,7 @@ export function samplePremise(eq: Equation, specs: Map<string, VarSpec>, want: n
 export type PointCheck = 'agree' | 'violate' | 'borderline';
 
 export function checkAt(c: CompiledEq, env: Env): PointCheck {
+  if (clearlyUndefined(c.residual(env))) return 'violate'; // the conclusion is not even defined there
   const rel = relResidual(c, env);
   if (Number.isNaN(rel)) return 'borderline'; // undefined there, or maybe only by rounding: let Z3 decide
   if (rel <= AGREE_TOL) return 'agree';
