@@ -632,6 +632,16 @@ def op_debug_alloc(args):
     return {"allocated": len(blocks)}
 
 
+def op_debug_block(args):
+    # Stands in for a long computation inside C code, where the interval timer can't interrupt it.
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
+    try:
+        time.sleep(float(args.get("ms", 60000)) / 1000.0)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
+    return {"blocked": True}
+
+
 def op_debug_exit(args):
     os._exit(int(args.get("code", 9)))
 
@@ -643,7 +653,7 @@ OPS = {
     "limits": op_limits,
     "simplify": op_simplify,
 }
-DEBUG_OPS = {"debug_sleep": op_debug_sleep, "debug_alloc": op_debug_alloc, "debug_exit": op_debug_exit}
+DEBUG_OPS = {"debug_sleep": op_debug_sleep, "debug_block": op_debug_block, "debug_alloc": op_debug_alloc, "debug_exit": op_debug_exit}
 
 
 def _on_alarm(signum, frame):
@@ -657,7 +667,9 @@ def handle(line, ops):
     try:
         try:
             req = json.loads(line)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            return {"id": None, "ok": False, "error": {"code": "too-complex", "message": "request nested too deeply (the expression limit is %d levels)" % MAX_DEPTH}}, False
+        except ValueError:
             return {"id": None, "ok": False, "error": {"code": "bad-request", "message": "request is not valid JSON"}}, False
         if not isinstance(req, dict):
             return {"id": None, "ok": False, "error": {"code": "bad-request", "message": "request must be an object"}}, False
