@@ -1,0 +1,130 @@
+// Equimark's window: a sidebar with the workflow's steps in order, and the current step.
+import { useEffect, useState } from 'react';
+import { api, isElectron } from './api.ts';
+import { useLoad } from './util.ts';
+import { ExamsView } from './views/Exams.tsx';
+import { ResponsesView } from './views/Responses.tsx';
+import { GradeView } from './views/Grade.tsx';
+import { ReviewView } from './views/Review.tsx';
+import { ResponseView } from './views/Response.tsx';
+import { GroupsView } from './views/Groups.tsx';
+import { SummaryView } from './views/Summary.tsx';
+import { ExportView } from './views/Export.tsx';
+import { SettingsView } from './views/Settings.tsx';
+import type { ReviewRow } from '../shared/api.ts';
+
+export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'export' | 'settings';
+
+export type Nav = {
+  examId: string | null;
+  setExam(id: string | null): void;
+  go(view: View): void;
+  openResponse(id: string, list?: ReviewRow[]): void;
+  /** The review list the detail view walks through with the keyboard. */
+  queue: ReviewRow[];
+  responseId: string | null;
+  refreshExams(): void;
+};
+
+const STEPS: { view: View; label: string; hint: string; needsExam: boolean }[] = [
+  { view: 'exams', label: '1 Exam', hint: 'questions and marking scheme', needsExam: false },
+  { view: 'responses', label: '2 Responses', hint: 'import the class CSV', needsExam: true },
+  { view: 'grade', label: '3 Grade', hint: 'read and mark', needsExam: true },
+  { view: 'review', label: '4 Review', hint: 'check and correct', needsExam: true },
+  { view: 'groups', label: '5 Answer groups', hint: 'same answers together', needsExam: true },
+  { view: 'summary', label: '6 Summary', hint: 'distribution', needsExam: true },
+  { view: 'export', label: '7 Export', hint: 'marks and reports', needsExam: true },
+];
+
+export function App() {
+  const [view, setView] = useState<View>('exams');
+  const [examId, setExamId] = useState<string | null>(null);
+  const [responseId, setResponseId] = useState<string | null>(null);
+  const [queue, setQueue] = useState<ReviewRow[]>([]);
+  const [exams, examsError, refreshExams] = useLoad(() => api['exam.list']({}), []);
+  const [info] = useLoad(() => api['app.info']({}), []);
+
+  useEffect(() => {
+    if (exams && exams.length && (!examId || !exams.some((e) => e.id === examId))) setExamId(exams[0].id);
+  }, [exams, examId]);
+
+  const nav: Nav = {
+    examId,
+    setExam: setExamId,
+    go: setView,
+    openResponse(id, list) {
+      if (list) setQueue(list);
+      setResponseId(id);
+      setView('response');
+    },
+    queue,
+    responseId,
+    refreshExams,
+  };
+  const exam = exams?.find((e) => e.id === examId);
+
+  return (
+    <div className="app">
+      <aside className="sidebar">
+        <div className="brand">
+          <span className="logo" aria-hidden>
+            ≡
+          </span>
+          Equimark
+        </div>
+        {exams && exams.length > 0 && (
+          <label className="exam-picker">
+            <span className="muted small">Exam</span>
+            <select value={examId ?? ''} onChange={(e) => setExamId(e.target.value)} aria-label="current exam">
+              {exams.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.title || e.id}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <nav aria-label="workflow">
+          {STEPS.map((s) => (
+            <button
+              key={s.view}
+              className={`navitem ${view === s.view || (s.view === 'review' && view === 'response') ? 'active' : ''}`}
+              disabled={s.needsExam && !examId}
+              onClick={() => setView(s.view)}
+              data-view={s.view}
+            >
+              <span className="navlabel">{s.label}</span>
+              <span className="navhint">{s.hint}</span>
+            </button>
+          ))}
+          <button className={`navitem settings ${view === 'settings' ? 'active' : ''}`} onClick={() => setView('settings')} data-view="settings">
+            <span className="navlabel">Settings</span>
+            <span className="navhint">models, Python</span>
+          </button>
+        </nav>
+        <div className="sidebar-foot muted small">
+          {isElectron ? 'Desktop app' : 'Browser mode (local only)'}
+          {info ? ` · v${info.version}` : ''}
+          {exam ? (
+            <div>
+              {exam.responses} responses · {exam.graded} graded
+            </div>
+          ) : null}
+        </div>
+      </aside>
+      <main className="content">
+        {examsError && <div className="banner error">Could not reach Equimark's engine: {examsError}</div>}
+        {info && Object.entries(info.features).some(([, f]) => !f.available) && view === 'settings' ? null : null}
+        {view === 'exams' && <ExamsView nav={nav} exams={exams ?? []} />}
+        {view === 'responses' && examId && <ResponsesView nav={nav} examId={examId} />}
+        {view === 'grade' && examId && <GradeView nav={nav} examId={examId} />}
+        {view === 'review' && examId && <ReviewView nav={nav} examId={examId} />}
+        {view === 'response' && responseId && <ResponseView nav={nav} responseId={responseId} />}
+        {view === 'groups' && examId && <GroupsView nav={nav} examId={examId} />}
+        {view === 'summary' && examId && <SummaryView nav={nav} examId={examId} />}
+        {view === 'export' && examId && <ExportView nav={nav} examId={examId} />}
+        {view === 'settings' && <SettingsView info={info} />}
+      </main>
+    </div>
+  );
+}

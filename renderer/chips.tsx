@@ -1,0 +1,43 @@
+import type { Chip } from '../shared/api.ts';
+
+export const CHIP_LABEL: Record<Chip, string> = {
+  extractor: 'read by extractor',
+  model: 'read by model',
+  consensus: 'consensus',
+  disagree: 'models disagree',
+  invented: 'possible invention',
+  attachment: 'attachment',
+  blank: 'blank',
+  overridden: 'overridden',
+  corrected: 'corrected',
+  inconsistent: 'impossible equation',
+  'needs-review': 'needs review',
+  'not-graded': 'not graded yet',
+};
+
+const TONE: Record<Chip, string> = {
+  extractor: 'info',
+  model: 'info',
+  consensus: 'good',
+  disagree: 'warn',
+  invented: 'warn',
+  attachment: 'warn',
+  blank: 'muted',
+  overridden: 'human',
+  corrected: 'human',
+  inconsistent: 'warn',
+  'needs-review': 'warn',
+  'not-graded': 'muted',
+};
+
+export function Chips({ chips }: { chips: Chip[] }) {
+  return (
+    <span className="chips">
+      {chips.map((c) => (
+        <span key={c} className={`chip chip-${TONE[c]}`} data-chip={c}>
+          {CHIP_LABEL[c]}
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,295 @@
+// Exams: the empty state (demo exam), importing exam.v1 JSON, and editing questions, variables,
+// target and marking scheme with accepted forms checked as you type.
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../api.ts';
+import type { Nav } from '../App.tsx';
+import { FileDrop } from '../drop.tsx';
+import { EquationField } from '../tex.tsx';
+import { errorText, useLoad } from '../util.ts';
+import { ASSUMPTIONS, type Exam, type Question, type SchemeItem } from '../../shared/exam.ts';
+import type { ValidationIssue } from '../../shared/api.ts';
+
+type ExamRow = { id: string; title: string; questions: number; responses: number; graded: number };
+
+export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
+  const [issues, setIssues] = useState<ValidationIssue[]>([]);
+  const [msg, setMsg] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const importJson = async (text: string, fileName: string) => {
+    setIssues([]);
+    setMsg(undefined);
+    try {
+      const r = await api['exam.import']({ json: text });
+      if (r.ok) {
+        setMsg(`Imported ${fileName}.`);
+        nav.setExam(r.examId);
+        nav.refreshExams();
+      } else setIssues(r.issues);
+    } catch (e) {
+      setIssues([{ path: fileName, message: errorText(e) }]);
+    }
+  };
+  const demo = async () => {
+    setBusy(true);
+    try {
+      const r = await api['exam.loadDemo']({});
+      nav.setExam(r.examId);
+      nav.refreshExams();
+      setMsg(`Demo exam loaded with ${r.responses} responses. Next: grade them.`);
+    } catch (e) {
+      setMsg(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section>
+      <h1>Exam</h1>
+      {exams.length === 0 && (
+        <div className="empty">
+          <h2>Welcome to Equimark</h2>
+          <p>
+            Equimark reads typed physics answers, finds the equations in them, and marks them against your marking scheme with a symbolic
+            engine. Models only read; marks always come from the scheme, and you can check and change every one.
+          </p>
+          <p>To try it, open the demo exam: a short mechanics paper with a class of typed answers.</p>
+          <button className="primary" onClick={demo} disabled={busy}>
+            Open the demo exam
+          </button>
+          <p className="muted small">Or import your own exam below (exam.v1 JSON).</p>
+        </div>
+      )}
+      <FileDrop accept=".json,application/json" label="Import an exam (exam.v1 JSON)" onText={importJson} testId="exam-file" />
+      {msg && <div className="banner ok">{msg}</div>}
+      {issues.length > 0 && (
+        <div className="banner error" role="alert">
+          <strong>The exam was not imported. Fix these and try again:</strong>
+          <ul>
+            {issues.map((i, k) => (
+              <li key={k}>
+                <code>{i.path}</code>: {i.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {nav.examId && <ExamEditor key={nav.examId} examId={nav.examId} onSaved={nav.refreshExams} />}
+      {exams.length > 0 && (
+        <p className="muted small">
+          <button className="link" onClick={demo} disabled={busy}>
+            Load the demo exam
+          </button>{' '}
+          as well.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ExamEditor({ examId, onSaved }: { examId: string; onSaved(): void }) {
+  const [loaded, error] = useLoad(() => api['exam.get']({ examId }), [examId]);
+  const [exam, setExam] = useState<Exam>();
+  const [qi, setQi] = useState(0);
+  const [issues, setIssues] = useState<ValidationIssue[]>([]);
+  const [saved, setSaved] = useState<string>();
+  useEffect(() => setExam(loaded), [loaded]);
+  if (error) return <div className="banner error">{error}</div>;
+  if (!exam) return <div className="muted">Loading the exam…</div>;
+  const q = exam.questions[qi] ?? exam.questions[0];
+  const setQ = (nq: Question) => {
+    setSaved(undefined);
+    setExam({ ...exam, questions: exam.questions.map((x, i) => (i === qi ? nq : x)) });
+  };
+  const save = async () => {
+    setIssues([]);
+    try {
+      const r = await api['exam.save']({ exam });
+      if (r.ok) {
+        setSaved('Saved. Responses are re-marked with the new scheme the next time you grade.');
+        onSaved();
+      } else setIssues(r.issues);
+    } catch (e) {
+      setIssues([{ path: '', message: errorText(e) }]);
+    }
+  };
+  return (
+    <div className="card editor">
+      <div className="row spread">
+        <input className="title-input" aria-label="exam title" value={exam.title} onChange={(e) => setExam({ ...exam, title: e.target.value })} />
+        <button className="primary" onClick={save}>
+          Save exam
+        </button>
+      </div>
+      {saved && <div className="banner ok">{saved}</div>}
+      {issues.length > 0 && (
+        <div className="banner error" role="alert">
+          <ul>
+            {issues.map((i, k) => (
+              <li key={k}>
+                <code>{i.path}</code>: {i.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="tabs" role="tablist">
+        {exam.questions.map((x, i) => (
+          <button key={x.id} role="tab" aria-selected={i === qi} className={i === qi ? 'tab active' : 'tab'} onClick={() => setQi(i)}>
+            {x.id}
+            {x.title ? `: ${x.title}` : ''}
+          </button>
+        ))}
+      </div>
+      <QuestionEditor q={q} onChange={setQ} />
+    </div>
+  );
+}
+
+function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): void }) {
+  const names = useMemo(() => q.variables.map((v) => v.name), [q.variables]);
+  const setItem = (i: number, it: SchemeItem) => onChange({ ...q, scheme: q.scheme.map((x, k) => (k === i ? it : x)) });
+  return (
+    <div className="question">
+      <label className="field">
+        <span>Title</span>
+        <input value={q.title} onChange={(e) => onChange({ ...q, title: e.target.value })} />
+      </label>
+      <label className="field">
+        <span>Question</span>
+        <textarea rows={4} value={q.prompt} onChange={(e) => onChange({ ...q, prompt: e.target.value })} />
+      </label>
+      <h3>Variables</h3>
+      <table className="plain">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Meaning</th>
+            <th>Assumptions</th>
+            <th>Range (open)</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {q.variables.map((v, i) => {
+            const set = (nv: typeof v) => onChange({ ...q, variables: q.variables.map((x, k) => (k === i ? nv : x)) });
+            return (
+              <tr key={i}>
+                <td>
+                  <input className="mono narrow" aria-label="variable name" value={v.name} onChange={(e) => set({ ...v, name: e.target.value })} />
+                </td>
+                <td>
+                  <input value={v.description} aria-label="variable meaning" onChange={(e) => set({ ...v, description: e.target.value })} />
+                </td>
+                <td className="nowrap">
+                  {ASSUMPTIONS.filter((a) => a !== 'real').map((a) => (
+                    <label key={a} className="check">
+                      <input
+                        type="checkbox"
+                        checked={v.assumptions.includes(a)}
+                        onChange={(e) => set({ ...v, assumptions: e.target.checked ? [...v.assumptions, a] : v.assumptions.filter((x) => x !== a) })}
+                      />
+                      {a}
+                    </label>
+                  ))}
+                </td>
+                <td className="nowrap">
+                  <RangeInput value={v.range} onChange={(range) => set({ ...v, range })} />
+                </td>
+                <td>
+                  <button className="icon" title="Remove variable" onClick={() => onChange({ ...q, variables: q.variables.filter((_, k) => k !== i) })}>
+                    ×
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <button className="link" onClick={() => onChange({ ...q, variables: [...q.variables, { name: '', description: '', assumptions: ['positive'] }] })}>
+        + add a variable
+      </button>
+      <label className="field inline">
+        <span>Target (what the answer solves for)</span>
+        <select value={q.target ?? ''} onChange={(e) => onChange({ ...q, target: e.target.value || undefined })}>
+          <option value="">(none)</option>
+          {names.map((n) => (
+            <option key={n}>{n}</option>
+          ))}
+        </select>
+      </label>
+      <h3>Marking scheme</h3>
+      {q.scheme.map((it, i) => (
+        <div className="scheme-item" key={i}>
+          <div className="row">
+            <input className="mono narrow" aria-label="item id" value={it.id} onChange={(e) => setItem(i, { ...it, id: e.target.value })} />
+            <input className="grow" aria-label="item description" value={it.description} onChange={(e) => setItem(i, { ...it, description: e.target.value })} />
+            <label className="check">
+              marks
+              <input
+                type="number"
+                min={0}
+                className="narrow"
+                value={it.marks}
+                onChange={(e) => setItem(i, { ...it, marks: Math.max(0, Number(e.target.value) || 0) })}
+              />
+            </label>
+            <select
+              aria-label="how it is matched"
+              value={it.manual ? 'manual' : (it.match ?? 'implied')}
+              onChange={(e) =>
+                setItem(i, e.target.value === 'manual' ? { ...it, manual: true, match: undefined } : { ...it, manual: undefined, match: e.target.value as 'implied' })
+              }
+            >
+              <option value="implied">implied by a student equation</option>
+              <option value="equivalent">equivalent to a student equation</option>
+              <option value="answer">final answer (solved for the target)</option>
+              <option value="manual">marked by hand</option>
+            </select>
+            <button className="icon" title="Remove item" onClick={() => onChange({ ...q, scheme: q.scheme.filter((_, k) => k !== i) })}>
+              ×
+            </button>
+          </div>
+          {!it.manual && (
+            <div className="accepts">
+              <span className="muted small">Accepted forms</span>
+              {it.accept.map((a, k) => (
+                <EquationField
+                  key={k}
+                  value={a}
+                  variables={names}
+                  label={`accepted form ${k + 1} of item ${it.id}`}
+                  onChange={(v) => setItem(i, { ...it, accept: it.accept.map((x, j) => (j === k ? v : x)) })}
+                  onRemove={() => setItem(i, { ...it, accept: it.accept.filter((_, j) => j !== k) })}
+                />
+              ))}
+              <button className="link" onClick={() => setItem(i, { ...it, accept: [...it.accept, ''] })}>
+                + add an accepted form
+              </button>
+            </div>
+          )}
+        </div>
+      ))}
+      <button className="link" onClick={() => onChange({ ...q, scheme: [...q.scheme, { id: String.fromCharCode(97 + q.scheme.length), description: '', marks: 1, match: 'implied', accept: [''] }] })}>
+        + add a scheme item
+      </button>
+    </div>
+  );
+}
+
+function RangeInput({ value, onChange }: { value?: [number, number]; onChange(v: [number, number] | undefined): void }) {
+  const [lo, setLo] = useState(value ? String(value[0]) : '');
+  const [hi, setHi] = useState(value ? String(value[1]) : '');
+  const commit = (l: string, h: string) => {
+    if (l.trim() === '' && h.trim() === '') onChange(undefined);
+    else if (Number.isFinite(Number(l)) && Number.isFinite(Number(h)) && l.trim() && h.trim()) onChange([Number(l), Number(h)]);
+  };
+  return (
+    <>
+      <input className="narrow" aria-label="range low" value={lo} placeholder="low" onChange={(e) => (setLo(e.target.value), commit(e.target.value, hi))} />
+      {' – '}
+      <input className="narrow" aria-label="range high" value={hi} placeholder="high" onChange={(e) => (setHi(e.target.value), commit(lo, e.target.value))} />
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+// Export: the marks CSV (one row per student, per-item columns, total) and a report for one
+// response that a student contesting a grade could be shown.
+import { useState } from 'react';
+import { api } from '../api.ts';
+import type { Nav } from '../App.tsx';
+import { download, errorText } from '../util.ts';
+
+export function ExportView({ examId }: { nav: Nav; examId: string }) {
+  const [preview, setPreview] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [student, setStudent] = useState('');
+  const marks = async () => {
+    setError(undefined);
+    try {
+      const r = await api['export.marks']({ examId });
+      setPreview(r.csv);
+      download(r.fileName, r.csv);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const reports = async () => {
+    setError(undefined);
+    try {
+      const rows = (await api['review.list']({ examId })).rows.filter((r) => r.studentId === student.trim());
+      if (!rows.length) return setError(`No responses for student '${student.trim()}'.`);
+      const parts = await Promise.all(rows.map((r) => api['export.report']({ responseId: r.responseId })));
+      const text = parts.map((p) => p.text).join('\n\n');
+      setPreview(text);
+      download(`report-${student.trim()}.txt`, text, 'text/plain');
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  return (
+    <section>
+      <h1>Export</h1>
+      <div className="card">
+        <h2>Marks</h2>
+        <p className="muted">One row per student: a column for each question's scheme items, each question's total and the overall total. Manual items not yet marked are left empty.</p>
+        <button className="primary" onClick={marks} data-testid="export-marks">
+          Download marks CSV
+        </button>
+      </div>
+      <div className="card">
+        <h2>Report for one student</h2>
+        <p className="muted">What the student wrote, the equations read, and why each mark was or wasn't given: the report to show a student who asks.</p>
+        <div className="row">
+          <input placeholder="student id" aria-label="student id" value={student} onChange={(e) => setStudent(e.target.value)} />
+          <button disabled={!student.trim()} onClick={reports}>
+            Download report
+          </button>
+        </div>
+      </div>
+      {error && <div className="banner error">{error}</div>}
+      {preview && <pre className="preview">{preview.slice(0, 6000)}</pre>}
+    </section>
+  );
+}

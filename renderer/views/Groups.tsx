@@ -1,0 +1,94 @@
+// Answer groups: responses whose equation lists are proved equivalent, largest first. A
+// correction or an override can be applied to a whole group; each member is still audited.
+import { useState } from 'react';
+import { api } from '../api.ts';
+import type { Nav } from '../App.tsx';
+import { Tex } from '../tex.tsx';
+import { errorText, useLoad } from '../util.ts';
+
+export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
+  const [exam] = useLoad(() => api['exam.get']({ examId }), [examId]);
+  const [qid, setQid] = useState<string>();
+  const questionId = qid ?? exam?.questions[0]?.id;
+  const [groups, error, reload] = useLoad(() => (questionId ? api['groups.list']({ examId, questionId }) : Promise.resolve([])), [examId, questionId]);
+  const [target, setTarget] = useState<string | null>(null);
+  const [itemId, setItemId] = useState('');
+  const [marks, setMarks] = useState('');
+  const [comment, setComment] = useState('');
+  const [msg, setMsg] = useState<string>();
+  const q = exam?.questions.find((x) => x.id === questionId);
+  const apply = async (responseIds: string[]) => {
+    setMsg(undefined);
+    try {
+      const r = await api['groups.apply']({ responseIds, action: { kind: 'override', itemId, marks: Number(marks), comment } });
+      setMsg(`Override applied to ${r.changed} responses; each is in its history.`);
+      setTarget(null);
+      setComment('');
+      reload();
+    } catch (e) {
+      setMsg(errorText(e));
+    }
+  };
+  return (
+    <section>
+      <h1>Answer groups</h1>
+      <p className="lead">Most students write the same few things. Responses whose equations are proved equivalent are grouped here, largest group first.</p>
+      <div className="tabs">
+        {exam?.questions.map((x) => (
+          <button key={x.id} className={x.id === questionId ? 'tab active' : 'tab'} onClick={() => setQid(x.id)}>
+            {x.id}
+          </button>
+        ))}
+      </div>
+      {error && <div className="banner error">{error}</div>}
+      {msg && <div className="banner ok">{msg}</div>}
+      {groups && groups.length === 0 && <p className="muted">No graded responses for this question yet.</p>}
+      {groups?.map((g) => (
+        <div className="card group" key={g.key} data-group={g.key}>
+          <div className="row spread">
+            <strong>
+              {g.responseIds.length} response{g.responseIds.length === 1 ? '' : 's'}
+            </strong>
+            <span className="muted">mark {g.total ?? '—'}</span>
+          </div>
+          {g.equations.length ? (
+            <ol className="inline-eqs">
+              {g.equations.map((e, i) => (
+                <li key={i}>
+                  <Tex latex={e.latex} />
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">no equations</p>
+          )}
+          <div className="row">
+            <button className="link" onClick={() => nav.openResponse(g.responseIds[0])}>
+              open one
+            </button>
+            <button className="link" onClick={() => setTarget(target === g.key ? null : g.key)}>
+              override a mark for the whole group
+            </button>
+          </div>
+          {target === g.key && q && (
+            <div className="override-form">
+              <select aria-label="scheme item" value={itemId} onChange={(e) => setItemId(e.target.value)}>
+                <option value="">item…</option>
+                {q.scheme.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.id} ({s.marks}) {s.description}
+                  </option>
+                ))}
+              </select>
+              <input className="narrow" type="number" min={0} aria-label="marks" value={marks} onChange={(e) => setMarks(e.target.value)} />
+              <input placeholder="Reason (required)" value={comment} onChange={(e) => setComment(e.target.value)} />
+              <button className="primary" disabled={!itemId || marks === '' || !comment.trim()} onClick={() => apply(g.responseIds)}>
+                Apply to {g.responseIds.length}
+              </button>
+            </div>
+          )}
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,375 @@
+// One response: the text with each equation's source highlighted, the equations in KaTeX with
+// their SymPy source editable (checked as you type), every reading side by side when models
+// disagree, each scheme item's mark with its evidence, and overrides with a required comment.
+// Keys: n / j next response needing review, p / k previous, Escape back to the table.
+import { Fragment, useEffect, useMemo, useState } from 'react';
+import { api } from '../api.ts';
+import type { Nav } from '../App.tsx';
+import { Chips } from '../chips.tsx';
+import { EquationField, Tex, checkEquation } from '../tex.tsx';
+import { errorText } from '../util.ts';
+import type { ResponseDetail } from '../../shared/api.ts';
+
+type Item = ResponseDetail['items'][number];
+type Verdict = Item['evidence'][number]['forward'];
+
+export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string }) {
+  const [d, setD] = useState<ResponseDetail>();
+  const [error, setError] = useState<string>();
+  const [hover, setHover] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    setD(undefined);
+    api['response.get']({ responseId }).then(
+      (x) => live && setD(x),
+      (e) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [responseId]);
+
+  const queue = nav.queue;
+  const idx = queue.findIndex((r) => r.responseId === responseId);
+  const step = (dir: 1 | -1, needing: boolean) => {
+    for (let i = idx + dir; i >= 0 && i < queue.length; i += dir) if (!needing || queue[i].needsReview) return nav.openResponse(queue[i].responseId);
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return;
+      if (e.key === 'n' || e.key === 'j') step(1, e.key === 'n');
+      else if (e.key === 'p' || e.key === 'k') step(-1, e.key === 'p');
+      else if (e.key === 'Escape') nav.go('review');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  if (error) return <div className="banner error">{error}</div>;
+  if (!d) return <div className="muted">Loading…</div>;
+  const hasNextReview = queue.slice(idx + 1).some((r) => r.needsReview);
+  return (
+    <section className="detail" data-testid="response-detail">
+      <div className="row spread">
+        <div>
+          <button className="link" onClick={() => nav.go('review')}>
+            ← All responses
+          </button>
+          <h1>
+            {d.studentId} · {d.questionId}
+          </h1>
+          <Chips chips={d.chips} />
+        </div>
+        <div className="total-box" data-testid="detail-total">
+          <span className="big">{d.total ?? '—'}</span>
+          <span className="muted">/ {d.available}</span>
+        </div>
+      </div>
+      <div className="row nav-keys">
+        <button disabled={idx <= 0} onClick={() => step(-1, false)}>
+          ← Previous <kbd>k</kbd>
+        </button>
+        <button disabled={idx < 0 || idx >= queue.length - 1} onClick={() => step(1, false)}>
+          Next <kbd>j</kbd> →
+        </button>
+        <button className={hasNextReview ? 'primary' : ''} disabled={!hasNextReview} onClick={() => step(1, true)}>
+          Next needing review <kbd>n</kbd>
+        </button>
+        {idx >= 0 && (
+          <span className="muted small">
+            {idx + 1} of {queue.length}
+          </span>
+        )}
+      </div>
+      <div className="columns">
+        <div className="card">
+          <h2>What the student wrote</h2>
+          <StudentText text={d.text} spans={(d.current?.equations ?? []).map((e) => e.span)} hover={hover} />
+          {(d.current?.unread.length ?? 0) > 0 && (
+            <div className="banner warn">
+              <strong>Not read with confidence:</strong>
+              <ul>
+                {d.current!.unread.map((u, i) => (
+                  <li key={i}>
+                    “{u.text}”: {u.reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {(d.current?.notes.length ?? 0) > 0 && (
+            <ul className="notes muted">
+              {d.current!.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <EquationsEditor d={d} onSaved={setD} onHover={setHover} />
+      </div>
+      {d.readings.length > 1 && <Readings d={d} />}
+      <div className="card">
+        <h2>Marks</h2>
+        {d.inconsistent.length > 0 && (
+          <div className="banner warn">
+            {d.inconsistent.map((x, i) => (
+              <div key={i}>
+                <code>{x.student}</code> has no solution with the question's assumptions, so it earns nothing{x.note ? ` (${x.note})` : ''}.
+              </div>
+            ))}
+          </div>
+        )}
+        <table className="plain items">
+          <thead>
+            <tr>
+              <th>Item</th>
+              <th>Mark</th>
+              <th>Why</th>
+              <th>Override</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.items.map((it) => (
+              <ItemRow key={it.itemId} it={it} responseId={d.responseId} onSaved={setD} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {d.audit.length > 0 && (
+        <details className="card">
+          <summary>History of changes ({d.audit.length})</summary>
+          <table className="plain small">
+            <tbody>
+              {d.audit.map((a, i) => (
+                <tr key={i}>
+                  <td className="nowrap muted">{new Date(a.at).toLocaleString()}</td>
+                  <td>{a.what}</td>
+                  <td className="mono">{a.old ?? ''}</td>
+                  <td className="mono">{a.new ?? ''}</td>
+                  <td>{a.comment ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function StudentText({ text, spans, hover }: { text: string; spans: ({ start: number; end: number } | undefined)[]; hover: number | null }) {
+  const parts = useMemo(() => {
+    const marks = spans
+      .map((s, i) => (s && s.end > s.start && s.end <= text.length ? { ...s, i } : null))
+      .filter((x): x is { start: number; end: number; i: number } => x !== null)
+      .sort((a, b) => a.start - b.start);
+    const out: { text: string; eq: number[] }[] = [];
+    let at = 0;
+    for (const m of marks) {
+      if (m.start < at) {
+        // Overlaps the previous highlight (a chain a = b = c gives two equations): share it.
+        const last = out[out.length - 1];
+        if (last && m.end <= at) last.eq.push(m.i);
+        continue;
+      }
+      if (m.start > at) out.push({ text: text.slice(at, m.start), eq: [] });
+      out.push({ text: text.slice(m.start, m.end), eq: [m.i] });
+      at = m.end;
+    }
+    out.push({ text: text.slice(at), eq: [] });
+    return out;
+  }, [text, spans]);
+  if (!text.trim()) return <p className="muted">(blank response)</p>;
+  return (
+    <div className="student-text" data-testid="student-text">
+      {parts.map((p, k) =>
+        p.eq.length ? (
+          <mark key={k} className={p.eq.includes(hover ?? -1) ? 'hot' : ''} title={`equation ${p.eq.map((i) => i + 1).join(', ')}`}>
+            {p.text}
+            <sup>{p.eq.map((i) => i + 1).join(',')}</sup>
+          </mark>
+        ) : (
+          <Fragment key={k}>{p.text}</Fragment>
+        ),
+      )}
+    </div>
+  );
+}
+
+function EquationsEditor({ d, onSaved, onHover }: { d: ResponseDetail; onSaved(d: ResponseDetail): void; onHover(i: number | null): void }) {
+  const original = useMemo(() => (d.current?.equations ?? []).map((e) => e.source), [d]);
+  const [eqs, setEqs] = useState<string[]>(original);
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setEqs(original), [original]);
+  const dirty = eqs.length !== original.length || eqs.some((e, i) => e !== original[i]);
+  const nonEmpty = eqs.filter((e) => e.trim());
+  const allValid = nonEmpty.every((e) => checkEquation(e, d.variables).ok);
+  const save = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onSaved(await api['response.setEquations']({ responseId: d.responseId, equations: nonEmpty, comment: comment.trim() || undefined }));
+      setComment('');
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="card">
+      <h2>Equations read</h2>
+      <p className="muted small">
+        {d.current ? `Read by ${sourceLabel(d.current.source)}.` : 'Not read yet.'} Correct any equation below; the marks are recomputed as soon as
+        you save. Variables: {d.variables.join(', ')}.
+      </p>
+      <ol className="eqlist">
+        {eqs.map((e, i) => (
+          <li key={i} onMouseEnter={() => onHover(i)} onMouseLeave={() => onHover(null)}>
+            <EquationField
+              value={e}
+              variables={d.variables}
+              label={`equation ${i + 1}`}
+              onChange={(v) => setEqs(eqs.map((x, k) => (k === i ? v : x)))}
+              onRemove={() => setEqs(eqs.filter((_, k) => k !== i))}
+            />
+          </li>
+        ))}
+      </ol>
+      <button className="link" onClick={() => setEqs([...eqs, ''])}>
+        + add an equation
+      </button>
+      {dirty && (
+        <div className="save-bar">
+          <input placeholder="Why (optional, kept in the history)" aria-label="correction comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+          <button className="primary" disabled={!allValid || busy} onClick={save} data-testid="save-equations">
+            Save and re-mark
+          </button>
+          <button onClick={() => setEqs(original)}>Undo</button>
+          {!allValid && <span className="error small">Fix the equations marked in red first.</span>}
+        </div>
+      )}
+      {error && <div className="banner error">{error}</div>}
+    </div>
+  );
+}
+
+const sourceLabel = (s: string) =>
+  s === 'embedded' ? 'the embedded extractor' : s.startsWith('model:') ? `the model ${s.slice(6)}` : s === 'consensus' ? 'two models in agreement' : s === 'manual' ? 'you (corrected by hand)' : s === 'given' ? 'a given list' : s;
+
+function Readings({ d }: { d: ResponseDetail }) {
+  return (
+    <div className="card">
+      <h2>Each reader's reading</h2>
+      <div className="side-by-side">
+        {d.readings.map((r, i) => (
+          <div key={i} className="reading">
+            <h3>{sourceLabel(r.source)}</h3>
+            <ol>
+              {r.equations.map((e, k) => (
+                <li key={k}>
+                  <Tex latex={e.latex} /> <code className="small muted">{e.source}</code>
+                </li>
+              ))}
+            </ol>
+            {r.equations.length === 0 && <p className="muted">no equations</p>}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function verdictText(v: Verdict): string {
+  const m: Record<string, string> = {
+    identical: 'the same equation',
+    'z3-proved': 'proved (Z3)',
+    'sympy-proved': 'proved (SymPy)',
+    'z3-refuted': 'refuted',
+    'numeric-counterexample': 'refuted',
+    'numeric-agreement': `agrees numerically at ${v.samples ?? 'several'} points (not a proof)`,
+    'vacuous-premise': 'the equation has no admissible solution',
+    unknown: 'undecided',
+  };
+  let s = m[v.method] ?? v.method;
+  if (v.counterexample) s += `: counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k} = ${x}`).join(', ')}`;
+  if (v.note && v.method !== 'numeric-agreement') s += ` (${v.note})`;
+  return s;
+}
+
+function ItemRow({ it, responseId, onSaved }: { it: Item; responseId: string; onSaved(d: ResponseDetail): void }) {
+  const [open, setOpen] = useState(false);
+  const [marks, setMarks] = useState(String(it.override?.marks ?? it.awarded ?? ''));
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async (value: number | null) => {
+    setError(undefined);
+    try {
+      onSaved(await api['response.override']({ responseId, itemId: it.itemId, marks: value, comment }));
+      setOpen(false);
+      setComment('');
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const ev = it.evidence[0];
+  const num = Number(marks);
+  const validMarks = marks.trim() !== '' && Number.isFinite(num) && num >= 0 && num <= it.available;
+  return (
+    <tr data-item={it.itemId} className={it.override ? 'overridden' : ''}>
+      <td>
+        <strong>{it.itemId}</strong>
+        <div className="muted small">{it.description}</div>
+      </td>
+      <td className="nowrap" data-mark>
+        <span className={`mark mark-${it.outcome}`}>{it.final ?? '—'}</span> / {it.available}
+        {it.override && <div className="small human">overridden (was {it.awarded ?? 'open'})</div>}
+      </td>
+      <td className="why">
+        {it.outcome === 'manual' && <span className="muted">Marked by hand: set it with Override.</span>}
+        {ev && (
+          <div>
+            {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1}{' '}
+            <span className="mono small">{ev.student}</span> vs accepted <span className="mono small">{ev.accepted}</span>
+            <div className="small">
+              {it.outcome === 'awarded' ? '' : 'student ⇒ accepted: '}
+              {verdictText(ev.forward)}
+              {ev.backward && <> · accepted ⇒ student: {verdictText(ev.backward)}</>}
+              {ev.solvedForTarget === false && ' · not solved for the target'}
+            </div>
+          </div>
+        )}
+        {!ev && it.outcome === 'withheld' && <span className="muted">No equation implies an accepted form.</span>}
+        {it.note && <div className="muted small">{it.note}</div>}
+        {it.override && <div className="small human">“{it.override.comment}”</div>}
+      </td>
+      <td>
+        {!open ? (
+          <button onClick={() => setOpen(true)} data-testid={`override-${it.itemId}`}>
+            Override
+          </button>
+        ) : (
+          <div className="override-form">
+            <input className="narrow" type="number" min={0} max={it.available} step="any" aria-label="marks" value={marks} onChange={(e) => setMarks(e.target.value)} />
+            <input placeholder="Reason (required)" aria-label="override reason" value={comment} onChange={(e) => setComment(e.target.value)} />
+            <button className="primary" disabled={!validMarks || !comment.trim()} onClick={() => submit(num)}>
+              Set
+            </button>
+            {it.override && (
+              <button disabled={!comment.trim()} onClick={() => submit(null)}>
+                Remove override
+              </button>
+            )}
+            <button className="link" onClick={() => setOpen(false)}>
+              cancel
+            </button>
+            {error && <div className="error small">{error}</div>}
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+}

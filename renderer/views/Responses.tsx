@@ -1,0 +1,106 @@
+// Responses: import the class's CSV (drag and drop or the file picker) and see what came in and
+// what was rejected, with the line and the reason. Gold equation lists can be added for accuracy.
+import { useState } from 'react';
+import { api } from '../api.ts';
+import type { Nav } from '../App.tsx';
+import { FileDrop } from '../drop.tsx';
+import { errorText } from '../util.ts';
+import type { ApiResponse } from '../../shared/api.ts';
+
+export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
+  const [result, setResult] = useState<ApiResponse<'responses.import'> & { fileName: string }>();
+  const [gold, setGold] = useState<ApiResponse<'gold.import'>>();
+  const [error, setError] = useState<string>();
+  const importCsv = async (csv: string, fileName: string) => {
+    setError(undefined);
+    setResult(undefined);
+    try {
+      const r = await api['responses.import']({ examId, csv, fileName });
+      setResult({ ...r, fileName });
+      nav.refreshExams();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const importGold = async (csv: string) => {
+    try {
+      setGold(await api['gold.import']({ examId, csv }));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  return (
+    <section>
+      <h1>Responses</h1>
+      <p className="lead">
+        Import the class's typed answers as a CSV file with the columns <code>student_id,question_id,response</code> (one row per student and
+        question; answers may span several lines inside quotes).
+      </p>
+      <FileDrop accept=".csv,text/csv" label="Import responses (CSV)" onText={importCsv} testId="responses-file" />
+      {error && <div className="banner error">{error}</div>}
+      {result && (
+        <div className="card" data-testid="import-result">
+          {result.error ? (
+            <div className="banner error" role="alert">
+              <strong>Nothing was imported from {result.fileName}.</strong> {result.error}
+            </div>
+          ) : (
+            <div className="banner ok">
+              Imported <strong>{result.imported}</strong> response{result.imported === 1 ? '' : 's'} from {result.fileName}
+              {result.rejected.length ? `; ${result.rejected.length} rejected (below).` : '.'}
+            </div>
+          )}
+          {result.rejected.length > 0 && (
+            <table className="plain">
+              <thead>
+                <tr>
+                  <th>Line</th>
+                  <th>Student</th>
+                  <th>Question</th>
+                  <th>Why it was rejected</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.rejected.map((r, i) => (
+                  <tr key={i}>
+                    <td>{r.line ?? '—'}</td>
+                    <td>{r.studentId ?? '—'}</td>
+                    <td>{r.questionId ?? '—'}</td>
+                    <td>{r.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {!result.error && result.imported > 0 && (
+            <button className="primary" onClick={() => nav.go('grade')}>
+              Next: grade them
+            </button>
+          )}
+        </div>
+      )}
+      <details className="card">
+        <summary>Optional: reference equation lists (gold) for an accuracy figure</summary>
+        <p className="muted">
+          If you have typed out, for some responses, the equations a careful marker sees (<code>student_id,question_id,equations</code>, equations as a
+          JSON list), the summary shows how often Equimark read the same.
+        </p>
+        <FileDrop accept=".csv,text/csv" label="Import reference equations (CSV)" onText={(t) => importGold(t)} testId="gold-file" />
+        {gold && (
+          <div className={gold.error ? 'banner error' : 'banner ok'}>
+            {gold.error ?? `Imported ${gold.imported} reference lists${gold.rejected.length ? `; ${gold.rejected.length} rejected` : ''}.`}
+            {gold.rejected.length > 0 && (
+              <ul>
+                {gold.rejected.slice(0, 20).map((r, i) => (
+                  <li key={i}>
+                    line {r.line ?? '?'}: {r.reason}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </details>
+    </section>
+  );
+}

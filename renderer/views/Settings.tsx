@@ -1,0 +1,62 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api.ts';
+import { errorText, useLoad } from '../util.ts';
+import type { ApiResponse, Settings } from '../../shared/api.ts';
+
+export function SettingsView({ info }: { info?: ApiResponse<'app.info'> }) {
+  const [loaded, error] = useLoad(() => api['settings.get']({}), []);
+  const [s, setS] = useState<Settings>();
+  const [msg, setMsg] = useState<string>();
+  useEffect(() => setS(loaded), [loaded]);
+  const save = async () => {
+    if (!s) return;
+    try {
+      setS(await api['settings.set'](s));
+      setMsg('Saved.');
+    } catch (e) {
+      setMsg(errorText(e));
+    }
+  };
+  return (
+    <section>
+      <h1>Settings</h1>
+      {error && <div className="banner error">{error}</div>}
+      {s && (
+        <div className="card">
+          <label className="field">
+            <span>Ollama address</span>
+            <input value={s.ollamaUrl} onChange={(e) => setS({ ...s, ollamaUrl: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>Preferred models (comma-separated)</span>
+            <input
+              value={s.models.join(', ')}
+              onChange={(e) => setS({ ...s, models: e.target.value.split(',').map((x) => x.trim()).filter(Boolean) })}
+            />
+          </label>
+          <label className="field">
+            <span>Python (for the SymPy checker)</span>
+            <input value={s.pythonPath} onChange={(e) => setS({ ...s, pythonPath: e.target.value })} />
+          </label>
+          <button className="primary" onClick={save}>
+            Save settings
+          </button>
+          {msg && <span className="muted"> {msg}</span>}
+        </div>
+      )}
+      {info && (
+        <div className="card">
+          <h2>What this copy of Equimark can do</h2>
+          <p className="muted small">Workspace: {info.workspace}</p>
+          <ul className="plain-list">
+            {Object.entries(info.features).map(([k, f]) => (
+              <li key={k}>
+                <span className={f.available ? 'ok-dot' : 'off-dot'} aria-hidden /> <strong>{k}</strong>: {f.note}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

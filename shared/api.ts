@@ -1,0 +1,323 @@
+// The typed API contract between the renderer and the main process (Electron IPC or the browser
+// mode's HTTP server). Every request and response is a zod schema: the main process parses each
+// request with `API[method].request` before it touches anything, so a compromised or buggy
+// renderer can only ever send well-formed, bounded data. Pure code (no Node, no DOM).
+import { z } from 'zod';
+import { ExamSchema } from './exam.ts';
+
+// ---------- building blocks ----------
+
+const Id = z.string().min(1).max(200);
+/** Text sent by the renderer (CSV files, exam JSON): bounded so one message can't exhaust memory. */
+const BigText = z.string().max(50_000_000);
+const Comment = z.string().trim().min(1, 'a comment is required').max(2000);
+const Equations = z.array(z.string().max(4000)).max(200);
+
+export const SpanSchema = z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() });
+
+export const VerdictSchema = z.object({
+  holds: z.boolean().nullable(),
+  method: z.string(),
+  counterexample: z.record(z.string(), z.string()).optional(),
+  samples: z.number().optional(),
+  note: z.string().optional(),
+});
+
+export const EvidenceSchema = z.object({
+  studentIndex: z.number(),
+  student: z.string(),
+  acceptIndex: z.number(),
+  accepted: z.string(),
+  forward: VerdictSchema,
+  backward: VerdictSchema.optional(),
+  solvedForTarget: z.boolean().optional(),
+});
+
+export const ItemMarkSchema = z.object({
+  itemId: z.string(),
+  description: z.string(),
+  available: z.number(),
+  /** Automatic result (null: manual or undecided). */
+  awarded: z.number().nullable(),
+  outcome: z.enum(['awarded', 'withheld', 'undecided', 'manual']),
+  match: z.string(),
+  evidence: z.array(EvidenceSchema),
+  note: z.string().optional(),
+  /** Instructor's override, when there is one: it replaces `awarded` in the total. */
+  override: z.object({ marks: z.number(), comment: z.string(), at: z.string() }).optional(),
+  /** What counts: the override if any, else the automatic mark. */
+  final: z.number().nullable(),
+});
+
+/** Chips shown in the review table: what happened to a response, in words a teacher can read. */
+export const CHIPS = [
+  'extractor', // read by the embedded extractor
+  'model', // read by a model
+  'consensus', // models agreed
+  'disagree', // models disagree
+  'invented', // possible invention: an equation the text doesn't support
+  'attachment', // mentions an attachment
+  'blank',
+  'overridden',
+  'corrected', // equations corrected by the instructor
+  'inconsistent', // an equation with no admissible solution
+  'needs-review',
+  'not-graded',
+] as const;
+export const ChipSchema = z.enum(CHIPS);
+export type Chip = z.infer<typeof ChipSchema>;
+
+export const ReadingSchema = z.object({
+  /** 'embedded', 'model:<name>', 'consensus', 'manual', 'given'. */
+  source: z.string(),
+  status: z.string(),
+  equations: z.array(z.object({ source: z.string(), latex: z.string(), span: SpanSchema.optional() })),
+  flags: z.array(z.string()),
+  notes: z.array(z.string()),
+  unread: z.array(z.object({ span: SpanSchema, text: z.string(), reason: z.string() })),
+});
+
+export const ReviewRowSchema = z.object({
+  responseId: z.string(),
+  studentId: z.string(),
+  questionId: z.string(),
+  /** First 160 characters of the response, one line. */
+  excerpt: z.string(),
+  chips: z.array(ChipSchema),
+  needsReview: z.boolean(),
+  /** item id -> final mark (null: open). */
+  marks: z.record(z.string(), z.number().nullable()),
+  total: z.number().nullable(),
+  available: z.number(),
+  /** Key of the answer group (responses whose equation lists are equivalent share it). */
+  group: z.string().nullable(),
+  equationCount: z.number(),
+});
+export type ReviewRow = z.infer<typeof ReviewRowSchema>;
+
+export const AuditEntrySchema = z.object({ at: z.string(), what: z.string(), old: z.string().nullable(), new: z.string().nullable(), comment: z.string().nullable() });
+
+export const ResponseDetailSchema = z.object({
+  responseId: z.string(),
+  studentId: z.string(),
+  questionId: z.string(),
+  text: z.string(),
+  variables: z.array(z.string()),
+  target: z.string().nullable(),
+  /** The reading the marks rest on. */
+  current: ReadingSchema.nullable(),
+  /** Every reading kept (each model's, the extractor's), for the side-by-side view. */
+  readings: z.array(ReadingSchema),
+  items: z.array(ItemMarkSchema),
+  inconsistent: z.array(z.object({ student: z.string(), note: z.string().optional() })),
+  total: z.number().nullable(),
+  available: z.number(),
+  chips: z.array(ChipSchema),
+  audit: z.array(AuditEntrySchema),
+});
+export type ResponseDetail = z.infer<typeof ResponseDetailSchema>;
+
+export const GradeProgressSchema = z.object({
+  state: z.enum(['idle', 'running', 'pausing', 'paused', 'done', 'failed']),
+  examId: z.string().nullable(),
+  technique: z.string().nullable(),
+  total: z.number(),
+  done: z.number(),
+  failed: z.number(),
+  needsReview: z.number(),
+  startedAt: z.string().nullable(),
+  elapsedSeconds: z.number(),
+  /** Estimated seconds left (null until enough is known). */
+  etaSeconds: z.number().nullable(),
+  tokens: z.number(),
+  /** Estimated energy in joules (model time x device power), 0 for the embedded extractor. */
+  energyJoules: z.number(),
+  message: z.string().nullable(),
+});
+export type GradeProgress = z.infer<typeof GradeProgressSchema>;
+
+export const FeatureSchema = z.object({ available: z.boolean(), note: z.string() });
+
+export const SettingsSchema = z.object({
+  ollamaUrl: z.string().url().max(500),
+  models: z.array(z.string().min(1).max(200)).max(4),
+  pythonPath: z.string().max(1000),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const ExamSummarySchema = z.object({ id: z.string(), title: z.string(), questions: z.number(), responses: z.number(), graded: z.number() });
+
+export const ValidationIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
+
+const Ok = z.object({ ok: z.literal(true) });
+
+// ---------- the methods ----------
+
+function method<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) {
+  return { request, response };
+}
+
+export const API = {
+  /** What this build can do right now (which engine parts are present), and where it runs. */
+  'app.info': method(
+    z.object({}),
+    z.object({
+      version: z.string(),
+      mode: z.enum(['electron', 'browser']),
+      workspace: z.string(),
+      features: z.record(z.string(), FeatureSchema),
+    }),
+  ),
+
+  'exam.list': method(z.object({}), z.array(ExamSummarySchema)),
+  'exam.get': method(z.object({ examId: Id }), ExamSchema),
+  /** Import exam.v1 JSON text; errors name the path (questions[0].scheme[1].accept[0]) and what is wrong. */
+  'exam.import': method(
+    z.object({ json: BigText }),
+    z.union([z.object({ ok: z.literal(true), examId: z.string() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
+  ),
+  /** Save an edited exam (replaces the stored one; marks are recomputed on the next grade). */
+  'exam.save': method(
+    z.object({ exam: ExamSchema }),
+    z.union([z.object({ ok: z.literal(true), examId: z.string() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
+  ),
+  /** Load the bundled demo exam and its responses. */
+  'exam.loadDemo': method(z.object({}), z.object({ examId: z.string(), responses: z.number() })),
+
+  'responses.import': method(
+    z.object({ examId: Id, csv: BigText, fileName: z.string().max(500) }),
+    z.object({
+      imported: z.number(),
+      rejected: z.array(z.object({ line: z.number().nullable(), studentId: z.string().nullable(), questionId: z.string().nullable(), reason: z.string() })),
+      /** A file-level error (malformed CSV): nothing was imported. */
+      error: z.string().nullable(),
+    }),
+  ),
+  /** Gold equation lists (student_id,question_id,equations) the instructor trusts, for the accuracy figure. */
+  'gold.import': method(
+    z.object({ examId: Id, csv: BigText }),
+    z.object({ imported: z.number(), rejected: z.array(z.object({ line: z.number().nullable(), reason: z.string() })), error: z.string().nullable() }),
+  ),
+
+  'grade.options': method(
+    z.object({}),
+    z.object({
+      embedded: FeatureSchema,
+      ollama: z.object({ reachable: z.boolean(), url: z.string(), models: z.array(z.object({ name: z.string(), size: z.number().nullable() })), note: z.string() }),
+      techniques: z.array(z.object({ id: z.string(), label: z.string(), available: z.boolean(), note: z.string() })),
+    }),
+  ),
+  'grade.start': method(
+    z.object({ examId: Id, technique: z.enum(['embedded', 'ollama', 'consensus']), models: z.array(z.string().min(1).max(200)).max(4) }),
+    GradeProgressSchema,
+  ),
+  'grade.pause': method(z.object({}), GradeProgressSchema),
+  'grade.resume': method(z.object({}), GradeProgressSchema),
+  'grade.status': method(z.object({}), GradeProgressSchema),
+
+  'review.list': method(z.object({ examId: Id }), z.object({ rows: z.array(ReviewRowSchema), items: z.record(z.string(), z.array(z.object({ id: z.string(), marks: z.number() }))) })),
+  'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),
+  /** Replace the equations of a response (the instructor's correction); regrades at once, audited. */
+  'response.setEquations': method(z.object({ responseId: Id, equations: Equations, comment: z.string().max(2000).optional() }), ResponseDetailSchema),
+  /** Override one scheme item's mark (comment required); null marks removes the override. */
+  'response.override': method(
+    z.object({ responseId: Id, itemId: Id, marks: z.number().nonnegative().nullable(), comment: Comment }),
+    ResponseDetailSchema,
+  ),
+
+  'groups.list': method(
+    z.object({ examId: Id, questionId: Id }),
+    z.array(z.object({ key: z.string(), equations: z.array(z.object({ source: z.string(), latex: z.string() })), responseIds: z.array(z.string()), total: z.number().nullable() })),
+  ),
+  'groups.apply': method(
+    z.object({
+      responseIds: z.array(Id).min(1).max(100_000),
+      action: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('equations'), equations: Equations, comment: z.string().max(2000).optional() }),
+        z.object({ kind: z.literal('override'), itemId: Id, marks: z.number().nonnegative().nullable(), comment: Comment }),
+      ]),
+    }),
+    z.object({ changed: z.number() }),
+  ),
+
+  'export.marks': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
+  'export.report': method(z.object({ responseId: Id }), z.object({ fileName: z.string(), text: z.string() })),
+
+  'summary.get': method(
+    z.object({ examId: Id }),
+    z.object({
+      responses: z.number(),
+      graded: z.number(),
+      needsReview: z.number(),
+      overridden: z.number(),
+      available: z.number(),
+      /** Histogram of total marks per (student, question): totals[i] = how many scored i (rounded down). */
+      distribution: z.array(z.object({ questionId: z.string(), available: z.number(), counts: z.array(z.number()) })),
+      chips: z.record(z.string(), z.number()),
+      accuracy: z.object({ compared: z.number(), equivalent: z.number() }).nullable(),
+    }),
+  ),
+
+  'settings.get': method(z.object({}), SettingsSchema),
+  'settings.set': method(SettingsSchema, SettingsSchema),
+} as const;
+
+export type ApiMethod = keyof typeof API;
+export type ApiRequest<M extends ApiMethod> = z.input<(typeof API)[M]['request']>;
+export type ApiResponse<M extends ApiMethod> = z.infer<(typeof API)[M]['response']>;
+export type ApiHandlers = { [M in ApiMethod]: (req: z.infer<(typeof API)[M]['request']>) => Promise<ApiResponse<M>> };
+
+export const isApiMethod = (m: unknown): m is ApiMethod => typeof m === 'string' && Object.prototype.hasOwnProperty.call(API, m);
+
+/** Errors cross the boundary as plain data: a code the renderer can branch on and a message a teacher can read. */
+export type ApiError = { code: 'invalid-request' | 'not-found' | 'unavailable' | 'conflict' | 'internal'; message: string; issues?: ValidationIssue[] };
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export class ApiFailure extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}
+
+/** zod issues as `path: message` pairs a person can act on. */
+export function zodIssues(err: z.ZodError): ValidationIssue[] {
+  return err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(root)', message: i.message }));
+}
+
+/**
+ * Validate and dispatch one call: the single entry point used by both the IPC handler and the
+ * HTTP server, so every transport applies the same checks.
+ */
+export async function dispatch(handlers: ApiHandlers, method: unknown, payload: unknown): Promise<ApiResult<unknown>> {
+  if (!isApiMethod(method)) return { ok: false, error: { code: 'invalid-request', message: `unknown method ${JSON.stringify(String(method).slice(0, 80))}` } };
+  const parsed = API[method].request.safeParse(payload ?? {});
+  if (!parsed.success) {
+    const issues = zodIssues(parsed.error);
+    return { ok: false, error: { code: 'invalid-request', message: `${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues } };
+  }
+  try {
+    const value = await (handlers[method] as (r: unknown) => Promise<unknown>)(parsed.data);
+    return { ok: true, value };
+  } catch (e) {
+    if (e instanceof ApiFailure) return { ok: false, error: e.error };
+    return { ok: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+/** The client side: one function per method, whatever the transport. */
+export type ApiClient = { [M in ApiMethod]: (req: ApiRequest<M>) => Promise<ApiResponse<M>> };
+export type Transport = (method: ApiMethod, payload: unknown) => Promise<ApiResult<unknown>>;
+
+export function makeClient(transport: Transport): ApiClient {
+  return new Proxy({} as ApiClient, {
+    get(_t, prop) {
+      if (!isApiMethod(prop)) return undefined;
+      return async (req: unknown) => {
+        const r = await transport(prop, req);
+        if (!r.ok) throw new ApiFailure(r.error);
+        return r.value;
+      };
+    },
+  });
+}
