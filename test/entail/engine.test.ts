@@ -1,0 +1,219 @@
+// Engine behaviour beyond single verdicts: list comparison, consistency, caching and statistics,
+// time-outs, reproducibility and the optional algebra prover.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Entailer } from '../../electron/engine/entail/index.ts';
+import type { AlgebraProver } from '../../electron/engine/entail/types.ts';
+import { parseEquationOrThrow } from '../../shared/equation/index.ts';
+import { DOMAINS } from './domains.ts';
+
+const P = (s: string) => parseEquationOrThrow(s);
+const L = (...s: string[]) => s.map(P);
+
+let engine: Entailer;
+before(async () => {
+  engine = await Entailer.create({ seed: 3 });
+});
+after(async () => {
+  await engine.close();
+});
+
+describe('compareLists (the accuracy metric)', () => {
+  it("the study's example: [v=u+w, v=u+w] and [v-u=w, v=u-w] are not equivalent", async () => {
+    const r = await engine.compareLists(L('Eq(v, u + w)', 'Eq(v, u + w)'), L('Eq(v - u, w)', 'Eq(v, u - w)'), DOMAINS.R1);
+    assert.equal(r.equivalent, false);
+    assert.deepEqual(r.aCoveredBy, [0, 0]);
+    assert.deepEqual(r.bCoveredBy, [0, -1]); // v = u - w follows from no equation of the first list
+  });
+  it('order and repeats do not matter', async () => {
+    const r = await engine.compareLists(
+      L('Eq(t, 2*S/u)', 'Eq(v, u + w)', 'Eq(v, u + w)'),
+      L('Eq(v - u, w)', 'Eq(2*S/u, t)'),
+      DOMAINS.R1,
+    );
+    assert.equal(r.equivalent, true);
+    assert.deepEqual(r.aCoveredBy, [1, 0, 0]);
+    assert.deepEqual(r.bCoveredBy, [1, 0]);
+  });
+  it('empty lists are equivalent only to empty lists', async () => {
+    assert.equal((await engine.compareLists([], [], DOMAINS.R1)).equivalent, true);
+    assert.equal((await engine.compareLists([], L('Eq(v, u)'), DOMAINS.R1)).equivalent, false);
+    assert.equal((await engine.compareLists(L('Eq(v, u)'), [], DOMAINS.R1)).equivalent, false);
+  });
+  it('uses the domain given: over the reals v = sqrt(v**2) is not v = v', async () => {
+    assert.equal((await engine.compareLists(L('Eq(v, sqrt(v**2))'), L('Eq(v, v)'), DOMAINS.R1)).equivalent, false);
+    assert.equal((await engine.compareLists(L('Eq(v, sqrt(v**2))'), L('Eq(v, v)'), DOMAINS.Q1)).equivalent, true);
+  });
+  it('an equation copied exactly covers itself even when it has no solution', async () => {
+    const r = await engine.compareLists(L('Eq(0, 1)', 'Eq(v, u)'), L('Eq(v, u)', 'Eq(1, 0)'), DOMAINS.R1);
+    assert.equal(r.equivalent, true);
+  });
+});
+
+describe('consistency', () => {
+  it('finds a witness for a satisfiable premise and checks it', async () => {
+    const c = await engine.consistent(P('Eq(v, (u + sqrt(u**2 + 4*w**2))/2)'), DOMAINS.Q1);
+    assert.equal(c.satisfiable, true);
+    const { v, u, w } = Object.fromEntries(Object.entries(c.witness!).map(([k, x]) => [k, Number(x)]));
+    assert.ok(v > 0 && u > 0 && w > 0);
+    assert.ok(Math.abs(v - (u + Math.sqrt(u * u + 4 * w * w)) / 2) < 1e-9 * v);
+  });
+  it('a sign error with no positive solution is inconsistent (z3)', async () => {
+    const c = await engine.consistent(P('Eq(v, -(u + w)/2)'), DOMAINS.Q1);
+    assert.deepEqual([c.satisfiable, c.method], [false, 'z3']);
+  });
+  it('ranges are open intervals', async () => {
+    assert.equal((await engine.consistent(P('Eq(theta, 0)'), DOMAINS.Q2)).satisfiable, false);
+    assert.equal((await engine.consistent(P('Eq(theta, 1)'), DOMAINS.Q2)).satisfiable, true);
+    assert.equal((await engine.consistent(P('Eq(theta, 2)'), DOMAINS.Q2)).satisfiable, false);
+  });
+  it('symbols outside the domain are unconstrained reals', async () => {
+    assert.equal((await engine.consistent(P('Eq(z, -1)'), DOMAINS.Q1)).satisfiable, true);
+  });
+});
+
+describe('cache and statistics', () => {
+  it('decides each canonical pair once and counts cache hits', async () => {
+    const e = await Entailer.create();
+    try {
+      const d = DOMAINS.Q1;
+      const a = 'Eq(2*S/u, S/(v + w) + S/(v - w))';
+      const b = 'Eq(v**2 - u*v - w**2, 0)';
+      const first = await e.entails(P(a), P(b), d);
+      const s1 = e.stats();
+      assert.equal(first.method, 'z3-proved');
+      assert.deepEqual([s1.pairs, s1.cacheHits], [1, 0]);
+      // The same pair, re-parsed from text with different spacing: answered from the cache.
+      const again = await e.entails(P('Eq(2*S/u,S/(v+w)+S/(v-w))'), P('Eq(v**2-u*v-w**2,0)'), d);
+      const s2 = e.stats();
+      assert.deepEqual(again, first);
+      assert.deepEqual([s2.pairs, s2.cacheHits, s2.z3Calls], [2, 1, s1.z3Calls]);
+      // A different domain is a different question.
+      const real = await e.entails(P(a), P(b), DOMAINS.R1);
+      assert.equal(real.holds, false);
+      assert.equal(e.stats().cacheHits, 1);
+      // A refutation by sampling needs no Z3 at all.
+      const before = e.stats();
+      const r = await e.entails(P(a), P('Eq(v, u + w)'), d);
+      assert.equal(r.method, 'numeric-counterexample');
+      assert.equal(e.stats().z3Calls, before.z3Calls);
+      assert.equal(e.stats().decidedWithoutZ3, before.decidedWithoutZ3 + 1);
+      // Concurrent identical questions are decided once.
+      const vs = await Promise.all([1, 2, 3].map(() => e.entails(P('Eq(v, u)'), P('Eq(v**2, u**2)'), d)));
+      assert.ok(vs.every((v) => v.holds === true));
+      assert.equal(e.stats().cacheHits, 1 + 2);
+    } finally {
+      await e.close();
+    }
+  });
+  it('the consistency of a premise is decided once per domain', async () => {
+    const e = await Entailer.create();
+    try {
+      const vac = P('Eq(v, -u - w)');
+      assert.equal((await e.entails(vac, P('Eq(v, u)'), DOMAINS.Q1)).method, 'vacuous-premise');
+      const calls = e.stats().z3Calls;
+      assert.equal((await e.entails(vac, P('Eq(t, 2*S/u)'), DOMAINS.Q1)).method, 'vacuous-premise');
+      assert.equal(e.stats().z3Calls, calls);
+    } finally {
+      await e.close();
+    }
+  });
+  it('verdicts returned are copies: mutating one does not change the cache', async () => {
+    const v = await engine.entails(P('Eq(v, u)'), P('Eq(u, v)'), DOMAINS.Q1);
+    v.holds = false;
+    assert.equal((await engine.entails(P('Eq(v, u)'), P('Eq(u, v)'), DOMAINS.Q1)).holds, true);
+  });
+});
+
+describe('time-outs and reproducibility', () => {
+  it('a Z3 time-out gives unknown with a note, and never hangs', async () => {
+    const e = await Entailer.create({ z3TimeoutMs: 1 });
+    try {
+      const t0 = Date.now();
+      // No sampled point (its solutions are isolated), and too hard for Z3 in 1 ms.
+      const v = await e.entails(P('Eq((x - y)**2 + (x*y - 1)**2, 0)'), P('Eq(x, y)'), DOMAINS.X);
+      assert.equal(v.holds, null);
+      assert.equal(v.method, 'unknown');
+      assert.match(v.note ?? '', /z3 gave no answer within 1 ms/);
+      const c = await e.consistent(P('Eq((x**2 - 2)**2 + (y**3 - x*y - 5)**2 + (z**5 - x*z + y)**2, 0)'), DOMAINS.X);
+      assert.deepEqual([c.satisfiable, c.method], [null, 'unknown']);
+      assert.ok(Date.now() - t0 < 15000, 'bounded time');
+    } finally {
+      await e.close();
+    }
+  });
+  it('when Z3 times out on an algebraic pair, agreement at every sampled point is labelled as sampling', async () => {
+    const e = await Entailer.create({ z3TimeoutMs: 1 });
+    try {
+      const v = await e.entails(P('Eq(2*S/u, S/(v + w) + S/(v - w))'), P('Eq(v**2 - u*v - w**2, 0)'), DOMAINS.Q1);
+      assert.equal(v.holds, true);
+      if (v.method !== 'z3-proved') {
+        assert.equal(v.method, 'numeric-agreement');
+        assert.match(v.note ?? '', /z3 gave no answer/);
+        assert.match(v.note ?? '', /not a proof/);
+        assert.equal(v.samples, 24);
+      }
+    } finally {
+      await e.close();
+    }
+  });
+  it('the same seed gives the same verdicts, counterexamples included', async () => {
+    const run = async () => {
+      const e = await Entailer.create({ seed: 11 });
+      try {
+        return [
+          await e.entails(P('Eq(v**2, u**2)'), P('Eq(v, u)'), DOMAINS.R1),
+          await e.entails(P('Eq(R, 2*v_0**2*sin(theta)/g)'), P('Eq(R, v_0**2*sin(2*theta)/g)'), DOMAINS.Q2),
+        ];
+      } finally {
+        await e.close();
+      }
+    };
+    assert.deepEqual(await run(), await run());
+  });
+});
+
+describe('algebra prover', () => {
+  it('is asked only instead of numeric agreement, and upgrades it to sympy-proved', async () => {
+    const asked: string[] = [];
+    const prover: AlgebraProver = {
+      proveEntailment: async (p) => {
+        asked.push(JSON.stringify(p));
+        return 'proved';
+      },
+    };
+    const e = await Entailer.create({ prover });
+    try {
+      const trig = await e.entails(P('Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)'), P('Eq(R, v_0**2*sin(2*theta)/g)'), DOMAINS.Q2);
+      assert.equal(trig.method, 'sympy-proved');
+      assert.equal(trig.holds, true);
+      const wrong = await e.entails(P('Eq(R, 2*v_0**2*sin(theta)/g)'), P('Eq(R, v_0**2*sin(2*theta)/g)'), DOMAINS.Q2);
+      assert.equal(wrong.method, 'numeric-counterexample'); // a counterexample is never overruled
+      const alg = await e.entails(P('Eq(v, u + w)'), P('Eq(v - w, u)'), DOMAINS.Q1);
+      assert.equal(alg.method, 'z3-proved');
+      assert.equal(asked.length, 1);
+    } finally {
+      await e.close();
+    }
+  });
+  it('a prover that fails or says unknown leaves numeric agreement', async () => {
+    const e = await Entailer.create({ prover: { proveEntailment: async () => Promise.reject(new Error('worker died')) } });
+    try {
+      const v = await e.entails(P('Eq(x, pi)'), P('Eq(2*x, 2*pi)'), DOMAINS.X);
+      assert.equal(v.method, 'numeric-agreement');
+    } finally {
+      await e.close();
+    }
+  });
+});
+
+describe('numeric safety', () => {
+  it('a difference below the sampling threshold is never called agreement', async () => {
+    const v = await engine.entails(P('Eq(x, pi)'), P('Eq(x, 3.14159)'), DOMAINS.X);
+    assert.notEqual(v.holds, true);
+  });
+  it('a transcendental premise with no sampled solution is not called vacuous or entailing', async () => {
+    const v = await engine.entails(P('Eq(sin(theta), 2)'), P('Eq(theta, 1)'), DOMAINS.Q2);
+    assert.notEqual(v.holds, true);
+  });
+});
