@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Workspace, StaleError, SCHEMA_VERSION } from '../../electron/engine/workspace/index.ts';
+import { migrate, MIGRATIONS } from '../../electron/engine/workspace/migrations.ts';
+import { validateExam } from '../../electron/engine/exam-io.ts';
+import { parseResponsesCsv } from '../../electron/engine/csv/responses.ts';
+import { markEquations } from '../../electron/engine/marking.ts';
+import { parseEquationOrThrow } from '../../shared/equation/index.ts';
+import type { Extraction } from '../../shared/extraction.ts';
+import { FakeEngine } from './fake-engine.ts';
+
+const examData = {
+  format: 'exam.v1',
+  id: 'e1',
+  questions: [
+    { id: 'q1', variables: [{ name: 'v', assumptions: ['positive'] }, { name: 'u', assumptions: ['positive'] }], target: 'v', scheme: [{ id: 'a', marks: 2, match: 'answer', accept: ['Eq(v, 2*u)'] }, { id: 'm', marks: 1, manual: true }] },
+    { id: 'q2', variables: [{ name: 'x' }], scheme: [{ id: 'b', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] }] },
+  ],
+};
+const exam = validateExam(examData);
+const read = (...s: string[]): Extraction => ({ equations: s.map((source) => ({ source })), status: 'read', source: 'embedded', flags: [], unread: [], notes: [] });
+
+function tmp(): { path: string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-ws-'));
+  return { path: join(dir, 'w.sqlite'), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function dump(ws: Workspace): string {
+  const tables = ['exams', 'questions', 'responses', 'extractions', 'mark_results', 'marks', 'overrides', 'comments', 'audit'];
+  return JSON.stringify(tables.map((t) => ws.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+}
+
+test('migrations: WAL, foreign keys, user_version; reopening is a no-op; a newer file is refused', () => {
+  const t = tmp();
+  try {
+    const ws = new Workspace(t.path);
+    assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
+    assert.equal(ws.db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(ws.db.pragma('foreign_keys', { simple: true }), 1);
+    ws.importExam(exam.exam);
+    ws.close();
+    const again = new Workspace(t.path);
+    assert.equal(again.listExams().length, 1, 'data survives reopening');
+    again.close();
+    // A later migration applies on open, in order, once.
+    const db = new Database(t.path);
+    const more = [...MIGRATIONS, { version: SCHEMA_VERSION + 1, description: 'test', up: 'CREATE TABLE extra (x INTEGER);' }];
+    assert.deepEqual(migrate(db, more), { from: SCHEMA_VERSION, to: SCHEMA_VERSION + 1 });
+    assert.deepEqual(migrate(db, more), { from: SCHEMA_VERSION + 1, to: SCHEMA_VERSION + 1 });
+    db.close();
+    assert.throws(() => new Workspace(t.path), /newer than this Equimark understands/);
+  } finally {
+    t.done();
+  }
+});
+
+test('imports are idempotent; changed text drops the old extraction; every change is audited with old and new', async () => {
+  const ws = new Workspace(':memory:');
+  assert.deepEqual(ws.importExam(exam.exam), { examId: 'e1', created: true, changed: false });
+  assert.deepEqual(ws.importExam(exam.exam), { examId: 'e1', created: false, changed: false });
+  const rows = parseResponsesCsv('student_id,question_id,response\nS1,q1,v = 2*u\nS2,q1,v = u\n', ['q1', 'q2']);
+  assert.deepEqual(ws.importResponses('e1', rows), { inserted: 2, updated: 0, unchanged: 0 });
+  assert.deepEqual(ws.importResponses('e1', rows), { inserted: 0, updated: 0, unchanged: 2 });
+  const id = ws.findResponse('e1', 'S1', 'q1')!;
+  const xid = ws.saveExtraction(id, read('Eq(v, 2*u)'), 'plain');
+  const marks = await markEquations(new FakeEngine(), exam.questions.get('q1')!, [parseEquationOrThrow('Eq(v, 2*u)')]);
+  ws.saveMarks(id, xid, marks);
+  assert.deepEqual(ws.listResponses('e1')[0].effective, { a: 2, m: null });
+  assert.deepEqual(ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 3*u' }]), { inserted: 0, updated: 1, unchanged: 0 });
+  assert.equal(ws.getExtraction(id), null, 'changed text: extraction (and its marks) dropped');
+  assert.equal(ws.getMarks(id), null);
+  assert.deepEqual(ws.pending('e1', 'extract').map((r) => r.studentId), ['S1', 'S2']);
+  const log = ws.auditLog({ keyPrefix: 'e1/S1/q1' });
+  assert.deepEqual(log.map((e) => e.action), ['response.import', 'extraction.save', 'marks.save', 'response.update']);
+  assert.deepEqual([log[3].old, log[3].new], [{ text: 'v = 2*u' }, { text: 'v = 3*u' }]);
+  assert.ok(log.every((e) => !Number.isNaN(Date.parse(e.at))));
+  ws.close();
+});
+
+test('a failed import changes nothing stored', () => {
+  const ws = new Workspace(':memory:');
+  ws.importExam(exam.exam);
+  ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'a' }]);
+  const before = dump(ws);
+  // A question that isn't in the exam fails the foreign key half-way through the batch.
+  assert.throws(() => ws.importResponses('e1', [{ studentId: 'S2', questionId: 'q1', text: 'b' }, { studentId: 'S1', questionId: 'q1', text: 'changed' }, { studentId: 'S3', questionId: 'nope', text: 'c' }]), /FOREIGN KEY/);
+  assert.equal(dump(ws), before);
+  assert.throws(() => ws.importResponses('other', [{ studentId: 'S2', questionId: 'q1', text: 'b' }]), /no exam 'other'/);
+  // An exam change that would orphan responses is refused as a whole.
+  const shrunk = { ...examData, title: 'changed', questions: [examData.questions[1]] };
+  assert.throws(() => ws.importExam(validateExam(shrunk).exam), /question 'q1' has 1 responses/);
+  assert.equal(dump(ws), before);
+  ws.close();
+});
+
+test('marks of a superseded extraction are refused (StaleError); overrides need a comment and are audited', async () => {
+  const ws = new Workspace(':memory:');
+  ws.importExam(exam.exam);
+  ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 2*u' }]);
+  const id = ws.findResponse('e1', 'S1', 'q1')!;
+  const x1 = ws.saveExtraction(id, read('Eq(v, 2*u)'), 'plain');
+  const x2 = ws.saveExtraction(id, read('Eq(v, u)'), 'manual-fix');
+  const marks = await markEquations(new FakeEngine(), exam.questions.get('q1')!, [parseEquationOrThrow('Eq(v, u)')]);
+  assert.throws(() => ws.saveMarks(id, x1, marks), StaleError);
+  ws.saveMarks(id, x2, marks);
+  assert.throws(() => ws.setOverride(id, 'm', 1, '  '), /needs a comment/);
+  assert.throws(() => ws.setOverride(id, 'm', 5, 'too much'), /worth 1/);
+  assert.throws(() => ws.setOverride(id, 'zz', 1, 'x'), /no scheme item 'zz'/);
+  ws.setOverride(id, 'm', 1, 'limits explained well');
+  ws.setOverride(id, 'a', 2, 'v = u is right for this variant');
+  ws.addComment(id, 'see margin note');
+  const d = ws.getResponseDetail(id)!;
+  assert.deepEqual(d.effective, { a: 2, m: 1 });
+  assert.equal(d.items.find((i) => i.itemId === 'a')!.awarded, 0, 'the automatic mark stays alongside the override');
+  assert.equal(d.items.find((i) => i.itemId === 'a')!.override?.comment, 'v = u is right for this variant');
+  assert.equal(d.comments[0].body, 'see margin note');
+  assert.equal(d.text, 'v = 2*u');
+  ws.clearOverride(id, 'a', 'changed my mind');
+  assert.deepEqual(ws.getResponseDetail(id)!.effective, { a: 0, m: 1 });
+  const actions = ws.auditLog().map((e) => e.action);
+  assert.deepEqual(actions.slice(-4), ['override.set', 'override.set', 'comment.add', 'override.clear']);
+  const clear = ws.auditLog({ action: 'override.clear' })[0];
+  assert.deepEqual(clear.old, { awarded: 2, comment: 'v = u is right for this variant' });
+  ws.close();
+});
