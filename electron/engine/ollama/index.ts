@@ -1,0 +1,4 @@
+export * from './accounting.ts';
+export * from './cache.ts';
+export * from './client.ts';
+export * from './settings.ts';
