@@ -241,7 +241,10 @@ export const API = {
     z.object({ changed: z.number() }),
   ),
 
+  /** One row per (student, question): the CLI's marks.csv layout. */
   'export.marks': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
+  /** One row per student: every question's items and total, and the overall total. */
+  'export.studentMarks': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
   'export.report': method(z.object({ responseId: Id }), z.object({ fileName: z.string(), text: z.string() })),
 
   'summary.get': method(

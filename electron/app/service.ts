@@ -1,0 +1,771 @@
+// The application service: implements every method of shared/api.ts on top of the engine
+// (workspace, exam import, CSV readers, grade orchestration, marking, entailment). Shared by the
+// Electron shell (IPC) and the browser mode (HTTP); it never imports `electron`. Requests reach
+// it already validated by `dispatch` (shared/api.ts).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { ApiFailure, type ApiHandlers, type ApiResponse, type Chip, type GradeProgress, type ReviewRow, type Settings } from '../../shared/api.ts';
+import { equationToLatex, equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
+import { questionDomain, realDomain, type Exam } from '../../shared/exam.ts';
+import type { Extraction } from '../../shared/extraction.ts';
+import { ExamError, parseExamJson, validateExam, type LoadedExam } from '../../electron/engine/exam-io.ts';
+import { CsvFileError, ResponsesCsvError, parseResponsesCsv } from '../../electron/engine/csv/responses.ts';
+import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
+import { marksCsv, rowStatus } from '../../electron/engine/csv/write.ts';
+import { grade, TECHNIQUES } from '../../electron/engine/grade.ts';
+import { markEquations } from '../../electron/engine/marking.ts';
+import { createEngine } from '../../electron/engine/engine-factory.ts';
+import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
+import { Workspace, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
+import { OllamaClient } from '../../electron/engine/ollama/client.ts';
+import { DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
+import { extraTechniques, type AppTechnique } from './techniques.ts';
+
+export type ServiceOptions = {
+  workspacePath: string;
+  mode: 'electron' | 'browser';
+  /** Folder holding demo/ and python/ (resources/ in the repository, process.resourcesPath when packaged). */
+  resourcesDir: string;
+  version?: string;
+  /** Where settings are kept (default: beside the workspace). */
+  settingsPath?: string;
+};
+
+const notFound = (what: string): never => {
+  throw new ApiFailure({ code: 'not-found', message: what });
+};
+const unavailable = (message: string): never => {
+  throw new ApiFailure({ code: 'unavailable', message });
+};
+
+const REVIEW_STATUSES = new Set(['needs-review', 'partial', 'abstained']);
+const REVIEW_FLAGS = new Set(['models-disagree', 'invented', 'attachment', 'unmapped-symbol', 'parse-error', 'waiting-for-model']);
+
+type Job = {
+  examId: string;
+  technique: string;
+  controller: AbortController;
+  state: GradeProgress['state'];
+  startedAt: number;
+  /** Seconds spent running before the current stretch (pauses excluded). */
+  runSeconds: number;
+  stretchStart: number;
+  /** Responses still to finish when the stretch started, and finished since. */
+  finishedAtStart: number;
+  tokens: number;
+  energyJoules: number;
+  message: string | null;
+  failed: number;
+  run: Promise<void> | null;
+};
+
+export class AppService {
+  readonly ws: Workspace;
+  private engineP: Promise<EntailmentEngine> | null = null;
+  private job: Job | null = null;
+  private gold = new Map<string, Map<string, string[]>>(); // examId -> "student\0question" -> sources
+  private settings: Settings;
+  private readonly settingsPath: string;
+
+  constructor(readonly opts: ServiceOptions) {
+    this.ws = Workspace.open(opts.workspacePath);
+    this.settingsPath = opts.settingsPath ?? (opts.workspacePath === ':memory:' ? '' : `${opts.workspacePath}.settings.json`);
+    this.settings = { ollamaUrl: process.env.OLLAMA_HOST?.startsWith('http') ? process.env.OLLAMA_HOST : DEFAULT_OLLAMA_URL, models: [], pythonPath: '' };
+    if (this.settingsPath && existsSync(this.settingsPath)) {
+      try {
+        this.settings = { ...this.settings, ...JSON.parse(readFileSync(this.settingsPath, 'utf8')) };
+      } catch {
+        /* unreadable settings: defaults */
+      }
+    }
+  }
+
+  private engine(): Promise<EntailmentEngine> {
+    this.engineP ??= createEngine().catch((e) => {
+      this.engineP = null;
+      throw new ApiFailure({ code: 'unavailable', message: `the symbolic engine could not start: ${(e as Error).message}` });
+    });
+    return this.engineP;
+  }
+
+  async close(): Promise<void> {
+    this.job?.controller.abort();
+    await this.job?.run?.catch(() => {});
+    if (this.engineP) await (await this.engineP.catch(() => null))?.close();
+    this.ws.close();
+  }
+
+  private loaded(examId: string): LoadedExam {
+    const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}' in this workspace`);
+    return validateExam(exam);
+  }
+
+  private responseId(id: string): number {
+    const n = Number(id);
+    if (!Number.isInteger(n) || n <= 0) throw new ApiFailure({ code: 'invalid-request', message: `bad response id '${id}'` });
+    return n;
+  }
+
+  private async techniques(): Promise<Record<string, () => Promise<AppTechnique>>> {
+    return { ...TECHNIQUES, ...(await extraTechniques()) };
+  }
+
+  // ---------- rows and chips ----------
+
+  private chips(r: ResponseSummary): Chip[] {
+    const out: Chip[] = [];
+    const x = r.extraction;
+    if (!x || !r.marks) out.push('not-graded');
+    if (x) {
+      if (x.source === 'embedded' || x.source === 'given') out.push('extractor');
+      else if (x.source.startsWith('model:')) out.push('model');
+      else if (x.source === 'consensus') out.push('consensus');
+      else if (x.source === 'manual') out.push('corrected');
+      if (x.status === 'blank') out.push('blank');
+      if (x.flags.includes('models-disagree')) out.push('disagree');
+      if (x.flags.includes('invented')) out.push('invented');
+      if (x.flags.includes('attachment')) out.push('attachment');
+    }
+    if (r.marks?.inconsistent.length) out.push('inconsistent');
+    if (r.overrides > 0) out.push('overridden');
+    if (this.needsReview(r)) out.push('needs-review');
+    return out;
+  }
+
+  /** Needs an instructor: the reading is uncertain or flagged, or a mark is undecided; a correction by hand settles the reading. */
+  private needsReview(r: ResponseSummary): boolean {
+    const x = r.extraction;
+    if (!x || !r.marks) return false;
+    if (x.source !== 'manual' && (REVIEW_STATUSES.has(x.status) || x.flags.some((f) => REVIEW_FLAGS.has(f)))) return true;
+    return Object.values(r.effective).some((v) => v === null) && r.marks.status === 'undecided';
+  }
+
+  private total(r: ResponseSummary): number | null {
+    if (!r.marks) return null;
+    return Object.values(r.effective).reduce<number>((s, v) => s + (v ?? 0), 0);
+  }
+
+  private excerpt(text: string | null): string {
+    return (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
+  }
+
+  private row(r: ResponseSummary, text: string | null, available: number): ReviewRow {
+    return {
+      responseId: String(r.id),
+      studentId: r.studentId,
+      questionId: r.questionId,
+      excerpt: this.excerpt(text),
+      chips: this.chips(r),
+      needsReview: this.needsReview(r),
+      marks: r.effective,
+      total: this.total(r),
+      available: r.marks?.available ?? available,
+      group: r.extraction ? JSON.stringify([...r.extraction.equations].sort()) : null,
+      equationCount: r.extraction?.equations.length ?? 0,
+    };
+  }
+
+  private texts(examId: string): Map<number, string | null> {
+    const rows = this.ws.db.prepare('SELECT id, text FROM responses WHERE exam_id = ?').all(examId) as { id: number; text: string | null }[];
+    return new Map(rows.map((r) => [r.id, r.text]));
+  }
+
+  // ---------- response detail ----------
+
+  private reading(x: Extraction) {
+    return {
+      source: x.source,
+      status: x.status,
+      equations: x.equations.map((e) => {
+        const p = parseEquation(e.source);
+        return { source: e.source, latex: p.ok ? equationToLatex(p.value) : `\\text{${e.source.replace(/[\\{}$&#^_%~]/g, '')}}`, ...(e.span ? { span: e.span } : {}) };
+      }),
+      flags: x.flags,
+      notes: x.notes,
+      unread: x.unread,
+    };
+  }
+
+  private detail(responseId: number): ApiResponse<'response.get'> {
+    const d = this.ws.getResponseDetail(responseId) ?? notFound(`no response with id ${responseId}`);
+    const exam = this.ws.getExam(d.examId)!;
+    const q = exam.questions.find((x) => x.id === d.questionId)!;
+    const x = d.extractionDetail;
+    const key = `${d.examId}/${d.studentId}/${d.questionId}`;
+    const audit = this.ws
+      .auditLog({ keyPrefix: key })
+      .filter((a) => a.entityKey === key || a.entityKey.startsWith(`${key}/`))
+      .map((a) => ({
+        at: a.at,
+        what: AUDIT_WORDS[a.action] ?? a.action,
+        old: a.old === null ? null : brief(a.old),
+        new: a.new === null ? null : brief(a.new),
+        comment: (a.new as { comment?: string } | null)?.comment ?? null,
+      }));
+    const items = q.scheme.map((s) => {
+      const it = d.items.find((i) => i.itemId === s.id);
+      const ov = d.overridesList.find((o) => o.itemId === s.id);
+      return {
+        itemId: s.id,
+        description: s.description,
+        available: s.marks,
+        awarded: it?.awarded ?? null,
+        outcome: it?.outcome ?? (s.manual ? 'manual' : 'undecided'),
+        match: it?.match ?? (s.manual ? 'manual' : (s.match ?? '')),
+        evidence: it?.evidence ?? [],
+        ...(it?.note ? { note: it.note } : !it ? { note: 'not marked yet' } : {}),
+        ...(ov ? { override: { marks: ov.awarded, comment: ov.comment, at: ov.createdAt } } : {}),
+        final: ov ? ov.awarded : (it?.awarded ?? null),
+      } as ApiResponse<'response.get'>['items'][number];
+    });
+    const current = x ? this.reading(x) : null;
+    return {
+      responseId: String(responseId),
+      studentId: d.studentId,
+      questionId: d.questionId,
+      text: d.text ?? '',
+      variables: q.variables.map((v) => v.name),
+      target: q.target ?? null,
+      current,
+      readings: current ? [current] : [],
+      items,
+      inconsistent: (d.marks?.inconsistent ?? []).map((i) => ({ student: i.student, ...(i.note ? { note: i.note } : {}) })),
+      total: this.total(d),
+      available: q.scheme.reduce((s, i) => s + i.marks, 0),
+      chips: this.chips(d),
+      audit,
+    };
+  }
+
+  /** Replace a response's equations with the instructor's list and re-mark it at once. */
+  private async correct(responseId: number, sources: string[], comment?: string): Promise<void> {
+    const d = this.ws.getResponseDetail(responseId) ?? notFound(`no response with id ${responseId}`);
+    const lx = this.loaded(d.examId);
+    const cq = lx.questions.get(d.questionId)!;
+    const eqs: Equation[] = [];
+    const problems: string[] = [];
+    sources.forEach((s, i) => {
+      const p = parseEquation(s, { variables: cq.variables });
+      if (p.ok) eqs.push(p.value);
+      else problems.push(`equation ${i + 1} ${JSON.stringify(s)}: ${formatErrors(p.errors)}`);
+    });
+    if (problems.length) throw new ApiFailure({ code: 'invalid-request', message: problems.join('; ') });
+    const old = d.extractionDetail;
+    const oldSpans = new Map((old?.equations ?? []).map((e) => [e.source, e.span]));
+    const canon = eqs.map(equationToSympy);
+    const x: Extraction = {
+      equations: canon.map((source) => (oldSpans.get(source) ? { source, span: oldSpans.get(source) } : { source })),
+      status: canon.length ? 'read' : 'blank',
+      source: 'manual',
+      flags: [],
+      unread: [],
+      notes: [`corrected by the instructor${old ? ` (was read by ${old.source})` : ''}`],
+    };
+    const engine = await this.engine();
+    const xid = this.ws.saveExtraction(responseId, x, 'manual');
+    if (comment?.trim()) this.ws.addComment(responseId, comment.trim());
+    const marks = await markEquations(engine, cq, eqs);
+    this.ws.saveMarks(responseId, xid, marks);
+  }
+
+  private override(responseId: number, itemId: string, marks: number | null, comment: string): void {
+    if (marks === null) this.ws.clearOverride(responseId, itemId, comment);
+    else this.ws.setOverride(responseId, itemId, marks, comment);
+  }
+
+  // ---------- grading job ----------
+
+  private progress(): GradeProgress {
+    const j = this.job;
+    if (!j) return { state: 'idle', examId: null, technique: null, total: 0, done: 0, failed: 0, needsReview: 0, startedAt: null, elapsedSeconds: 0, etaSeconds: null, tokens: 0, energyJoules: 0, message: null };
+    const rows = this.ws.listResponses(j.examId);
+    const done = rows.filter((r) => r.marks && r.extraction).length;
+    const running = j.state === 'running' || j.state === 'pausing';
+    const stretch = running ? (Date.now() - j.stretchStart) / 1000 : 0;
+    const elapsed = j.runSeconds + stretch;
+    const doneHere = done - j.finishedAtStart;
+    const left = rows.length - done;
+    const eta = running && doneHere > 0 && stretch > 0.5 ? (stretch / doneHere) * left : left === 0 ? 0 : null;
+    return {
+      state: j.state,
+      examId: j.examId,
+      technique: j.technique,
+      total: rows.length,
+      done,
+      failed: j.failed,
+      needsReview: rows.filter((r) => this.needsReview(r)).length,
+      startedAt: new Date(j.startedAt).toISOString(),
+      elapsedSeconds: Math.round(elapsed * 10) / 10,
+      etaSeconds: eta === null ? null : Math.round(eta),
+      tokens: j.tokens,
+      energyJoules: j.energyJoules,
+      message: j.message,
+    };
+  }
+
+  private async runStretch(j: Job): Promise<void> {
+    const make = (await this.techniques())[j.technique];
+    if (!make) throw new ApiFailure({ code: 'unavailable', message: `reading technique '${j.technique}' is not available in this build` });
+    const technique = await make();
+    const engine = await this.engine();
+    const lx = this.loaded(j.examId);
+    j.state = 'running';
+    j.stretchStart = Date.now();
+    j.finishedAtStart = this.ws.listResponses(j.examId).filter((r) => r.marks && r.extraction).length;
+    j.run = (async () => {
+      try {
+        await grade({ workspace: this.ws, exam: lx, engine, input: { kind: 'none' }, technique, signal: j.controller.signal });
+        j.state = j.controller.signal.aborted ? 'paused' : 'done';
+        j.message = j.state === 'done' ? null : 'Paused. Work done so far is saved; resume to go on.';
+      } catch (e) {
+        j.state = 'failed';
+        j.message = (e as Error).message;
+      } finally {
+        j.runSeconds += (Date.now() - j.stretchStart) / 1000;
+        if (technique.dispose) await technique.dispose().catch(() => {});
+      }
+    })();
+  }
+
+  // ---------- gold and accuracy ----------
+
+  private async accuracy(examId: string): Promise<{ compared: number; equivalent: number } | null> {
+    const g = this.gold.get(examId);
+    if (!g || g.size === 0) return null;
+    const engine = await this.engine();
+    const exam = this.ws.getExam(examId)!;
+    let compared = 0;
+    let equivalent = 0;
+    for (const r of this.ws.listResponses(examId)) {
+      const gs = g.get(`${r.studentId}\u0000${r.questionId}`);
+      if (!gs || !r.extraction) continue;
+      const q = exam.questions.find((x) => x.id === r.questionId)!;
+      const parse = (l: string[]) => l.map((s) => parseEquation(s)).flatMap((p) => (p.ok ? [p.value] : []));
+      const cmp = await engine.compareLists(parse(r.extraction.equations), parse(gs), realDomain(q));
+      compared++;
+      if (cmp.equivalent) equivalent++;
+    }
+    return { compared, equivalent };
+  }
+
+  // ---------- the handlers ----------
+
+  handlers(): ApiHandlers {
+    return {
+      'app.info': async () => {
+        const techs = await this.techniques();
+        return {
+          version: this.opts.version ?? '0.1.0',
+          mode: this.opts.mode,
+          workspace: this.opts.workspacePath,
+          features: {
+            workspace: { available: true, note: `SQLite workspace at ${this.opts.workspacePath}` },
+            'embedded extractor': techs.embedded
+              ? { available: true, note: 'reads responses inside Equimark, no model needed' }
+              : { available: false, note: 'not in this build yet: only responses written entirely as equations are read (the plain reader)' },
+            'Ollama models': techs.ollama ? { available: true, note: 'model reading through Ollama' } : { available: false, note: 'the model pipeline is not in this build yet' },
+            'symbolic engine': { available: true, note: 'Z3 with a numeric fast path decides every mark' },
+          },
+        };
+      },
+
+      'exam.list': async () =>
+        this.ws.listExams().map((e) => {
+          const exam = this.ws.getExam(e.id)!;
+          const graded = (this.ws.db.prepare('SELECT count(*) AS n FROM mark_results m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ?').get(e.id) as { n: number }).n;
+          return { id: e.id, title: e.title, questions: exam.questions.length, responses: e.responses, graded };
+        }),
+
+      'exam.get': async ({ examId }) => this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`),
+
+      'exam.import': async ({ json }) => {
+        try {
+          const lx = parseExamJson(json);
+          return { ok: true as const, examId: this.ws.importExam(lx.exam).examId };
+        } catch (e) {
+          if (e instanceof ExamError) return { ok: false as const, issues: e.problems.map((p) => ({ path: p.path || '(file)', message: p.message })) };
+          return { ok: false as const, issues: [{ path: '(exam)', message: (e as Error).message }] };
+        }
+      },
+
+      'exam.save': async ({ exam }) => {
+        try {
+          const lx = validateExam(exam);
+          return { ok: true as const, examId: this.ws.importExam(lx.exam).examId };
+        } catch (e) {
+          if (e instanceof ExamError) return { ok: false as const, issues: e.problems.map((p) => ({ path: p.path || '(exam)', message: p.message })) };
+          return { ok: false as const, issues: [{ path: '(exam)', message: (e as Error).message }] };
+        }
+      },
+
+      'exam.loadDemo': async () => {
+        const dir = join(this.opts.resourcesDir, 'demo');
+        if (!existsSync(join(dir, 'exam.json'))) unavailable(`the demo exam is missing from ${dir}`);
+        const lx = parseExamJson(readFileSync(join(dir, 'exam.json'), 'utf8'), 'demo/exam.json');
+        this.ws.importExam(lx.exam);
+        let responses = 0;
+        if (existsSync(join(dir, 'responses.csv'))) {
+          const rows = parseResponsesCsv(readFileSync(join(dir, 'responses.csv')), [...lx.questions.keys()], 'demo/responses.csv');
+          this.ws.importResponses(lx.exam.id, rows);
+          responses = rows.length;
+        }
+        return { examId: lx.exam.id, responses };
+      },
+
+      'responses.import': async ({ examId, csv, fileName }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        try {
+          const rows = parseResponsesCsv(csv, exam.questions.map((q) => q.id), fileName);
+          const r = this.ws.importResponses(examId, rows);
+          return { imported: r.inserted + r.updated + r.unchanged, rejected: [], error: null };
+        } catch (e) {
+          if (e instanceof ResponsesCsvError) {
+            // The file is rejected whole (nothing stored): list every problem with its line.
+            const lines = csvLineInfo(csv);
+            return {
+              imported: 0,
+              rejected: e.problems.map((p) => ({ line: p.line, studentId: lines.get(p.line)?.[0] ?? null, questionId: lines.get(p.line)?.[1] ?? null, reason: p.message })),
+              error: `${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; fix ${e.problems.length === 1 ? 'it' : 'them'} in the file and import it again.`,
+            };
+          }
+          if (e instanceof CsvFileError) return { imported: 0, rejected: [], error: `${e.line ? `line ${e.line}: ` : ''}${e.reason}` };
+          throw e;
+        }
+      },
+
+      'gold.import': async ({ examId, csv }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        try {
+          const { rows } = parseEquationsCsv(csv, (qid) => exam.questions.find((q) => q.id === qid)?.variables.map((v) => v.name));
+          const m = new Map<string, string[]>();
+          const rejected: { line: number | null; reason: string }[] = [];
+          for (const r of rows) {
+            if (r.error) rejected.push({ line: r.line, reason: r.error });
+            else m.set(`${r.studentId}\u0000${r.questionId}`, r.sources);
+          }
+          this.gold.set(examId, m);
+          return { imported: m.size, rejected, error: null };
+        } catch (e) {
+          if (e instanceof CsvFileError) return { imported: 0, rejected: [], error: `${e.line ? `line ${e.line}: ` : ''}${e.reason}` };
+          throw e;
+        }
+      },
+
+      'grade.options': async () => {
+        const techs = await this.techniques();
+        const client = new OllamaClient({ url: this.settings.ollamaUrl, timeoutMs: 1500, retries: 0 });
+        let reachable = false;
+        let models: { name: string; size: number | null }[] = [];
+        let note = '';
+        try {
+          models = (await client.listModels()).map((m) => ({ name: m.name, size: m.size ?? null }));
+          reachable = true;
+        } catch (e) {
+          note = `(${(e as Error).message.split('\n')[0]})`;
+        }
+        const embeddedNote = techs.embedded
+          ? 'Runs inside Equimark on this computer. Fast, no model needed.'
+          : 'The embedded extractor is not in this build yet; the plain reader reads only responses written entirely as equations and sends the rest to you for review.';
+        return {
+          embedded: { available: true, note: embeddedNote },
+          ollama: { reachable, url: this.settings.ollamaUrl, models, note },
+          techniques: [
+            { id: 'embedded', label: techs.embedded ? 'Embedded extractor' : 'Plain reader', available: true, note: embeddedNote },
+            {
+              id: 'ollama',
+              label: 'A local model (Ollama)',
+              available: Boolean(techs.ollama) && reachable && models.length > 0,
+              note: !techs.ollama ? 'Model reading is not in this build yet.' : reachable ? 'A model reads each response; the symbolic engine still decides every mark.' : 'Ollama is not running.',
+            },
+            {
+              id: 'consensus',
+              label: 'Two models must agree',
+              available: Boolean(techs.consensus) && reachable && models.length > 1,
+              note: !techs.consensus ? 'Not in this build yet.' : 'Two models read each response; where they disagree, you decide.',
+            },
+          ],
+        };
+      },
+
+      'grade.start': async ({ examId, technique, models }) => {
+        void models; // model choice reaches the pipeline once it lands (see techniques.ts)
+        if (this.job && (this.job.state === 'running' || this.job.state === 'pausing')) throw new ApiFailure({ code: 'conflict', message: 'grading is already running' });
+        this.loaded(examId);
+        const techs = await this.techniques();
+        const name = technique === 'embedded' ? (techs.embedded ? 'embedded' : 'plain') : technique;
+        if (!techs[name]) unavailable(`'${technique}' is not available in this build`);
+        const j: Job = {
+          examId,
+          technique: name,
+          controller: new AbortController(),
+          state: 'running',
+          startedAt: Date.now(),
+          runSeconds: 0,
+          stretchStart: Date.now(),
+          finishedAtStart: 0,
+          tokens: 0,
+          energyJoules: 0,
+          message: null,
+          failed: 0,
+          run: null,
+        };
+        this.job = j;
+        await this.runStretch(j);
+        return this.progress();
+      },
+
+      'grade.pause': async () => {
+        const j = this.job;
+        if (!j || j.state !== 'running') throw new ApiFailure({ code: 'conflict', message: 'nothing is being graded' });
+        j.state = 'pausing';
+        j.controller.abort();
+        return this.progress();
+      },
+
+      'grade.resume': async () => {
+        const j = this.job;
+        if (!j || j.state !== 'paused') throw new ApiFailure({ code: 'conflict', message: 'grading is not paused' });
+        j.controller = new AbortController();
+        j.message = null;
+        await this.runStretch(j);
+        return this.progress();
+      },
+
+      'grade.status': async () => this.progress(),
+
+      'review.list': async ({ examId }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        const texts = this.texts(examId);
+        const avail = new Map(exam.questions.map((q) => [q.id, q.scheme.reduce((s, i) => s + i.marks, 0)]));
+        return {
+          rows: this.ws.listResponses(examId).map((r) => this.row(r, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
+          items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),
+        };
+      },
+
+      'response.get': async ({ responseId }) => this.detail(this.responseId(responseId)),
+
+      'response.setEquations': async ({ responseId, equations, comment }) => {
+        const id = this.responseId(responseId);
+        await this.correct(id, equations, comment);
+        return this.detail(id);
+      },
+
+      'response.override': async ({ responseId, itemId, marks, comment }) => {
+        const id = this.responseId(responseId);
+        try {
+          this.override(id, itemId, marks, comment);
+        } catch (e) {
+          throw new ApiFailure({ code: 'invalid-request', message: (e as Error).message });
+        }
+        return this.detail(id);
+      },
+
+      'groups.list': async ({ examId, questionId }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
+        const rows = this.ws.listResponses(examId, { questionId }).filter((r) => r.extraction && r.marks);
+        // Same canonical list first (cheap), then merge lists the engine proves equivalent.
+        const buckets = new Map<string, ResponseSummary[]>();
+        for (const r of rows) {
+          const key = JSON.stringify([...new Set(r.extraction!.equations)].sort());
+          buckets.set(key, [...(buckets.get(key) ?? []), r]);
+        }
+        const keys = [...buckets.keys()].sort((a, b) => buckets.get(b)!.length - buckets.get(a)!.length);
+        const engine = await this.engine();
+        const domain = questionDomain(q);
+        const parse = (k: string) => (JSON.parse(k) as string[]).map((s) => parseEquation(s)).flatMap((p) => (p.ok ? [p.value] : []));
+        const groups: { key: string; members: ResponseSummary[] }[] = [];
+        for (const k of keys) {
+          const mine = parse(k);
+          let home: (typeof groups)[number] | undefined;
+          if (groups.length < 400 && mine.length) {
+            for (const g of groups) {
+              const theirs = parse(g.key);
+              if (theirs.length && theirs.length <= 12 && mine.length <= 12 && (await engine.compareLists(mine, theirs, domain)).equivalent) {
+                home = g;
+                break;
+              }
+            }
+          }
+          if (home) home.members.push(...buckets.get(k)!);
+          else groups.push({ key: k, members: [...buckets.get(k)!] });
+        }
+        return groups
+          .sort((a, b) => b.members.length - a.members.length)
+          .map((g) => {
+            const totals = new Set(g.members.map((m) => this.total(m)));
+            return {
+              key: g.key,
+              equations: (JSON.parse(g.key) as string[]).map((s) => {
+                const p = parseEquation(s);
+                return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
+              }),
+              responseIds: g.members.map((m) => String(m.id)),
+              total: totals.size === 1 ? [...totals][0] : null,
+            };
+          });
+      },
+
+      'groups.apply': async ({ responseIds, action }) => {
+        let changed = 0;
+        for (const rid of responseIds) {
+          const id = this.responseId(rid);
+          if (action.kind === 'equations') await this.correct(id, action.equations, action.comment);
+          else {
+            try {
+              this.override(id, action.itemId, action.marks, action.comment);
+            } catch (e) {
+              throw new ApiFailure({ code: 'invalid-request', message: `response ${rid}: ${(e as Error).message} (${changed} changed before this one)` });
+            }
+          }
+          changed++;
+        }
+        return { changed };
+      },
+
+      'export.marks': async ({ examId }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        return { fileName: `${examId}-marks.csv`, csv: marksCsv(this.ws, exam) };
+      },
+
+      'export.studentMarks': async ({ examId }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        return { fileName: `${examId}-marks-by-student.csv`, csv: studentMarksCsv(this.ws, exam) };
+      },
+
+      'export.report': async ({ responseId }) => {
+        const d = this.detail(this.responseId(responseId));
+        return { fileName: `report-${d.studentId}-${d.questionId}.txt`, text: report(d, this.ws.getExam(this.ws.getResponseDetail(Number(responseId))!.examId)!) };
+      },
+
+      'summary.get': async ({ examId }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        const rows = this.ws.listResponses(examId);
+        const chips: Record<string, number> = {};
+        const distribution = exam.questions.map((q) => {
+          const available = q.scheme.reduce((s, i) => s + i.marks, 0);
+          const counts = new Array(Math.floor(available) + 1).fill(0) as number[];
+          for (const r of rows) {
+            if (r.questionId !== q.id) continue;
+            const t = this.total(r);
+            if (t !== null) counts[Math.min(counts.length - 1, Math.floor(t))]++;
+          }
+          return { questionId: q.id, available, counts };
+        });
+        for (const r of rows) for (const c of this.chips(r)) chips[c] = (chips[c] ?? 0) + 1;
+        return {
+          responses: rows.length,
+          graded: rows.filter((r) => r.marks).length,
+          needsReview: rows.filter((r) => this.needsReview(r)).length,
+          overridden: rows.filter((r) => r.overrides > 0).length,
+          available: exam.questions.reduce((s, q) => s + q.scheme.reduce((t, i) => t + i.marks, 0), 0),
+          distribution,
+          chips,
+          accuracy: await this.accuracy(examId),
+        };
+      },
+
+      'settings.get': async () => this.settings,
+      'settings.set': async (s) => {
+        this.settings = s;
+        if (this.settingsPath) writeFileSync(this.settingsPath, JSON.stringify(s, null, 2));
+        return s;
+      },
+    };
+  }
+}
+
+const AUDIT_WORDS: Record<string, string> = {
+  'response.import': 'imported',
+  'response.update': 'text replaced by a new import',
+  'extraction.save': 'equations read',
+  'marks.save': 'marked',
+  'override.set': 'mark overridden',
+  'override.clear': 'override removed',
+  'comment.add': 'comment',
+};
+
+function brief(v: unknown): string {
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.equations)) return `${o.source ?? ''} ${JSON.stringify(o.equations)}`.trim();
+    if ('total' in o && 'items' in o) return `total ${o.total} ${JSON.stringify(o.items)}`;
+    if ('awarded' in o) return String(o.awarded);
+    if ('body' in o) return String(o.body);
+    if ('text' in o) return o.text === null ? '(no text)' : `${String(o.text).slice(0, 60)}…`;
+  }
+  return JSON.stringify(v).slice(0, 200);
+}
+
+/** Line number (1-based start of record) -> [student_id, question_id], for naming rejected rows. */
+function csvLineInfo(csv: string): Map<number, [string, string]> {
+  const out = new Map<number, [string, string]>();
+  const m = /^\uFEFF?(.*)$/s.exec(csv.replace(/\r\n/g, '\n'));
+  const lines = (m?.[1] ?? '').split('\n');
+  lines.forEach((l, i) => {
+    const cells = /^("(?:[^"]|"")*"|[^,]*),("(?:[^"]|"")*"|[^,]*)/.exec(l);
+    if (cells) out.set(i + 1, [cells[1].replace(/^"|"$/g, ''), cells[2].replace(/^"|"$/g, '')]);
+  });
+  return out;
+}
+
+/** One row per student: each question's items, each question's total, and the overall total. */
+function studentMarksCsv(ws: Workspace, exam: Exam): string {
+  const cols = exam.questions.flatMap((q) => [...q.scheme.map((s) => `${q.id}.${s.id}`), `${q.id}.total`]);
+  const by = new Map<string, Map<string, ResponseSummary>>();
+  for (const r of ws.listResponses(exam.id)) {
+    if (!by.has(r.studentId)) by.set(r.studentId, new Map());
+    by.get(r.studentId)!.set(r.questionId, r);
+  }
+  const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(Math.round(n * 1000) / 1000));
+  const rows: string[][] = [['student_id', ...cols, 'total', 'status']];
+  for (const [sid, qs] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const cells: string[] = [];
+    let total = 0;
+    const statuses = new Set<string>();
+    for (const q of exam.questions) {
+      const r = qs.get(q.id);
+      for (const s of q.scheme) cells.push(fmt(r?.marks ? r.effective[s.id] : null));
+      const t = r?.marks ? Object.values(r.effective).reduce<number>((a, v) => a + (v ?? 0), 0) : null;
+      cells.push(fmt(t));
+      total += t ?? 0;
+      statuses.add(r ? rowStatus(r, exam) : 'missing');
+    }
+    const status = ['pending', 'needs-review', 'undecided', 'missing', 'manual-open'].find((s) => statuses.has(s)) ?? 'complete';
+    rows.push([sid, ...cells, fmt(total), status]);
+  }
+  return stringify(rows, { record_delimiter: '\n' });
+}
+
+function report(d: ApiResponse<'response.get'>, exam: Exam): string {
+  const q = exam.questions.find((x) => x.id === d.questionId)!;
+  const verdict = (v: { holds: boolean | null; method: string; counterexample?: Record<string, string>; samples?: number }) =>
+    `${v.holds === true ? 'holds' : v.holds === false ? 'does not hold' : 'undecided'} (${v.method}${v.samples ? `, ${v.samples} points` : ''}${v.counterexample ? `; counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k}=${x}`).join(', ')}` : ''})`;
+  const lines = [
+    `Equimark marking report`,
+    `Exam: ${exam.title || exam.id}`,
+    `Student: ${d.studentId}    Question: ${q.id}${q.title ? ` (${q.title})` : ''}`,
+    `Mark: ${d.total ?? '-'} / ${d.available}`,
+    ``,
+    `What was written:`,
+    ...d.text.split('\n').map((l) => `  | ${l}`),
+    ``,
+    `Equations read (${d.current ? d.current.source : 'none'}):`,
+    ...(d.current?.equations.length ? d.current.equations.map((e, i) => `  ${i + 1}. ${e.source}`) : ['  (none)']),
+    ...d.inconsistent.map((x) => `  ! ${x.student} has no solution under the question's assumptions: it earns nothing`),
+    ``,
+    `Marking scheme:`,
+  ];
+  for (const it of d.items) {
+    lines.push(`  [${it.itemId}] ${it.description} — ${it.final ?? 'open'} / ${it.available}${it.override ? ' (set by the instructor)' : ''}`);
+    const ev = it.evidence[0];
+    if (ev) {
+      lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
+      lines.push(`      student => accepted: ${verdict(ev.forward)}${ev.backward ? `; accepted => student: ${verdict(ev.backward)}` : ''}`);
+    } else if (it.outcome === 'manual') lines.push('      marked by the instructor');
+    if (it.override) lines.push(`      instructor: "${it.override.comment}" (automatic mark ${it.awarded ?? 'open'})`);
+  }
+  return lines.join('\n') + '\n';
+}
