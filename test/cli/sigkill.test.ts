@@ -1,0 +1,73 @@
+// Resumability: a real `grade` process killed with SIGKILL at random moments and run again on
+// the same workspace ends with exactly the marks of an uninterrupted run, and no finished step
+// is redone (each response is extracted once and marked once, per the audit log).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import Database from 'better-sqlite3';
+import { DATA, ROOT, hasData, runCli, startCli } from './helpers.ts';
+
+/** Responses whose text is the gold equations, one per line: the plain reader reads them, so every step does real work. */
+function responsesFromGold(dir: string): { exam: string; responses: string } {
+  if (hasData) {
+    const gold = parse(readFileSync(join(DATA, 'gold.csv')), { columns: true }) as Record<string, string>[];
+    const rows = gold.map((g) => [g.student_id, g.question_id, (JSON.parse(g.equations) as string[]).join('\n')]);
+    const responses = join(dir, 'responses.csv');
+    writeFileSync(responses, stringify([['student_id', 'question_id', 'response'], ...rows]));
+    return { exam: join(DATA, 'exam.json'), responses };
+  }
+  return { exam: join(ROOT, 'resources/demo/exam.json'), responses: join(ROOT, 'resources/demo/responses.csv') };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('grade killed with SIGKILL at random moments finishes with the uninterrupted marks, redoing nothing', { timeout: 180_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-kill-'));
+  try {
+    const { exam, responses } = responsesFromGold(dir);
+    const t0 = Date.now();
+    const clean = runCli(['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'clean')]);
+    assert.equal(clean.status, 0, clean.stderr);
+    const cleanMs = Date.now() - t0;
+    const expected = readFileSync(join(dir, 'clean', 'marks.csv'), 'utf8');
+    const expectedEqs = readFileSync(join(dir, 'clean', 'equations.csv'), 'utf8');
+
+    const ws = join(dir, 'killed.sqlite');
+    const args = ['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'killed'), '--workspace', ws];
+    const kills: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const at = Math.floor(300 + Math.random() * Math.max(200, cleanMs - 300));
+      const child = startCli(args);
+      const exited = new Promise<void>((r) => child.on('exit', () => r()));
+      await Promise.race([sleep(at), exited]);
+      child.kill('SIGKILL');
+      await exited;
+      kills.push(at);
+    }
+    const db = new Database(ws, { readonly: true });
+    const markedBefore = (db.prepare('SELECT count(*) AS n FROM mark_results').get() as { n: number }).n;
+    db.close();
+    console.log(`uninterrupted run ${cleanMs} ms; killed at ${kills.join(', ')} ms; ${markedBefore} responses marked before the last run`);
+    const last = runCli(args);
+    assert.equal(last.status, 0, last.stderr);
+    assert.equal(readFileSync(join(dir, 'killed', 'marks.csv'), 'utf8'), expected, `kills at ${kills.join(', ')} ms`);
+    assert.equal(readFileSync(join(dir, 'killed', 'equations.csv'), 'utf8'), expectedEqs);
+    const m = /marked (\d+)/.exec(last.stdout);
+    const total = expected.trim().split('\n').length - 1;
+    assert.equal(Number(m?.[1]), total - markedBefore, 'the last run marks only what was left');
+
+    const check = new Database(ws, { readonly: true });
+    const perResponse = check
+      .prepare("SELECT entity_key, sum(action = 'extraction.save') AS x, sum(action = 'marks.save') AS m FROM audit WHERE action IN ('extraction.save', 'marks.save') GROUP BY entity_key")
+      .all() as { entity_key: string; x: number; m: number }[];
+    check.close();
+    assert.equal(perResponse.length, total);
+    for (const r of perResponse) assert.deepEqual([r.x, r.m], [1, 1], `${r.entity_key} extracted ${r.x}x, marked ${r.m}x`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
