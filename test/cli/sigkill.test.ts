@@ -38,23 +38,43 @@ test('grade killed with SIGKILL at random moments finishes with the uninterrupte
 
     const ws = join(dir, 'killed.sqlite');
     const args = ['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'killed'), '--workspace', ws];
-    const kills: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const at = Math.floor(300 + Math.random() * Math.max(200, cleanMs - 300));
+    const kills: string[] = [];
+    const steps = () => {
+      try {
+        const db = new Database(ws, { readonly: true, fileMustExist: true });
+        try {
+          return (db.prepare("SELECT count(*) AS n FROM audit WHERE action IN ('extraction.save', 'marks.save')").get() as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      } catch {
+        return 0; // not created yet
+      }
+    };
+    // First kill at a random moment (it may land in start-up or import); the next ones after a
+    // random number of further steps, so they land in the middle of extraction or marking.
+    for (let i = 0; i < 4; i++) {
       const child = startCli(args);
-      const exited = new Promise<void>((r) => child.on('exit', () => r()));
-      await Promise.race([sleep(at), exited]);
+      let gone = false;
+      const exited = new Promise<void>((r) => child.on('exit', () => ((gone = true), r())));
+      const before = steps();
+      const t = Date.now();
+      if (i === 0) await Promise.race([sleep(Math.floor(Math.random() * cleanMs * 0.6)), exited]);
+      else {
+        const target = before + 1 + Math.floor(Math.random() * 70);
+        while (!gone && steps() < target && Date.now() - t < 60_000) await sleep(5);
+      }
       child.kill('SIGKILL');
       await exited;
-      kills.push(at);
+      kills.push(`${Date.now() - t} ms (${steps() - before} steps)`);
     }
     const db = new Database(ws, { readonly: true });
     const markedBefore = (db.prepare('SELECT count(*) AS n FROM mark_results').get() as { n: number }).n;
     db.close();
-    console.log(`uninterrupted run ${cleanMs} ms; killed at ${kills.join(', ')} ms; ${markedBefore} responses marked before the last run`);
+    console.log(`uninterrupted run ${cleanMs} ms; killed after ${kills.join(', ')}; ${markedBefore} responses marked before the last run`);
     const last = runCli(args);
     assert.equal(last.status, 0, last.stderr);
-    assert.equal(readFileSync(join(dir, 'killed', 'marks.csv'), 'utf8'), expected, `kills at ${kills.join(', ')} ms`);
+    assert.equal(readFileSync(join(dir, 'killed', 'marks.csv'), 'utf8'), expected, `kills after ${kills.join(', ')}`);
     assert.equal(readFileSync(join(dir, 'killed', 'equations.csv'), 'utf8'), expectedEqs);
     const m = /marked (\d+)/.exec(last.stdout);
     const total = expected.trim().split('\n').length - 1;
