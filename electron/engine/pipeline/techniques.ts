@@ -174,7 +174,10 @@ export async function readConsensus(ctx: ReadContext, ma: ModelRef, mb: ModelRef
       readWithRepair(ctx, ma, msgs(la, lb), ctx.maxRepairRounds, { purpose: 'consensus', consensusRound: round }),
       readWithRepair(ctx, mb, msgs(lb, la), ctx.maxRepairRounds, { purpose: 'consensus', consensusRound: round }),
     ]);
+    const unchanged = (x: ListReading, before: string[]) => x.equations.map((e) => e.source).join('\n') === before.join('\n');
     cmp = await sameList(ctx, a, b);
+    // Neither model moved: the same prompts would get the same replies (temperature 0, fixed seed).
+    if (!cmp.equivalent && unchanged(a, la) && unchanged(b, lb)) break;
   }
   const equations = cmp.equivalent ? a.equations : a.equations.filter((_, i) => cmp.aCoveredBy[i] >= 0);
   return { agreed: cmp.equivalent, a, b, rounds: round, equations };
