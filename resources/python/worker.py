@@ -34,7 +34,8 @@ MAX_LINE_BYTES = 1 << 20
 MAX_DEPTH = 100
 MAX_NODES = 4000
 MAX_NUMBER_DIGITS = 100
-MAX_EXPONENT = 1000
+MAX_EXPONENT = 1000  # |numerator| of a rational exponent
+MAX_EXPONENT_DENOMINATOR = 10 ** 12  # roots are cheap; only their size needs a bound
 MAX_RATIONAL_BITS = 20000
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 NUM_RE = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
@@ -162,7 +163,7 @@ class Builder:
 
     def _pow(self, base, exponent):
         for r in exponent.atoms(sp.Rational):
-            if abs(r.p) > MAX_EXPONENT or r.q > MAX_EXPONENT:
+            if abs(r.p) > MAX_EXPONENT or r.q > MAX_EXPONENT_DENOMINATOR:
                 raise Refused("exponent %s is too large (the limit is %d)" % (r, MAX_EXPONENT))
         if isinstance(base, sp.Rational) and isinstance(exponent, sp.Rational):
             bits = max(int(base.p).bit_length(), int(base.q).bit_length())
@@ -435,6 +436,8 @@ def solutions_for(dp, x, ranges):
             b = dp.subs(x, 0)
             return [sp.simplify(-b / a)] if (b.count_ops() + a.count_ops()) < 200 else [-b / a]
         return None
+    if not _never_degenerate(dp, x):
+        return None
     solved = sp.solveset(dp, x, domain=sp.S.Reals)
     finite = _finite_part(solved)
     if finite is None:
@@ -448,6 +451,21 @@ def solutions_for(dp, x, ranges):
         if admissible(x, s, ranges):
             out.append(s)
     return out
+
+
+def _never_degenerate(dp, x):
+    """True when the numerator of dp, as a polynomial in its x-dependent generators, has a
+    coefficient that is provably nonzero, so no choice of the other variables makes dp = 0 hold for
+    every x (a*x = a*y at a = 0). solveset silently drops such cases; without this proof we don't solve."""
+    num = sp.numer(sp.together(dp))
+    try:
+        gens = [g for g in sp.Poly(num).gens if g.has(x)]
+        if not gens:
+            return False
+        poly = sp.Poly(num, *gens)
+    except (sp.PolynomialError, sp.GeneratorsNeeded, ValueError, TypeError):
+        return False
+    return any(c.is_zero is False for c in poly.coeffs())
 
 
 def _finite_part(sset):

@@ -320,13 +320,21 @@ export class SympyWorker implements AlgebraProver {
       return;
     }
     const p = this.queue.shift()!;
-    this.current = p;
-    this.setRef(true);
     // The worker's own limit is a little shorter, so it normally answers 'timeout' itself and
     // stays alive; the client's kill is the backstop.
     const soft = Math.max(1, Math.floor(p.timeoutMs - Math.min(1000, p.timeoutMs * 0.2)));
+    let line: string;
+    try {
+      line = JSON.stringify({ id: p.id, op: p.op, timeout_ms: soft, args: p.args ?? {} }) + '\n';
+    } catch (e) {
+      const deep = e instanceof RangeError;
+      this.fail(p, new SympyError(deep ? 'too-complex' : 'bad-request', deep ? 'expression nested too deeply to send to SymPy' : `request can't be sent as JSON: ${e instanceof Error ? e.message : e}`));
+      this.pump();
+      return;
+    }
+    this.current = p;
+    this.setRef(true);
     p.timer = setTimeout(() => this.onTimeout(p), p.timeoutMs);
-    const line = JSON.stringify({ id: p.id, op: p.op, timeout_ms: soft, args: p.args ?? {} }) + '\n';
     w.proc.stdin!.write(line);
   }
 
@@ -369,6 +377,12 @@ export class SympyWorker implements AlgebraProver {
     } else {
       const code = (msg.error?.code ?? 'failed') as SympyErrorCode;
       this.fail(p, new SympyError(code, msg.error?.message ?? 'SymPy worker error'));
+      if (code === 'memory') {
+        // The worker exits after a MemoryError; send nothing more to it.
+        w.killedFor = 'protocol';
+        w.proc.kill('SIGKILL');
+        this.worker = null;
+      }
     }
     this.pump();
   }
