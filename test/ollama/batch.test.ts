@@ -1,0 +1,154 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readResponses } from '../../electron/engine/pipeline/batch.ts';
+import { tableOne, formatTableOne, evaluateTechniques } from '../../electron/engine/pipeline/eval.ts';
+import { syntacticComparer } from '../../electron/engine/pipeline/techniques.ts';
+import { computeAccounting, gpuPower, parseParameterSize } from '../../electron/engine/ollama/accounting.ts';
+import { Entailer } from '../../electron/engine/entail/index.ts';
+import { fake, FALL, M1, M2, baseOptions } from './helpers.ts';
+import type { FakeOllama } from '../support/fake-ollama.ts';
+
+const servers: FakeOllama[] = [];
+after(async () => {
+  for (const s of servers) await s.close();
+});
+const start = async (...a: Parameters<typeof fake>) => {
+  const f = await fake(...a);
+  servers.push(f);
+  return f;
+};
+const responses = Array.from({ length: 6 }, (_, i) => ({ id: `r${i}`, text: `answer ${i}: v = sqrt(2gh) and t = ${i}` }));
+const rules = responses.map((r, i) => ({ match: r.text, reply: ['Eq(v, sqrt(2*g*h))', `Eq(t, ${i})`], tokensIn: 100, tokensOut: 10 }));
+
+test('Ollama unreachable mid-batch: the rest wait, keeping what the embedded extractor read; a re-run resumes from the cache', async () => {
+  const f = await start({ rules });
+  const cache = join(mkdtempSync(join(tmpdir(), 'eqm-resume-')), 'cache.jsonl');
+  const embedded = (text: string) =>
+    ({ equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], status: 'partial', source: 'embedded', flags: [], unread: [{ span: { start: 0, end: 3 }, text: text.slice(0, 3), reason: 'words' }], notes: [] }) as const;
+  const opts = baseOptions(f, { technique: 'hybrid', embedded: (t: string) => ({ ...embedded(t), flags: [], unread: [...embedded(t).unread] }), cache });
+  let seen = 0;
+  const first = await readResponses(responses, FALL, {
+    ...opts,
+    onProgress: (p) => {
+      seen++;
+      if (p.done === 3) void f.stop();
+    },
+  });
+  assert.equal(seen, 6);
+  assert.ok(first.waiting.length >= 2 && first.waiting.length <= 3, `waiting: ${first.waiting}`);
+  assert.match(first.waitingReason ?? '', /cannot reach Ollama|connection/);
+  for (const id of first.waiting) {
+    const it = first.items.find((x) => x.id === id)!;
+    assert.ok(it.extraction.flags.includes('waiting-for-model'));
+    assert.deepEqual(it.extraction.equations, [{ source: 'Eq(v, sqrt(2*g*h))' }], 'the embedded reading is kept');
+    assert.equal(it.extraction.status, 'partial');
+  }
+  const doneIds = first.items.filter((x) => !x.record.waiting).map((x) => x.id);
+  assert.ok(doneIds.every((id) => first.items.find((x) => x.id === id)!.extraction.status === 'read'));
+  await f.start();
+  f.resetCounts();
+  const again = await readResponses(responses, FALL, opts);
+  assert.deepEqual(again.waiting, []);
+  assert.equal(f.count('chat'), first.waiting.length, 'only the waiting responses cost model calls');
+  assert.equal(again.accounting.cachedCalls, 6 - first.waiting.length);
+  assert.ok(again.items.every((x) => x.extraction.status === 'read'));
+});
+
+test('a model that is not installed stops the batch with a clear message', async () => {
+  const f = await start();
+  await assert.rejects(readResponses([{ id: 'a', text: 'v = 1' }], FALL, baseOptions(f, { model: 'llama-missing', technique: 'direct' })), /model 'llama-missing' is not installed.*installed: fake-llm:7b, fake-llm-b:8b.*pull it first/);
+});
+
+test('accounting: tokens, busy time, FLOPs = 2 x parameters x tokens, energy for a named GPU; a cached re-run costs nothing', async () => {
+  const f = await start({ rules, latencyMs: 20 });
+  const cache = join(mkdtempSync(join(tmpdir(), 'eqm-acc-')), 'c.jsonl');
+  const r = await readResponses(responses, FALL, baseOptions(f, { technique: 'direct', gpu: 'RTX 4090', parallel: 3, cache }));
+  const a = r.accounting;
+  assert.equal(a.calls, 6);
+  assert.equal(a.tokensIn, 600);
+  assert.equal(a.tokensOut, 60);
+  assert.equal(a.estimatedFlops, 2 * 7_615_616_512 * 660);
+  assert.equal(a.perModel[0].digest, f.digest(M1));
+  assert.ok(a.modelBusyMs >= 40 && a.modelBusyMs <= a.modelCallMs, `busy ${a.modelBusyMs} vs sum ${a.modelCallMs}`);
+  assert.ok(a.modelCallMs >= 6 * 20);
+  assert.equal(a.energy!.boardPowerW, 450);
+  assert.equal(a.energy!.joules, (450 * a.modelBusyMs) / 1000);
+  assert.match(a.energy!.note, /estimate/);
+  // Every record says which model (name + digest) read it.
+  assert.ok(r.items.every((it) => it.record.calls.every((c) => c.model === M1 && c.digest === f.digest(M1))));
+  const again = await readResponses(responses, FALL, baseOptions(f, { technique: 'direct', gpu: 'RTX 4090', cache }));
+  assert.equal(again.accounting.calls, 0);
+  assert.equal(again.accounting.tokensIn, 0);
+  assert.equal(again.accounting.estimatedFlops, 0);
+  assert.equal(again.accounting.cachedTokens, 660);
+  assert.equal(again.accounting.tokensNeeded, 660);
+  assert.equal(again.accounting.energy!.joules, 0);
+});
+
+test('accounting helpers: parameter sizes and GPU names', () => {
+  assert.equal(parseParameterSize('7.6B'), 7.6e9);
+  assert.equal(parseParameterSize('494.03M'), 494.03e6);
+  assert.equal(parseParameterSize('8x7B'), 56e9);
+  assert.equal(parseParameterSize('big'), null);
+  assert.equal(gpuPower('NVIDIA GeForce RTX 4080'), 320);
+  assert.equal(gpuPower('A100 80GB'), 400);
+  assert.equal(gpuPower('nvidia-h100'), 700);
+  assert.equal(gpuPower('250W'), 250);
+  assert.equal(gpuPower('toaster'), null);
+  assert.throws(() => computeAccounting([], { batchWallMs: 1, gpu: 'toaster' }), /unknown GPU 'toaster'/);
+  const two = computeAccounting(
+    [
+      { model: 'a', digest: 'x', tokensIn: 10, tokensOut: 5, wallMs: 100, startedAt: 1000, cached: false },
+      { model: 'a', digest: 'x', tokensIn: 10, tokensOut: 5, wallMs: 100, startedAt: 1050, cached: false },
+      { model: 'b', digest: 'y', tokensIn: 1, tokensOut: 1, wallMs: 50, startedAt: 5000, cached: false },
+    ],
+    { batchWallMs: 5000, parameters: { x: 1e9, y: null }, gpuPowerW: 100 },
+  );
+  assert.equal(two.modelBusyMs, 200);
+  assert.equal(two.modelCallMs, 250);
+  assert.equal(two.estimatedFlops, null, 'unknown size for one model: no total');
+  assert.equal(two.perModel[0].flops, 2 * 1e9 * 30);
+});
+
+test("Table I: per technique time, tokens and correct answers against gold (the real entailment engine)", async () => {
+  const f = await start({
+    rules: [
+      { match: 'Two readers', reply: ['Eq(v**2, 2*g*h)'] },
+      { match: 'not valid', reply: ['Eq(v**2/2, g*h)'] },
+      { model: M1, match: 'speed squared', reply: ['v^2 = 2gh'], tokensIn: 200, tokensOut: 20 },
+      { model: M2, match: 'speed squared', reply: ['Eq(v**2, 2*g*h)'], tokensIn: 200, tokensOut: 20 },
+      { match: 'empty', reply: [] },
+    ],
+  });
+  const engine = await Entailer.create();
+  try {
+    const rs = [
+      { id: 'x1', text: 'the speed squared: v^2 = 2gh' },
+      { id: 'x2', text: 'empty words only' },
+    ];
+    const gold = new Map([
+      ['x1', ['Eq(v**2, 2*g*h)']],
+      ['x2', []],
+    ]);
+    const { rows, results } = await evaluateTechniques(rs, FALL, ['direct', 'llm-modulo', 'consensus'], baseOptions(f, { model2: M2, engine }), (id) => gold.get(id), (a, b, d) => engine.compareLists(a, b, d));
+    const by = Object.fromEntries(rows.map((r) => [r.technique, r]));
+    assert.equal(by.direct.correct, 1, 'direct: the unparsed v^2 is dropped, x1 wrong; x2 right');
+    assert.equal(by['llm-modulo'].correct, 2);
+    // Consensus: M1 repaired to v**2/2 = g*h, M2 said v**2 = 2*g*h: equivalent by entailment, so they agree at once.
+    assert.equal(by.consensus.correct, 2);
+    assert.equal(results.consensus.items[0].extraction.status, 'read');
+    assert.ok(by.consensus.tokens > by['llm-modulo'].tokens);
+    assert.equal(by.direct.scored, 2);
+    const text = formatTableOne(rows);
+    assert.match(text, /technique\s+correct\s+accuracy/);
+    assert.match(text, /llm-modulo\s+2\/2\s+100\.0%/);
+    // tableOne on its own, with the syntactic comparer (a stand-in).
+    const t = await tableOne([{ technique: 'direct', result: results.direct }], (id) => gold.get(id), syntacticComparer);
+    assert.equal(t[0].correct, 1);
+  } finally {
+    await engine.close();
+  }
+});
