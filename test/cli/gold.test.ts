@@ -42,3 +42,16 @@ test('grade --equations gold.csv gives the marks of gold-marks.csv', { skip: !ha
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('eval prints accuracy overall, per question and per tag, and marks agreement', { skip: !hasData && 'no ../shared/data' }, () => {
+  const r = runCli(['eval', '--exam', join(DATA, 'exam.json'), '--responses', join(DATA, 'responses.csv'), '--gold', join(DATA, 'gold.csv'), '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const rep = JSON.parse(r.stdout);
+  assert.equal(rep.technique, 'plain');
+  assert.equal(rep.accuracy.total, 85);
+  assert.deepEqual(Object.keys(rep.byQuestion).sort(), ['q1', 'q2', 'q3']);
+  assert.equal(rep.byTag.blank.correct, rep.byTag.blank.total, 'blank responses read as empty lists match gold');
+  assert.equal(rep.marksAgreement.total, 85);
+  // The plain reader never invents: whatever it reads is equivalent to gold.
+  for (const row of rep.rows) if (row.status === 'read' && row.extracted.length) assert.equal(row.equivalent, true, `${row.studentId}/${row.questionId}`);
+});
