@@ -194,6 +194,11 @@ export const API = {
       error: z.string().nullable(),
     }),
   ),
+  /** Equation lists to mark as they are (student_id,question_id,equations): a reading done elsewhere, or gold. Replaces the stored reading. */
+  'equations.import': method(
+    z.object({ examId: Id, csv: BigText }),
+    z.object({ imported: z.number(), rejected: z.array(z.object({ line: z.number().nullable(), reason: z.string() })), error: z.string().nullable() }),
+  ),
   /** Gold equation lists (student_id,question_id,equations) the instructor trusts, for the accuracy figure. */
   'gold.import': method(
     z.object({ examId: Id, csv: BigText }),

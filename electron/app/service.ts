@@ -13,7 +13,7 @@ import { ExamError, parseExamJson, validateExam, type LoadedExam } from '../../e
 import { CsvFileError, ResponsesCsvError, parseResponsesCsv } from '../../electron/engine/csv/responses.ts';
 import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
 import { marksCsv, rowStatus } from '../../electron/engine/csv/write.ts';
-import { grade, TECHNIQUES } from '../../electron/engine/grade.ts';
+import { givenExtraction, grade, TECHNIQUES } from '../../electron/engine/grade.ts';
 import { markEquations } from '../../electron/engine/marking.ts';
 import { createEngine } from '../../electron/engine/engine-factory.ts';
 import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
@@ -38,6 +38,9 @@ const notFound = (what: string): never => {
 const unavailable = (message: string): never => {
   throw new ApiFailure({ code: 'unavailable', message });
 };
+
+/** Energy estimate while a model runs (a typical desktop GPU's board power). */
+const ASSUMED_GPU_WATTS = 250;
 
 const REVIEW_STATUSES = new Set(['needs-review', 'partial', 'abstained']);
 const REVIEW_FLAGS = new Set(['models-disagree', 'invented', 'attachment', 'unmapped-symbol', 'parse-error', 'waiting-for-model']);
@@ -107,8 +110,31 @@ export class AppService {
     return n;
   }
 
-  private async techniques(): Promise<Record<string, () => Promise<AppTechnique>>> {
-    return { ...TECHNIQUES, ...(await extraTechniques()) };
+  /** Readings by each model, kept for this session (key: exam/student/question). */
+  private readings = new Map<string, { reader: string; equations: string[] }[]>();
+  private models: string[] = [];
+
+  private async techniques(withEngine = false): Promise<Record<string, () => Promise<AppTechnique>>> {
+    const engine = withEngine ? await this.engine() : undefined;
+    const extra = await extraTechniques({
+      ollamaUrl: this.settings.ollamaUrl,
+      models: this.models,
+      ...(engine ? { engine } : {}),
+      onRecord: (_text, q, rec) => {
+        const j = this.job;
+        if (!j) return;
+        let wall = 0;
+        for (const c of rec.calls) {
+          if (c.cached) continue;
+          j.tokens += c.tokensIn + c.tokensOut;
+          wall += c.wallMs;
+        }
+        j.energyJoules += (wall / 1000) * ASSUMED_GPU_WATTS;
+        const r = this.ws.db.prepare("SELECT student_id FROM responses WHERE exam_id = ? AND question_id = ? AND text = ? LIMIT 1").get(j.examId, q.id, _text) as { student_id: string } | undefined;
+        if (r && rec.readings.length) this.readings.set(`${j.examId}/${r.student_id}/${q.id}`, rec.readings);
+      },
+    });
+    return { ...TECHNIQUES, ...extra };
   }
 
   // ---------- rows and chips ----------
@@ -220,6 +246,9 @@ export class AppService {
       } as ApiResponse<'response.get'>['items'][number];
     });
     const current = x ? this.reading(x) : null;
+    const others = (this.readings.get(key) ?? []).map((r) =>
+      this.reading({ source: (r.reader.startsWith('model:') || r.reader === 'embedded' ? r.reader : `model:${r.reader}`) as Extraction['source'], status: 'read', flags: [], unread: [], notes: [], equations: r.equations.map((source) => ({ source })) }),
+    );
     return {
       responseId: String(responseId),
       studentId: d.studentId,
@@ -228,7 +257,7 @@ export class AppService {
       variables: q.variables.map((v) => v.name),
       target: q.target ?? null,
       current,
-      readings: current ? [current] : [],
+      readings: others.length > 1 ? others : current ? [current] : [],
       items,
       inconsistent: (d.marks?.inconsistent ?? []).map((i) => ({ student: i.student, ...(i.note ? { note: i.note } : {}) })),
       total: this.total(d),
@@ -305,7 +334,7 @@ export class AppService {
   }
 
   private async runStretch(j: Job): Promise<void> {
-    const make = (await this.techniques())[j.technique];
+    const make = (await this.techniques(true))[j.technique];
     if (!make) throw new ApiFailure({ code: 'unavailable', message: `reading technique '${j.technique}' is not available in this build` });
     const technique = await make();
     const engine = await this.engine();
@@ -434,6 +463,19 @@ export class AppService {
         }
       },
 
+      'equations.import': async ({ examId, csv }) => {
+        const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+        try {
+          const { rows, problems } = parseEquationsCsv(csv, (qid) => exam.questions.find((q) => q.id === qid)?.variables.map((v) => v.name));
+          const known = rows.filter((r) => exam.questions.some((q) => q.id === r.questionId));
+          const r = this.ws.importGiven(examId, known.map((row) => ({ studentId: row.studentId, questionId: row.questionId, extraction: givenExtraction(row) })));
+          return { imported: r.inserted + r.updated + r.unchanged, rejected: problems.map((p) => ({ line: p.line, reason: p.message })), error: null };
+        } catch (e) {
+          if (e instanceof CsvFileError) return { imported: 0, rejected: [], error: `${e.line ? `line ${e.line}: ` : ''}${e.reason}` };
+          throw e;
+        }
+      },
+
       'gold.import': async ({ examId, csv }) => {
         const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
         try {
@@ -489,7 +531,7 @@ export class AppService {
       },
 
       'grade.start': async ({ examId, technique, models }) => {
-        void models; // model choice reaches the pipeline once it lands (see techniques.ts)
+        this.models = technique === 'embedded' ? [] : models;
         if (this.job && (this.job.state === 'running' || this.job.state === 'pausing')) throw new ApiFailure({ code: 'conflict', message: 'grading is already running' });
         this.loaded(examId);
         const techs = await this.techniques();

@@ -10,6 +10,7 @@ import type { ApiResponse } from '../../shared/api.ts';
 export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
   const [result, setResult] = useState<ApiResponse<'responses.import'> & { fileName: string }>();
   const [gold, setGold] = useState<ApiResponse<'gold.import'>>();
+  const [lists, setLists] = useState<ApiResponse<'equations.import'>>();
   const [error, setError] = useState<string>();
   const importCsv = async (csv: string, fileName: string) => {
     setError(undefined);
@@ -25,6 +26,14 @@ export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
   const importGold = async (csv: string) => {
     try {
       setGold(await api['gold.import']({ examId, csv }));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const importLists = async (csv: string) => {
+    try {
+      setLists(await api['equations.import']({ examId, csv }));
+      nav.refreshExams();
     } catch (e) {
       setError(errorText(e));
     }
@@ -98,6 +107,19 @@ export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
                 ))}
               </ul>
             )}
+          </div>
+        )}
+      </details>
+      <details className="card">
+        <summary>Optional: equation lists to mark as they are</summary>
+        <p className="muted">
+          Already have each response's equations (<code>student_id,question_id,equations</code>)? Import them and Equimark marks exactly those lists,
+          without reading any text. They replace any reading already stored for those responses.
+        </p>
+        <FileDrop accept=".csv,text/csv" label="Import equation lists (CSV)" onText={(t) => importLists(t)} testId="equations-file" />
+        {lists && (
+          <div className={lists.error ? 'banner error' : 'banner ok'} data-testid="equations-result">
+            {lists.error ?? `Imported ${lists.imported} equation lists${lists.rejected.length ? `; ${lists.rejected.length} rows skipped` : ''}. Grade to mark them.`}
           </div>
         )}
       </details>
