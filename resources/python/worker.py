@@ -383,17 +383,24 @@ def show(e):
 # ---------------------------------------------------------------------------------------------
 
 def is_zero(e):
-    """True only when SymPy shows e is identically 0 (under the symbols' assumptions)."""
-    if e == 0:
+    """True only when SymPy shows e is identically 0 (under the symbols' assumptions).
+
+    Cheap rewrites first, the general simplify last; the request's time limit bounds the whole.
+    """
+    if e == 0 or e.is_zero is True:
         return True
-    if e.is_zero is True:
-        return True
+    # A variable e is affine in with a nonzero constant slope: e can't be identically zero.
+    for x in e.free_symbols:
+        slope = sp.diff(e, x)
+        if slope.is_number and slope != 0:
+            return False
     attempts = (
-        lambda x: sp.simplify(x),
+        lambda x: sp.expand(x),
         lambda x: sp.expand(sp.expand_trig(x)),
-        lambda x: sp.simplify(sp.expand_trig(x)),
+        lambda x: sp.cancel(sp.expand(sp.expand_trig(x))),
+        lambda x: sp.expand(sp.expand_log(sp.powsimp(x), force=False)),
         lambda x: sp.trigsimp(sp.expand_trig(sp.together(x))),
-        lambda x: sp.simplify(sp.expand_log(sp.expand_power_exp(x))),
+        lambda x: sp.simplify(x),
         lambda x: sp.radsimp(sp.together(x)),
     )
     for f in attempts:
@@ -434,7 +441,7 @@ def solutions_for(dp, x, ranges):
         # dp = a*x + b with a free of x: one solution when a is provably nonzero.
         if a.is_zero is False:
             b = dp.subs(x, 0)
-            return [sp.simplify(-b / a)] if (b.count_ops() + a.count_ops()) < 200 else [-b / a]
+            return [-b / a]
         return None
     if not _never_degenerate(dp, x):
         return None

@@ -178,7 +178,7 @@ describe('SymPy worker', { skip }, () => {
     assert.equal(crash.status, 'rejected');
     assert.equal((crash as PromiseRejectedResult).reason.code, 'crashed');
     assert.match((crash as PromiseRejectedResult).reason.message, /stopped \(exit code 9\).*restarted/);
-    const texts = settled.filter((_, i) => i !== 3).map((s) => (s.status === 'fulfilled' && 'expr' in s.value ? s.value.expr.text : `failed: ${(s as PromiseRejectedResult).reason}`));
+    const texts = settled.filter((_, i) => i !== 3).map((s) => (s.status === 'fulfilled' && 'expr' in (s.value as object) ? (s.value as { expr: { text: string } }).expr.text : `failed: ${(s as PromiseRejectedResult).reason}`));
     assert.deepEqual(texts, expected);
   });
 });

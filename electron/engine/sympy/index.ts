@@ -449,7 +449,7 @@ export class SympyWorker implements AlgebraProver {
     const tried: string[] = [];
     for (const c of candidates) {
       const r = await this.spawnOne(c);
-      if (this.state === 'closed') {
+      if ((this.state as SympyState) === 'closed') {
         if (r.worker) r.worker.proc.kill('SIGKILL');
         return false;
       }
