@@ -132,3 +132,26 @@ test('cache: the same (digest, prompt, options) is answered without a request, a
   assert.equal(new JsonlReplyCache(path).size, 4);
   assert.equal(readFileSync(path, 'utf8').split('\n').filter(Boolean).length, 5);
 });
+
+test('the fake server starts standalone with a script (for CLI demos and the app end-to-end tests)', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/fake-ollama.ts', '--port', '0', '--script', 'test/support/ollama-fixtures/demo-script.json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.on('exit', (c) => reject(new Error(`exited ${c}: ${out}`)));
+    });
+    const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: { name: string }[] };
+    assert.deepEqual(tags.models.map((m) => m.name), ['demo-reader:7b', 'demo-checker:8b']);
+    const res = await fetch(`${url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'missing', messages: [] }) });
+    assert.equal(res.status, 404);
+    assert.deepEqual(await res.json(), { error: "model 'missing' not found" });
+  } finally {
+    child.kill('SIGTERM');
+  }
+});

@@ -173,10 +173,11 @@ export class OllamaClient {
       return new OllamaError('request', `Ollama refused the request (HTTP ${err.status_code}): ${msg}`, err.status_code);
     }
     const code = causeCode(e);
-    if (err instanceof TypeError || /ECONN|EPIPE|ENOTFOUND|EHOSTUNREACH|UND_ERR|socket/i.test(code + ' ' + (err?.message ?? ''))) {
+    if ((err instanceof TypeError && /fetch failed|network/i.test(err.message)) || /ECONN|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|UND_ERR|socket/i.test(code + ' ' + (err?.message ?? ''))) {
       return new OllamaError('connection', `cannot reach Ollama at ${this.url}${code ? ` (${code})` : ''}: ${err?.message ?? String(e)}`);
     }
     if (err instanceof SyntaxError) return new OllamaError('malformed', `Ollama sent a reply that is not valid JSON: ${err.message}`);
+    if (err instanceof TypeError) return new OllamaError('malformed', `Ollama's reply is not shaped as expected: ${err.message}`);
     if (/did not receive done/i.test(err?.message ?? '')) return new OllamaError('malformed', 'the reply stream ended before it was complete (truncated)');
     if (/terminated|aborted|premature close/i.test(err?.message ?? '')) return new OllamaError('connection', `connection to Ollama dropped: ${err.message}`);
     // An `{"error": ...}` line inside a stream: the server failed mid-reply.
