@@ -245,3 +245,9 @@ test('prompt injection: student text stays fenced data; an obedient model reply 
   assert.ok(it.extraction.flags.includes('invented'));
   assert.ok(!('marks' in it.extraction));
 });
+
+test('grounding: an angle whose Greek letter was lost to encoding ("sin?") is still traceable', async () => {
+  const { groundList } = await import('../../electron/engine/pipeline/guards.ts');
+  assert.equal(groundList([{ source: 'Eq(t, 2*v_0*sin(theta)/g)' }], 't = 2v0 sin?/g', FALL).ungrounded.length, 0);
+  assert.equal(groundList([{ source: 'Eq(t, 2*v_0*sin(theta)/g)' }], 't = 2v0/g', FALL).ungrounded.length, 1);
+});

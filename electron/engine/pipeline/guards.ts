@@ -55,7 +55,11 @@ export type TextIndex = {
   numbers: Set<string>;
   /** Lower-cased words of the text. */
   words: Set<string>;
+  /** A Greek letter seems lost to a text-encoding problem ("sin?", U+FFFD). */
+  mangledGreek: boolean;
 };
+
+const GREEK_NAME_SET = new Set(Object.values(GREEK_CHARS));
 
 export function indexText(text: string): TextIndex {
   const t = normaliseText(text);
@@ -81,7 +85,8 @@ export function indexText(text: string): TextIndex {
     if (m[2]) numbers.add(normNumber(m[2].replace(/^[+-]/, ''))).add('10');
   }
   for (const [re, ns] of WORD_NUMBERS) if (re.test(t)) ns.forEach((n) => numbers.add(n));
-  return { tokens, mathLetters, numbers, words };
+  const mangledGreek = /\uFFFD|\b(?:sin|cos|tan)\s*\(?\s*\?/.test(t);
+  return { tokens, mathLetters, numbers, words, mangledGreek };
 }
 
 function numbersOf(e: Expr, out: string[] = []): string[] {
@@ -119,6 +124,8 @@ export function symbolGrounding(name: string, idx: TextIndex, q: Question): 'wri
   // t1, t_2, v0 for v? (a numbered or primed copy of the letter)
   for (const tok of idx.tokens) if (tok.startsWith(key) && /^\d+$/.test(tok.slice(key.length))) return 'written';
   if (name.length === 1 && idx.mathLetters.has(name)) return 'juxtaposed';
+  // A Greek letter lost to encoding ("sin?", "cos\uFFFD"): the angle is there, its glyph is not.
+  if (GREEK_NAME_SET.has(name) && idx.mangledGreek) return 'written';
   const v = q.variables.find((x) => x.name === name);
   if (v?.description) {
     const content = v.description.toLowerCase().match(/[a-z]+/g)?.filter((w) => w.length >= 4 && !STOPWORDS.has(w)) ?? [];
