@@ -144,7 +144,9 @@ export class AppService {
     const x = r.extraction;
     if (!x || !r.marks) out.push('not-graded');
     if (x) {
-      if (x.source === 'embedded' || x.source === 'given') out.push('extractor');
+      if (x.status === 'blank') {
+        /* nothing was read: the blank chip says it all */
+      } else if (x.source === 'embedded' || x.source === 'given') out.push('extractor');
       else if (x.source.startsWith('model:')) out.push('model');
       else if (x.source === 'consensus') out.push('consensus');
       else if (x.source === 'manual') out.push('corrected');

@@ -77,7 +77,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
               ? ollama.models.length
                 ? `Ollama is running at ${ollama.url} with ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'} installed.`
                 : `Ollama is running at ${ollama.url} but has no models installed.`
-              : `Ollama is not running at ${ollama.url}, so responses are read by the embedded extractor, which runs inside Equimark. ${ollama.note}`}
+              : `Ollama is not running at ${ollama.url}, so responses are read by the ${(options?.techniques[0]?.label ?? 'embedded extractor').toLowerCase()}, which runs inside Equimark on this computer.`}
           </div>
         )}
         {technique !== 'embedded' && ollama?.models.length ? (

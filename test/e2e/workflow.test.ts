@@ -148,14 +148,16 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     const totalText = async () => (await page.textContent('[data-testid="detail-total"]'))?.replace(/\s+/g, ' ').trim();
     const t0 = await totalText();
     assert.equal(t0?.split('/')[0].trim(), before?.split('/')[0]);
-    // Correct: replace every equation with one wrong answer; the total drops to 0 at once.
+    // Correct: replace the equations with one; the total changes at once.
     const inputs = page.locator('.eqlist input');
     const n = await inputs.count();
     for (let i = n - 1; i > 0; i--) await page.locator('.eqlist button[aria-label="remove equation"]').nth(i).click();
     await page.locator('.eqlist input').first().fill('Eq(v, u +');
     await page.waitForSelector('.eqfield.invalid');
     assert.ok(await page.isDisabled('[data-testid="save-equations"]'), 'an invalid equation cannot be saved');
-    await page.locator('.eqlist input').first().fill('Eq(v, u + w)');
+    // A full answer where the student scored nothing, an impossible one (v = -u with u, v > 0) otherwise.
+    const scoredNothing = t0?.startsWith('0');
+    await page.locator('.eqlist input').first().fill(scoredNothing ? 'Eq(v, (u + sqrt(u**2 + 4*w**2))/2)' : 'Eq(v, -u)');
     await page.fill('input[aria-label="correction comment"]', 'testing a correction');
     await page.click('[data-testid="save-equations"]');
     await page.waitForFunction((prev) => document.querySelector('[data-testid="detail-total"]')?.textContent?.replace(/\s+/g, ' ').trim() !== prev, t0);
