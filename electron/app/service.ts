@@ -291,7 +291,7 @@ export class AppService {
       source: 'manual',
       flags: [],
       unread: [],
-      notes: [`corrected by the instructor${old ? ` (was read by ${old.source})` : ''}`],
+      notes: [`corrected by the instructor${old ? ` (first read by ${old.source === 'given' ? 'an imported list' : old.source})` : ''}`],
     };
     const engine = await this.engine();
     const xid = this.ws.saveExtraction(responseId, x, 'manual');

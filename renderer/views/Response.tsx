@@ -283,6 +283,9 @@ function Readings({ d }: { d: ResponseDetail }) {
   );
 }
 
+/** Counterexample values as a teacher reads them: 4 significant figures. */
+const roundText = (x: string) => (/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(x) && x.length > 7 ? String(Number(Number(x).toPrecision(4))) : x);
+
 function verdictText(v: Verdict): string {
   const m: Record<string, string> = {
     identical: 'the same equation',
@@ -295,7 +298,7 @@ function verdictText(v: Verdict): string {
     unknown: 'undecided',
   };
   let s = m[v.method] ?? v.method;
-  if (v.counterexample) s += `: counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k} = ${x}`).join(', ')}`;
+  if (v.counterexample) s += `: for example ${Object.entries(v.counterexample).map(([k, x]) => `${k} = ${roundText(x)}`).join(', ')}`;
   if (v.note && v.method !== 'numeric-agreement') s += ` (${v.note})`;
   return s;
 }

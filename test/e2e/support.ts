@@ -82,7 +82,8 @@ export async function openApp(browser: Browser, app: App): Promise<{ context: Br
   return { context, page, errors };
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
+export async function shot(page: Page, name: string, opts: { top?: boolean } = { top: true }): Promise<void> {
+  if (opts.top) await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(150);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 }
