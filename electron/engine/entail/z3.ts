@@ -179,6 +179,7 @@ export type CheckResult = { result: 'sat' | 'unsat' | 'unknown'; model?: Record<
 export class Z3Backend {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private solver: InstanceType<Ctx['Solver']> | undefined;
   calls = 0;
 
   private constructor(
@@ -201,7 +202,10 @@ export class Z3Backend {
       if (this.closed) throw new Error('entailment engine is closed');
       const enc = new Encoder(this.ctx);
       const { assertions, report } = build(enc);
-      const solver = new this.ctx.Solver();
+      // One solver, reset between checks: fresh solvers per check grow Z3's WASM heap until it aborts.
+      this.solver ??= new this.ctx.Solver();
+      const solver = this.solver;
+      solver.reset();
       solver.set('timeout', this.timeoutMs);
       solver.add(...assertions);
       const t0 = Date.now();
