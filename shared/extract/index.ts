@@ -1,0 +1,387 @@
+// The embedded extractor: reads the equations in typed student text without a language model,
+// following the gold conventions of ../shared/data/README.md. Every equation it emits was parsed
+// by OUR strict grammar (shared/equation/parser.ts) from normalised text; nothing is evaluated.
+// It says what it could not read (unread spans with reasons) rather than guess: status 'read'
+// only when every piece of maths in the text is accounted for. Pure: no Node, no DOM.
+//
+// Pipeline: blank / attachment lines / retractions -> normalise (LaTeX, unicode, lost Greek '?')
+// -> definitions ("let x = Mali's speed") -> tokens -> maths runs between prose -> for each run:
+// inequality or limit (ignored), equation or chain (pairs; '±' twice), a labelled expression
+// ("Group time = 2S/u", "max compression: √(2gh/k)") or an unread expression.
+
+import { equationToSympy, parseEquation, formatErrors } from '../equation/index.ts';
+import type { Question } from '../exam.ts';
+import type { ExtractedEquation, Extraction, ExtractionFlag, Span, UnreadSpan } from '../extraction.ts';
+import { lexiconFor, UNIT_WORDS, type Lexicon } from './lexicon.ts';
+import { normalize, type Mapped } from './normalize.ts';
+import { render, tokenize, type Tok } from './tokens.ts';
+
+export { normalize } from './normalize.ts';
+export { lexiconFor, splitRun } from './lexicon.ts';
+
+/** Responses longer than this are not read (a pasted essay or a hostile input): abstain. */
+export const MAX_TEXT = 20000;
+
+const ATTACHMENT_LINE = /^[ \t]*attachments?[ \t]*:.*$/gim;
+const SEE_ATTACHED = /\b(see (?:the )?attach(?:ed|ment)|(?:in|see) (?:the )?(?:attached )?(?:scan|photo|picture|image)s?\b|attached (?:file|image|photo|scan|pdf|working))/i;
+
+const RETRACTION =
+  /\b(scratch that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
+
+type Ctx = {
+  lex: Lexicon;
+  aliases: Map<string, string>;
+  norm: Mapped;
+  original: string;
+  equations: ExtractedEquation[];
+  unread: UnreadSpan[];
+  notes: string[];
+  flags: Set<ExtractionFlag>;
+  mathSeen: boolean;
+};
+
+const blankOut = (s: string, a: number, b: number): string => s.slice(0, a) + s.slice(a, b).replace(/[^\n]/g, ' ') + s.slice(b);
+
+/** Sentence starts: line starts and after . ! ? followed by whitespace (not decimal points). */
+function sentenceStarts(s: string): number[] {
+  const out = [0];
+  const re = /\n|[.!?](?=\s)/g;
+  for (let m = re.exec(s); m; m = re.exec(s)) out.push(m.index + 1);
+  return out;
+}
+
+const looksMath = (s: string): boolean => /=|[+\-*/^√²]\s*\w|\d/.test(s);
+
+/** Blank what the student retracted in words; returns the new text. */
+function applyRetractions(text: string, ctx: Ctx): string {
+  let s = text;
+  const hits = [...text.matchAll(RETRACTION)];
+  for (const h of hits) {
+    const at = h.index!;
+    const starts = sentenceStarts(s);
+    let k = 0;
+    while (k + 1 < starts.length && starts[k + 1] <= at) k++;
+    const sStart = starts[k];
+    let range: [number, number] | null = null;
+    if (/above/i.test(h[0])) range = [0, sStart];
+    else if (looksMath(s.slice(sStart, at))) range = [sStart, at];
+    else {
+      // The previous non-empty sentence.
+      for (let j = k - 1; j >= 0; j--) {
+        const seg = s.slice(starts[j], starts[j + 1]);
+        if (seg.trim() !== '') {
+          range = [starts[j], starts[j + 1]];
+          break;
+        }
+      }
+    }
+    if (range && range[1] > range[0] && s.slice(range[0], range[1]).trim() !== '') {
+      ctx.notes.push(`retracted by the student ("${h[0]}"), not recorded: ${JSON.stringify(s.slice(range[0], range[1]).trim().slice(0, 120))}`);
+      s = blankOut(s, range[0], range[1]);
+    }
+  }
+  return s;
+}
+
+const DEF_LET = /\blet\s+([A-Za-z][A-Za-z0-9_]*)\s+(?:be|denote|denotes|represent|represents|stand\s+for|=)\s+([^.,;:\n()=]+)/gi;
+const DEF_EQ = /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
+
+/** Symbols the student defined in words ("let x = Mali's speed", "u = launch speed"). */
+function findDefinitions(s: string, ctx: Ctx): void {
+  const seen = new Set<string>();
+  for (const re of [DEF_LET, DEF_EQ]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(s); m; m = re.exec(s)) {
+      const [, sym, phrase] = m;
+      if (seen.has(sym)) continue;
+      if (!/[A-Za-z]{3,}/.test(phrase)) continue;
+      const v = ctx.lex.labelVariable(phrase);
+      if (!v) continue;
+      seen.add(sym);
+      const already = ctx.lex.resolve(sym, ctx.aliases);
+      if (already === v) continue;
+      if (ctx.lex.variables.includes(sym)) {
+        ctx.notes.push(`'${sym}' is a variable of the question but was defined as "${phrase.trim()}" (${v}): not remapped`);
+        ctx.flags.add('inconsistent');
+        continue;
+      }
+      ctx.aliases.set(sym, v);
+      ctx.notes.push(`read '${sym}' as ${v} (the student defined it as "${phrase.trim()}")`);
+    }
+  }
+}
+
+const isMathTok = (t: Tok): boolean => ['num', 'id', 'usym', 'op', 'eq', 'lp', 'rp', 'pm', 'rel'].includes(t.kind);
+
+/** Runs of maths tokens, as [start, end) indices into toks. */
+function segments(toks: Tok[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  let depth = 0;
+  const close = (end: number): void => {
+    if (start >= 0) out.push([start, end]);
+    start = -1;
+    depth = 0;
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    // A bullet: '-' or '*' first on its line, followed by a space.
+    if (t.kind === 'op' && (t.text === '-' || t.text === '*') && (i === 0 || toks[i - 1].kind === 'nl') && toks[i + 1]?.sp) {
+      close(i);
+      continue;
+    }
+    if (t.kind === 'nl') {
+      if (start >= 0) {
+        const last = toks[i - 1];
+        let j = i;
+        while (toks[j]?.kind === 'nl') j++;
+        const cont = last.kind === 'op' || last.kind === 'eq' || last.kind === 'pm' || depth > 0 || toks[j]?.kind === 'eq';
+        if (cont && j < toks.length && isMathTok(toks[j])) continue;
+      }
+      close(i);
+      continue;
+    }
+    if (isMathTok(t)) {
+      if (start < 0) start = i;
+      if (t.kind === 'lp') depth++;
+      if (t.kind === 'rp') depth--;
+      continue;
+    }
+    close(i);
+  }
+  close(toks.length);
+  return out;
+}
+
+/** Drop unmatched brackets at the edges and a trailing unit. */
+function trim(ts: Tok[], lex: Lexicon): Tok[] {
+  let t = ts.filter((x) => x.kind !== 'nl');
+  let changed = true;
+  while (changed && t.length) {
+    changed = false;
+    let depth = 0;
+    let minDepth = 0;
+    for (const x of t) {
+      if (x.kind === 'lp') depth++;
+      if (x.kind === 'rp') depth--;
+      minDepth = Math.min(minDepth, depth);
+    }
+    if (t[0].kind === 'rp' && minDepth < 0) {
+      t = t.slice(1);
+      changed = true;
+    } else if (t[t.length - 1].kind === 'lp') {
+      t = t.slice(0, -1);
+      changed = true;
+    } else if (depth > 0 && t[0].kind === 'lp') {
+      t = t.slice(1);
+      changed = true;
+    } else if (depth < 0 && t[t.length - 1].kind === 'rp') {
+      t = t.slice(0, -1);
+      changed = true;
+    }
+  }
+  // Trailing units: `100 m`, `2 m/s`, `9.8 m/s^2`, `400 N/m`, `2S/u s`.
+  const unitAt = (k: number): boolean => !!t[k] && (t[k].kind === 'id' || t[k].kind === 'usym' || t[k].kind === 'word') && UNIT_WORDS.has(t[k].text);
+  const n = t.length;
+  const operandBefore = (k: number): boolean => !!t[k - 1] && ['num', 'rp', 'id', 'usym'].includes(t[k - 1].kind) && t[k].sp;
+  const numericSide = (k: number): boolean => {
+    for (let j = k - 1; j >= 0 && t[j].kind !== 'eq'; j--) if (t[j].kind === 'id' || t[j].kind === 'usym') return false;
+    return true;
+  };
+  let cut = -1;
+  if (n >= 5 && unitAt(n - 5) && t[n - 4].text === '/' && unitAt(n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && operandBefore(n - 5)) cut = n - 5;
+  else if (n >= 3 && unitAt(n - 3) && t[n - 2].text === '/' && unitAt(n - 1) && operandBefore(n - 3) && ['s', 'm', 'h', 'hr', 'min', 'kg'].includes(t[n - 1].text)) cut = n - 3;
+  else if (n >= 1 && unitAt(n - 1) && operandBefore(n - 1)) {
+    const u = t[n - 1].text;
+    if (!lex.variables.includes(u) || numericSide(n - 1)) cut = n - 1;
+  }
+  return cut > 0 ? t.slice(0, cut) : t;
+}
+
+function spanOf(ctx: Ctx, toks: Tok[]): Span {
+  const a = toks[0].start;
+  const b = toks[toks.length - 1].end;
+  const start = ctx.norm.from[a] ?? 0;
+  const end = ctx.norm.to[b - 1] ?? start;
+  return { start, end: Math.max(end, start) };
+}
+
+function unread(ctx: Ctx, toks: Tok[], reason: string): void {
+  const span = spanOf(ctx, toks);
+  ctx.unread.push({ span, text: ctx.original.slice(span.start, span.end), reason });
+}
+
+/** Words right before token index i, as a label, if they start a clause. */
+function labelBefore(toks: Tok[], i: number): string | null {
+  const ws: string[] = [];
+  let j = i - 1;
+  while (j >= 0 && toks[j].kind === 'word') ws.unshift(toks[j--].text);
+  if (ws.length === 0) return null;
+  if (j >= 0 && !['nl', 'punct', 'arrow'].includes(toks[j].kind)) return null;
+  if (j >= 0 && toks[j].kind === 'punct' && ["'", '"'].includes(toks[j].text)) return null;
+  return ws.join(' ');
+}
+
+/** The variable a fragment or '= expr' is given for, from the words before it. */
+function labelVariable(ctx: Ctx, toks: Tok[], i0: number, startsWithEq: boolean): string | null {
+  let label: string | null = null;
+  if (startsWithEq) label = labelBefore(toks, i0);
+  else {
+    const p = toks[i0 - 1];
+    if (p && p.kind === 'punct' && p.text === ':') label = labelBefore(toks, i0 - 1);
+    else if (p && p.kind === 'word' && /^(is|equals)$/i.test(p.text)) label = labelBefore(toks, i0 - 1);
+  }
+  return label ? ctx.lex.labelVariable(label) : null;
+}
+
+const symTok = (name: string, at: Tok): Tok => ({ kind: 'id', text: name, start: at.start, end: at.start, sp: true, pieces: [{ kind: 'sym', name, text: name }] });
+
+function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
+  const pmCount = all.filter((t) => t.kind === 'pm').length;
+  const signs = pmCount ? ['+', '-'] : [''];
+  const found: ExtractedEquation[] = [];
+  const span = spanOf(ctx, all);
+  for (const sign of signs) {
+    const fix = (ts: Tok[]): Tok[] =>
+      ts.map((t) => (t.kind === 'pm' ? { ...t, kind: 'op' as const, text: t.text === '∓' ? (sign === '+' ? '-' : '+') : sign } : t));
+    const rendered = parts.map((p) => render(fix(p)));
+    for (const r of rendered) {
+      if (!r.ok) {
+        if (r.unmapped) {
+          ctx.flags.add('unmapped-symbol');
+          for (const u of r.unmapped) {
+            const note = `symbol '${u}' could not be mapped to a variable (${ctx.lex.variables.join(', ')})`;
+            if (!ctx.notes.includes(note)) ctx.notes.push(note);
+          }
+        }
+        unread(ctx, all, r.reason);
+        return;
+      }
+    }
+    for (let k = 0; k + 1 < rendered.length; k++) {
+      const l = rendered[k] as { src: string };
+      const r = rendered[k + 1] as { src: string };
+      const p = parseEquation(`${l.src} = ${r.src}`, { variables: ctx.lex.variables });
+      if (!p.ok) {
+        ctx.flags.add('parse-error');
+        unread(ctx, all, formatErrors(p.errors));
+        return;
+      }
+      found.push({ source: equationToSympy(p.value), span });
+    }
+  }
+  ctx.equations.push(...found);
+}
+
+function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
+  const raw = toks.slice(i0, i1);
+  const t = trim(raw, ctx.lex);
+  if (t.length === 0) return;
+  const hasSym = t.some((x) => x.kind === 'id' || x.kind === 'usym');
+  const hasEq = t.some((x) => x.kind === 'eq');
+  const hasRel = t.some((x) => x.kind === 'rel');
+  if (!hasSym && !hasEq) return; // numbers, a lone '+' in "take the + sign"
+  const prev = toks[i0 - 1];
+  const next = toks[i1];
+  if (hasRel) {
+    ctx.mathSeen = true;
+    if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');
+    return; // inequalities, limits, approximations are not recorded
+  }
+  const realStart = toks.indexOf(t[0]);
+  if (!hasEq) {
+    const operands = t.filter((x) => x.kind === 'id' || x.kind === 'usym' || x.kind === 'num').length;
+    const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
+    const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
+    if (!mathy) return; // a variable named in prose
+    ctx.mathSeen = true;
+    if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
+    const v = labelVariable(ctx, toks, realStart, false);
+    if (v) {
+      emitChain(ctx, [[symTok(v, t[0])], t], t);
+      ctx.notes.push(`read the expression "${ctx.original.slice(spanOf(ctx, t).start, spanOf(ctx, t).end)}" as the value of ${v} (named in words)`);
+      return;
+    }
+    unread(ctx, t, 'an expression in prose, not written as an equation');
+    return;
+  }
+  ctx.mathSeen = true;
+  const parts: Tok[][] = [[]];
+  for (const x of t) {
+    if (x.kind === 'eq') parts.push([]);
+    else parts[parts.length - 1].push(x);
+  }
+  if (parts[0].length === 0) {
+    const v = parts.length > 1 ? labelVariable(ctx, toks, realStart, true) : null;
+    if (!v) {
+      unread(ctx, t, 'the left side is in words');
+      return;
+    }
+    parts[0] = [symTok(v, t[0])];
+  }
+  if (parts[parts.length - 1].length === 0) {
+    const lhs = parts[0];
+    if (parts.length === 2 && lhs.length === 1 && (lhs[0].kind === 'id' || lhs[0].kind === 'usym') && next?.kind === 'word') return; // a definition in words
+    unread(ctx, t, 'the right side is missing or in words');
+    return;
+  }
+  if (parts.some((p) => p.length === 0)) {
+    unread(ctx, t, "an empty side between '=' signs");
+    return;
+  }
+  emitChain(ctx, parts, t);
+}
+
+export function extractEmbedded(text: string, q: Question): Extraction {
+  const lex = lexiconFor(q);
+  const ctx: Ctx = {
+    lex,
+    aliases: new Map(),
+    norm: { text: '', from: [], to: [] },
+    original: text,
+    equations: [],
+    unread: [],
+    notes: [],
+    flags: new Set(),
+    mathSeen: false,
+  };
+  const result = (status: Extraction['status']): Extraction => ({
+    equations: ctx.equations,
+    status,
+    source: 'embedded',
+    flags: [...ctx.flags],
+    unread: ctx.unread,
+    notes: ctx.notes,
+  });
+  if (text.trim() === '') return result('blank');
+  if (text.length > MAX_TEXT) {
+    ctx.notes.push(`response longer than ${MAX_TEXT} characters: not read`);
+    ctx.unread.push({ span: { start: 0, end: text.length }, text: text.slice(0, 200), reason: 'too long to read' });
+    return result('abstained');
+  }
+
+  let work = text;
+  ATTACHMENT_LINE.lastIndex = 0;
+  for (const m of text.matchAll(ATTACHMENT_LINE)) {
+    ctx.flags.add('attachment');
+    ctx.notes.push(`attachment: ${m[0].trim()} (not read; look at it)`);
+    work = blankOut(work, m.index!, m.index! + m[0].length);
+  }
+  if (SEE_ATTACHED.test(work)) {
+    ctx.flags.add('attachment');
+    ctx.notes.push('the response refers to attached work (not read; look at it)');
+  }
+  if (work.trim() === '') return result('read');
+
+  work = applyRetractions(work, ctx);
+  ctx.norm = normalize(work, lex.greek);
+  findDefinitions(ctx.norm.text, ctx);
+  const toks = tokenize(ctx.norm.text, lex, ctx.aliases);
+  for (const [a, b] of segments(toks)) readSegment(ctx, toks, a, b);
+
+  ctx.unread.sort((x, y) => x.span.start - y.span.start);
+  ctx.equations.sort((x, y) => (x.span?.start ?? 0) - (y.span?.start ?? 0));
+  if (ctx.equations.length === 0 && ctx.unread.length === 0 && !ctx.mathSeen && !ctx.flags.has('attachment')) ctx.flags.add('words-only');
+  if (ctx.unread.length === 0) return result('read');
+  return result(ctx.equations.length ? 'partial' : 'abstained');
+}

@@ -1,0 +1,264 @@
+// Text normalisation for the embedded extractor: LaTeX source and unicode maths become plain ASCII
+// maths (`\frac{a}{b}` -> `((a)/(b))`, `√` -> `sqrt`, `²` -> `^2`, `θ` -> `theta`), keeping for every
+// output character the range of the original text it came from, so spans point into the response.
+// Pure: no Node, no DOM.
+
+import { GREEK_NAMES } from '../equation/greek.ts';
+
+/** A string with, for each character, the [from, to) range of the original text it stands for. */
+export type Mapped = { text: string; from: number[]; to: number[] };
+
+export function identity(text: string): Mapped {
+  const from = new Array<number>(text.length);
+  const to = new Array<number>(text.length);
+  for (let i = 0; i < text.length; i++) {
+    from[i] = i;
+    to[i] = i + 1;
+  }
+  return { text, from, to };
+}
+
+/** Builds a Mapped string from pieces of a source Mapped string. */
+class Builder {
+  private readonly parts: string[] = [];
+  readonly from: number[] = [];
+  readonly to: number[] = [];
+  constructor(private readonly src: Mapped) {}
+  /** Emit `s` standing for source characters [a, b). */
+  put(s: string, a: number, b: number): void {
+    if (s.length === 0) return;
+    const f = this.src.from[a] ?? this.src.to[this.src.to.length - 1] ?? 0;
+    const t = this.src.to[Math.max(a, b - 1)] ?? f;
+    this.parts.push(s);
+    for (let i = 0; i < s.length; i++) {
+      this.from.push(f);
+      this.to.push(t);
+    }
+  }
+  /** Copy source character i unchanged. */
+  copy(i: number): void {
+    this.parts.push(this.src.text[i]);
+    this.from.push(this.src.from[i]);
+    this.to.push(this.src.to[i]);
+  }
+  done(): Mapped {
+    return { text: this.parts.join(''), from: this.from, to: this.to };
+  }
+}
+
+const LATEX_WORDS: Record<string, string> = {
+  sin: 'sin', cos: 'cos', tan: 'tan', ln: 'ln', log: 'log', exp: 'exp', arcsin: 'asin', arccos: 'acos', arctan: 'atan',
+  cdot: '*', times: '*', ast: '*', div: '/', pm: '±', mp: '∓',
+  Rightarrow: '⇒', implies: '⇒', Longrightarrow: '⇒', longrightarrow: '⇒', rightarrow: '⇒', to: '→', iff: '⇒',
+  therefore: ' ; ', because: ' ; ',
+  gg: ' >> ', ll: ' << ', approx: ' ~ ', sim: ' ~ ', simeq: ' ~ ', propto: ' ~ ', neq: ' ≠ ', ne: ' ≠ ',
+  leq: ' ≤ ', le: ' ≤ ', geq: ' ≥ ', ge: ' ≥ ', lt: ' < ', gt: ' > ', infty: ' infinity ',
+  quad: ' ', qquad: ' ', displaystyle: ' ', textstyle: ' ', left: '', right: '', big: '', Big: '', bigl: '', bigr: '',
+  Bigl: '', Bigr: '', ldots: ' ... ', dots: ' ... ', cdots: ' ... ', degree: ' degrees ', circ: ' degrees ',
+};
+const LATEX_TEXT = new Set(['text', 'mathrm', 'mathit', 'textrm', 'textit', 'operatorname', 'mathbf', 'boldsymbol', 'mbox']);
+const LATEX_FRAC = new Set(['frac', 'dfrac', 'tfrac', 'cfrac']);
+
+/** Whether the text contains LaTeX worth converting. */
+export const hasLatex = (s: string): boolean => /\\[A-Za-z]|\$|\\[,;!]/.test(s);
+
+/** LaTeX source to plain maths. Unknown commands become a word (prose), never a guess. */
+export function latexToPlain(src: Mapped): Mapped {
+  const s = src.text;
+  const b = new Builder(src);
+  // Read one argument starting at i (after spaces): a {group} or one character. Returns [start, end, next].
+  const arg = (i: number): [number, number, number] | null => {
+    let j = i;
+    while (s[j] === ' ') j++;
+    if (j >= s.length) return null;
+    if (s[j] === '{') {
+      let depth = 0;
+      for (let k = j; k < s.length; k++) {
+        if (s[k] === '{') depth++;
+        else if (s[k] === '}' && --depth === 0) return [j + 1, k, k + 1];
+      }
+      return null;
+    }
+    if (s[j] === '\\') {
+      const m = /^\\[A-Za-z]+/.exec(s.slice(j));
+      if (m) return [j, j + m[0].length, j + m[0].length];
+    }
+    return [j, j + 1, j + 1];
+  };
+  const walk = (i: number, end: number): void => {
+    while (i < end) {
+      const c = s[i];
+      if (c === '$') {
+        b.put(' ', i, i + 1);
+        i++;
+        continue;
+      }
+      if (c === '&') {
+        b.put(' ', i, i + 1);
+        i++;
+        continue;
+      }
+      if (c === '\\') {
+        const m = /^\\([A-Za-z]+)/.exec(s.slice(i, end));
+        if (!m) {
+          const nxt = s[i + 1];
+          if (nxt === '\\') b.put('\n', i, i + 2);
+          else if (nxt === '{' || nxt === '}') b.put(nxt === '{' ? '(' : ')', i, i + 2);
+          else b.put(' ', i, i + 2);
+          i += 2;
+          continue;
+        }
+        const name = m[1];
+        const cmdEnd = i + m[0].length;
+        if (LATEX_FRAC.has(name)) {
+          const a1 = arg(cmdEnd);
+          const a2 = a1 && arg(a1[2]);
+          if (a1 && a2) {
+            b.put('((', i, cmdEnd);
+            walk(a1[0], a1[1]);
+            b.put(')/(', a1[1], a2[0]);
+            walk(a2[0], a2[1]);
+            b.put('))', a2[1], a2[2]);
+            i = a2[2];
+            continue;
+          }
+        }
+        if (name === 'sqrt') {
+          let j = cmdEnd;
+          while (s[j] === ' ') j++;
+          if (s[j] === '[') {
+            // n-th roots are not in the grammar: leave a word so the span stays unread.
+            b.put(' nthroot ', i, j + 1);
+            i = j + 1;
+            continue;
+          }
+          const a1 = arg(cmdEnd);
+          if (a1) {
+            b.put(' sqrt(', i, a1[0]);
+            walk(a1[0], a1[1]);
+            b.put(')', a1[1], a1[2]);
+            i = a1[2];
+            continue;
+          }
+        }
+        if (LATEX_TEXT.has(name)) {
+          const a1 = arg(cmdEnd);
+          if (a1) {
+            b.put(' ', i, a1[0]);
+            walk(a1[0], a1[1]);
+            b.put(' ', a1[1], a1[2]);
+            i = a1[2];
+            continue;
+          }
+        }
+        if (Object.hasOwn(LATEX_WORDS, name)) {
+          const w = LATEX_WORDS[name];
+          b.put(/^[a-z]+$/.test(w) ? ` ${w} ` : w, i, cmdEnd);
+          i = cmdEnd;
+          continue;
+        }
+        if (GREEK_NAMES.has(name) || name === 'varepsilon' || name === 'vartheta' || name === 'varphi') {
+          b.put(` ${name.replace(/^var/, '')} `, i, cmdEnd);
+          i = cmdEnd;
+          continue;
+        }
+        b.put(` ${name}command `, i, cmdEnd); // unknown command: a word, i.e. prose
+        i = cmdEnd;
+        continue;
+      }
+      if ((c === '_' || c === '^') && s[i + 1] === '{') {
+        const a1 = arg(i + 1);
+        if (a1) {
+          const inner = s.slice(a1[0], a1[1]);
+          if (c === '_' && /^[A-Za-z0-9]+$/.test(inner)) {
+            b.put(`_${inner}`, i, a1[2]);
+            i = a1[2];
+            continue;
+          }
+          b.put(c === '_' ? '_(' : '^(', i, a1[0]);
+          walk(a1[0], a1[1]);
+          b.put(')', a1[1], a1[2]);
+          i = a1[2];
+          continue;
+        }
+      }
+      if (c === '{' || c === '}') {
+        b.put(c === '{' ? '(' : ')', i, i + 1);
+        i++;
+        continue;
+      }
+      b.copy(i);
+      i++;
+    }
+  };
+  walk(0, s.length);
+  return b.done();
+}
+
+const GREEK_CHARS: Record<string, string> = {
+  'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta', 'η': 'eta', 'θ': 'theta',
+  'ϑ': 'theta', 'ι': 'iota', 'κ': 'kappa', 'λ': 'lambda', 'μ': 'mu', 'ν': 'nu', 'ξ': 'xi', 'π': 'pi', 'ρ': 'rho',
+  'σ': 'sigma', 'τ': 'tau', 'υ': 'upsilon', 'φ': 'phi', 'ϕ': 'phi', 'χ': 'chi', 'ψ': 'psi', 'ω': 'omega',
+  'Γ': 'Gamma', 'Δ': 'Delta', 'Θ': 'Theta', 'Λ': 'Lambda', 'Ξ': 'Xi', 'Π': 'Pi', 'Σ': 'Sigma', 'Φ': 'Phi',
+  'Ψ': 'Psi', 'Ω': 'Omega',
+};
+
+const UNICODE: Record<string, string> = {
+  '²': '^2', '³': '^3', '⁴': '^4', '¹': '^1', '⁰': '^0',
+  '½': '(1/2)', '¼': '(1/4)', '¾': '(3/4)', '⅓': '(1/3)', '⅔': '(2/3)',
+  '·': '*', '×': '*', '⋅': '*', '∙': '*', '∗': '*', '÷': '/', '⁄': '/',
+  '−': '-', '–': '-', '‐': '-', '‑': '-',
+  '—': ' ; ', '―': ' ; ',
+  '⇒': ' ⇒ ', '⟹': ' ⇒ ', '⟶': ' → ', '→': ' → ', '↦': ' → ', '⇔': ' ⇒ ',
+  '≈': ' ~ ', '≃': ' ~ ', '∼': ' ~ ', '≅': ' ~ ', '∝': ' ~ ', '≫': ' >> ', '≪': ' << ',
+  '≠': ' ≠ ', '≤': ' ≤ ', '≥': ' ≥ ',
+  '∞': ' infinity ', '✓': ' ; ', '✔': ' ; ', '✗': ' ; ', '•': ' ; ', '…': ' ... ', '°': ' degrees ',
+  '’': "'", '‘': "'", '“': '"', '”': '"', '\u00a0': ' ', '\u2009': ' ', '\u202f': ' ',
+  '₀': '_0', '₁': '_1', '₂': '_2',
+};
+
+/**
+ * Unicode maths to ASCII. `√` becomes `sqrt` (its argument is worked out later), `±` stays
+ * (two equations), arrows and relations stay as their own symbols. `greekForQuestionMark`: the
+ * question's only Greek variable, which a lone `?` after sin/cos/tan or a digit stands for (a
+ * Greek letter lost to encoding).
+ */
+export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapped {
+  const s = src.text;
+  const b = new Builder(src);
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    const g = GREEK_CHARS[c];
+    if (g) {
+      b.put(` ${g} `, i, i + 1);
+      continue;
+    }
+    if (c === '√' || c === '∛') {
+      b.put(c === '√' ? ' sqrt ' : ' cbrt ', i, i + 1);
+      continue;
+    }
+    if (c === '?' && greekForQuestionMark) {
+      const before = s.slice(Math.max(0, i - 5), i);
+      const after = s[i + 1] ?? '';
+      const lost = (/(sin|cos|tan)\s?$/.test(before) || /[0-9(]$/.test(before)) && !/[?A-Za-z]/.test(after);
+      if (lost) {
+        b.put(` ${greekForQuestionMark} `, i, i + 1);
+        continue;
+      }
+    }
+    const u = UNICODE[c];
+    if (u !== undefined) {
+      b.put(u, i, i + 1);
+      continue;
+    }
+    b.copy(i);
+  }
+  return b.done();
+}
+
+/** Full normalisation: LaTeX (when present), then unicode. */
+export function normalize(text: string, greekForQuestionMark?: string): Mapped {
+  let m = identity(text);
+  if (hasLatex(text)) m = latexToPlain(m);
+  return unicodeToPlain(m, greekForQuestionMark);
+}

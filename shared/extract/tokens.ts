@@ -1,0 +1,235 @@
+// Tokens of normalised student text, and rendering a run of maths tokens into the strict grammar's
+// source (implicit products made explicit, `^` -> `**`, bare function arguments bracketed). Pure.
+
+import { type Lexicon, type Piece, splitRun, STOPWORDS } from './lexicon.ts';
+
+export type TokKind = 'num' | 'id' | 'word' | 'usym' | 'op' | 'eq' | 'lp' | 'rp' | 'pm' | 'rel' | 'arrow' | 'punct' | 'nl';
+
+export type Tok = {
+  kind: TokKind;
+  text: string;
+  /** Offsets into the normalised text. */
+  start: number;
+  end: number;
+  /** Whitespace right before it. */
+  sp: boolean;
+  /** For 'id': what it splits into. */
+  pieces?: Piece[];
+};
+
+const TWO_CHAR: Record<string, TokKind> = { '**': 'op', '=>': 'arrow', '->': 'arrow', '>>': 'rel', '<<': 'rel', '<=': 'rel', '>=': 'rel', '==': 'eq', '+-': 'pm', '!=': 'rel' };
+
+export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, string>): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  let sp = true;
+  const push = (kind: TokKind, text: string, len: number): void => {
+    out.push({ kind, text, start: i, end: i + len, sp });
+    i += len;
+    sp = false;
+  };
+  const idRe = /[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?:'[A-Za-z]*)*/y;
+  const numRe = /\d+(?:\.\d+)?/y;
+  const wordRe = /[\p{L}\p{M}]+/uy;
+  while (i < s.length) {
+    const c = s[i];
+    if (c === '\n') {
+      push('nl', '\n', 1);
+      sp = true;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      sp = true;
+      continue;
+    }
+    numRe.lastIndex = i;
+    let m = numRe.exec(s);
+    if (m) {
+      push('num', m[0], m[0].length);
+      continue;
+    }
+    idRe.lastIndex = i;
+    m = idRe.exec(s);
+    if (m) {
+      const text = m[0];
+      const t: Tok = { kind: 'word', text, start: i, end: i + text.length, sp };
+      if (text === '+/-') {
+        // not reached: handled below
+      }
+      if (!text.includes("'")) {
+        const pieces = splitRun(text, lex, aliases);
+        if (pieces) {
+          t.kind = 'id';
+          t.pieces = pieces;
+        } else if (/^[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text) && (text.length === 1 || /[_0-9]/.test(text)) && !['a', 'A', 'I'].includes(text) && !STOPWORDS.has(text.toLowerCase())) {
+          t.kind = 'usym';
+        }
+      }
+      out.push(t);
+      i += text.length;
+      sp = false;
+      continue;
+    }
+    wordRe.lastIndex = i;
+    m = wordRe.exec(s);
+    if (m) {
+      push('word', m[0], m[0].length);
+      continue;
+    }
+    if (s.startsWith('+/-', i)) {
+      push('pm', '±', 3);
+      continue;
+    }
+    if (s.startsWith('-->', i)) {
+      push('arrow', '->', 3);
+      continue;
+    }
+    if (s.startsWith('...', i)) {
+      push('punct', '...', 3);
+      continue;
+    }
+    const two = s.slice(i, i + 2);
+    if (TWO_CHAR[two]) {
+      push(TWO_CHAR[two], two === '**' ? '^' : two === '+-' ? '±' : two, 2);
+      continue;
+    }
+    if ('+-*/^'.includes(c)) push('op', c, 1);
+    else if (c === '=') push('eq', c, 1);
+    else if (c === '(' || c === '[') push('lp', c, 1);
+    else if (c === ')' || c === ']') push('rp', c, 1);
+    else if (c === '±' || c === '∓') push('pm', c, 1);
+    else if ('<>≠≤≥~'.includes(c)) push('rel', c, 1);
+    else if (c === '⇒' || c === '→') push('arrow', c, 1);
+    else push('punct', c, 1);
+  }
+  return out;
+}
+
+/** Items after splitting ids: what the grammar source is built from. */
+type Item = { k: 'num' | 'sym' | 'fn' | 'op' | 'lp' | 'rp'; text: string; sp: boolean };
+
+export type Rendered = { ok: true; src: string } | { ok: false; reason: string; unmapped?: string[] };
+
+const isOperand = (it: Item | undefined): boolean => !!it && (it.k === 'num' || it.k === 'sym' || it.k === 'rp');
+const startsOperand = (it: Item | undefined): boolean => !!it && (it.k === 'num' || it.k === 'sym' || it.k === 'fn' || it.k === 'lp');
+
+function matching(items: Item[], p: number): number {
+  let depth = 0;
+  for (let k = p; k < items.length; k++) {
+    if (items[k].k === 'lp') depth++;
+    else if (items[k].k === 'rp' && --depth === 0) return k;
+  }
+  return -1;
+}
+
+/** End (exclusive) of the factor starting at p: atom or bracket or call, with its exponent. -1 if none. */
+function factorEnd(items: Item[], p: number): number {
+  const it = items[p];
+  if (!it) return -1;
+  let e: number;
+  if (it.k === 'num' || it.k === 'sym') e = p + 1;
+  else if (it.k === 'lp') {
+    const m = matching(items, p);
+    if (m < 0) return -1;
+    e = m + 1;
+  } else if (it.k === 'fn' && items[p + 1]?.k === 'lp') {
+    const m = matching(items, p + 1);
+    if (m < 0) return -1;
+    e = m + 1;
+  } else return -1;
+  while (items[e]?.k === 'op' && items[e].text === '^') {
+    let q = e + 1;
+    if (items[q]?.k === 'op' && items[q].text === '-') q++;
+    const f = items[q]?.k === 'lp' ? matching(items, q) + 1 : items[q]?.k === 'num' || items[q]?.k === 'sym' ? q + 1 : -1;
+    if (f <= 0) return -1;
+    e = f;
+  }
+  return e;
+}
+
+/** Render a run of maths tokens (no '=', no '±') into grammar source. */
+export function render(toks: Tok[]): Rendered {
+  const items: Item[] = [];
+  const unmapped: string[] = [];
+  for (const t of toks) {
+    switch (t.kind) {
+      case 'num':
+        items.push({ k: 'num', text: t.text, sp: t.sp });
+        break;
+      case 'id':
+        t.pieces!.forEach((p, j) => items.push({ k: p.kind, text: p.name, sp: j === 0 ? t.sp : false }));
+        break;
+      case 'usym':
+        unmapped.push(t.text);
+        break;
+      case 'op':
+        items.push({ k: 'op', text: t.text, sp: t.sp });
+        break;
+      case 'lp':
+      case 'rp':
+        items.push({ k: t.kind, text: t.kind === 'lp' ? '(' : ')', sp: t.sp });
+        break;
+      default:
+        return { ok: false, reason: `unexpected '${t.text}'` };
+    }
+  }
+  if (unmapped.length) return { ok: false, reason: `symbol${unmapped.length > 1 ? 's' : ''} ${unmapped.map((u) => `'${u}'`).join(', ')} could not be mapped to a variable`, unmapped };
+  if (items.length === 0) return { ok: false, reason: 'empty' };
+
+  // Bare function arguments: sin theta, sin 2theta, sqrt x, sqrt 2.
+  for (let p = 0; p < items.length; p++) {
+    const it = items[p];
+    if (it.k !== 'fn' || items[p + 1]?.k === 'lp') continue;
+    const a = items[p + 1];
+    const b = items[p + 2];
+    if (!a || (a.k !== 'num' && a.k !== 'sym')) return { ok: false, reason: `'${it.text}' without a clear argument` };
+    let n = 1;
+    if (a.k === 'num' && b?.k === 'sym') {
+      if (it.text === 'sqrt') return { ok: false, reason: `unclear how far '√' reaches` };
+      n = 2;
+    }
+    const after = items[p + 1 + n];
+    if (after && after.k === 'op' && after.text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
+    if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
+      return { ok: false, reason: `unclear how far '√' reaches` };
+    }
+    items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false });
+    items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false });
+  }
+
+  // A tight product right after '/' is the whole denominator: v0 sin(θ)/2g = v0 sin(θ)/(2g).
+  for (let p = 0; p < items.length; p++) {
+    if (items[p].k !== 'op' || items[p].text !== '/') continue;
+    const g0 = p + 1;
+    let e = factorEnd(items, g0);
+    if (e < 0) continue;
+    let factors = 1;
+    while (e < items.length && startsOperand(items[e]) && !items[e].sp) {
+      const f = factorEnd(items, e);
+      if (f < 0) break;
+      e = f;
+      factors++;
+    }
+    if (factors < 2) continue;
+    const numer = items[p - 1];
+    const beforeNumer = items[p - 2];
+    if (numer?.k === 'num' && !isOperand(beforeNumer) && !(beforeNumer?.k === 'op' && beforeNumer.text === '^')) {
+      return { ok: false, reason: `unclear whether '${numer.text}/${items[g0].text}…' is a fraction times the rest` };
+    }
+    items.splice(e, 0, { k: 'rp', text: ')', sp: false });
+    items.splice(g0, 0, { k: 'lp', text: '(', sp: false });
+  }
+
+  const out: string[] = [];
+  for (let p = 0; p < items.length; p++) {
+    const it = items[p];
+    const prev = items[p - 1];
+    if (p > 0 && isOperand(prev) && startsOperand(it)) {
+      if (prev.k === 'num' && it.k === 'num') return { ok: false, reason: `two numbers side by side ('${prev.text} ${it.text}')` };
+      out.push('*');
+    }
+    out.push(it.k === 'op' && it.text === '^' ? '**' : it.text);
+  }
+  return { ok: true, src: out.join(' ') };
+}
