@@ -83,8 +83,8 @@ function applyRetractions(text: string, ctx: Ctx): string {
   return s;
 }
 
-const DEF_LET = /\blet\s+([A-Za-z][A-Za-z0-9_]*)\s+(?:be|denote|denotes|represent|represents|stand\s+for|=)\s+([^.,;:\n()=]+)/gi;
-const DEF_EQ = /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
+const DEF_LET = /\blet[\s$]+([A-Za-z][A-Za-z0-9_]*)[\s$]+(?:be|denote|denotes|represent|represents|stand\s+for|=)\s+([^.,;:\n()=]+)/gi;
+const DEF_EQ = /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t$]*([A-Za-z][A-Za-z0-9_]*)[ \t$]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
 
 /** Symbols the student defined in words ("let x = Mali's speed", "u = launch speed"). */
 function findDefinitions(s: string, ctx: Ctx): void {
@@ -185,7 +185,9 @@ function trim(ts: Tok[], lex: Lexicon): Tok[] {
   const n = t.length;
   const operandBefore = (k: number): boolean => !!t[k - 1] && ['num', 'rp', 'id', 'usym'].includes(t[k - 1].kind) && t[k].sp;
   const numericSide = (k: number): boolean => {
-    for (let j = k - 1; j >= 0 && t[j].kind !== 'eq'; j--) if (t[j].kind === 'id' || t[j].kind === 'usym') return false;
+    for (let j = k - 1; j >= 0 && t[j].kind !== 'eq'; j--) {
+      if (t[j].kind === 'usym' || (t[j].kind === 'id' && t[j].pieces!.some((p) => p.kind === 'sym'))) return false;
+    }
     return true;
   };
   let cut = -1;
@@ -222,17 +224,26 @@ function labelBefore(toks: Tok[], i: number): string | null {
   return ws.join(' ');
 }
 
-/** The variable a fragment or '= expr' is given for, from the words before it. */
-function labelVariable(ctx: Ctx, toks: Tok[], i0: number, startsWithEq: boolean): string | null {
+/**
+ * The label of a fragment or '= expr' (the words before it: "Group time = 2S/u", "max
+ * compression: √(2gh/k)", "Mali's time is 2S/v", "time S/(v + w)") and what it names.
+ */
+function labelOf(ctx: Ctx, toks: Tok[], i0: number, startsWithEq: boolean): { kind: 'variable' | 'other' | 'unknown'; v: string | null; label: string } | null {
   let label: string | null = null;
   if (startsWithEq) label = labelBefore(toks, i0);
   else {
     const p = toks[i0 - 1];
     if (p && p.kind === 'punct' && p.text === ':') label = labelBefore(toks, i0 - 1);
     else if (p && p.kind === 'word' && /^(is|equals)$/i.test(p.text)) label = labelBefore(toks, i0 - 1);
+    else if (p && p.kind === 'word') label = labelBefore(toks, i0);
   }
-  return label ? ctx.lex.labelVariable(label) : null;
+  if (!label) return null;
+  const kind = ctx.lex.labelKind(label);
+  return { kind, v: kind === 'variable' ? ctx.lex.labelVariable(label) : null, label };
 }
+
+/** Words after which an expression is an operation on the working, not a value ("multiply by u(v+w)"). */
+const OPERATION_WORDS = /^(by|cancel|cancels|cancelling|canceling|cancelled|multiply|multiplying|divide|dividing|factor|factorise|factorize|expand|expanding)$/i;
 
 const symTok = (name: string, at: Tok): Tok => ({ kind: 'id', text: name, start: at.start, end: at.start, sp: true, pieces: [{ kind: 'sym', name, text: name }] });
 
@@ -274,13 +285,26 @@ function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
 }
 
 function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
+  // An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)".
+  const open: number[] = [];
+  for (let k = i0; k < i1; k++) {
+    if (toks[k].kind === 'lp') open.push(k);
+    else if (toks[k].kind === 'rp') open.pop();
+  }
+  const cut = open.find((k) => k > i0 && toks[k].sp);
+  if (cut !== undefined) {
+    readSegment(ctx, toks, i0, cut);
+    readSegment(ctx, toks, cut, i1);
+    return;
+  }
   const raw = toks.slice(i0, i1);
   const t = trim(raw, ctx.lex);
   if (t.length === 0) return;
-  const hasSym = t.some((x) => x.kind === 'id' || x.kind === 'usym');
+  const hasSym = t.some((x) => x.kind === 'usym' || (x.kind === 'id' && x.pieces!.some((p) => p.kind === 'sym')));
   const hasEq = t.some((x) => x.kind === 'eq');
   const hasRel = t.some((x) => x.kind === 'rel');
-  if (!hasSym && !hasEq) return; // numbers, a lone '+' in "take the + sign"
+  const hasNum = t.some((x) => x.kind === 'num');
+  if (!hasSym && (!hasEq || !hasNum)) return; // numbers, "take the + sign", "the square root", words = words
   const prev = toks[i0 - 1];
   const next = toks[i1];
   if (hasRel) {
@@ -296,10 +320,19 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     if (!mathy) return; // a variable named in prose
     ctx.mathSeen = true;
     if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
-    const v = labelVariable(ctx, toks, realStart, false);
-    if (v) {
-      emitChain(ctx, [[symTok(v, t[0])], t], t);
-      ctx.notes.push(`read the expression "${ctx.original.slice(spanOf(ctx, t).start, spanOf(ctx, t).end)}" as the value of ${v} (named in words)`);
+    const before = toks[realStart - 1];
+    if (before?.kind === 'word' && OPERATION_WORDS.test(before.text)) return;
+    const lab = labelOf(ctx, toks, realStart, false);
+    const where = spanOf(ctx, t);
+    const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
+    if (lab?.v) {
+      const n = ctx.equations.length;
+      emitChain(ctx, [[symTok(lab.v, t[0])], t], t);
+      if (ctx.equations.length > n) ctx.notes.push(`read ${shown} as the value of ${lab.v} ("${lab.label}")`);
+      return;
+    }
+    if (lab?.kind === 'other') {
+      ctx.notes.push(`left out ${shown}: "${lab.label}" is not a variable of the question`);
       return;
     }
     unread(ctx, t, 'an expression in prose, not written as an equation');
@@ -312,12 +345,16 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     else parts[parts.length - 1].push(x);
   }
   if (parts[0].length === 0) {
-    const v = parts.length > 1 ? labelVariable(ctx, toks, realStart, true) : null;
-    if (!v) {
+    const lab = parts.length > 1 ? labelOf(ctx, toks, realStart, true) : null;
+    if (lab?.kind === 'other') {
+      ctx.notes.push(`left out an equation about "${lab.label}", not a variable of the question`);
+      return;
+    }
+    if (!lab?.v) {
       unread(ctx, t, 'the left side is in words');
       return;
     }
-    parts[0] = [symTok(v, t[0])];
+    parts[0] = [symTok(lab.v, t[0])];
   }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];

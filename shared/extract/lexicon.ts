@@ -59,6 +59,11 @@ export type Lexicon = {
   resolve(sym: string, aliases: ReadonlyMap<string, string>): string | null;
   /** The variable a phrase names ("Group time", "launch speed"), or null when not clear. */
   labelVariable(label: string): string | null;
+  /**
+   * 'other' when the phrase names a quantity of the question's kind that is plainly not one of its
+   * variables ("speed over the ground", "time to the top"): its equations can't be written.
+   */
+  labelKind(label: string): 'variable' | 'other' | 'unknown';
 };
 
 const cache = new WeakMap<Question, Lexicon>();
@@ -110,9 +115,11 @@ export function lexiconFor(q: Question): Lexicon {
     return subOk ? root : null;
   };
 
+  const ANSWER_HEADS = new Set(['answer', 'result', 'solution']);
   const labelVariable = (label: string): string | null => {
     const { head, content } = headOf(words(label));
     if (!head || content.length === 0 || content.length > 6) return null;
+    if (ANSWER_HEADS.has(head) && content.length <= 2 && q.target) return q.target;
     const cands = descInfo.filter((d) => d.head === head);
     let best: string | null = null;
     let bestScore = -1;
@@ -129,7 +136,19 @@ export function lexiconFor(q: Question): Lexicon {
     return tie ? null : best;
   };
 
+  const labelKind = (label: string): 'variable' | 'other' | 'unknown' => {
+    if (labelVariable(label)) return 'variable';
+    const { head, content } = headOf(words(label));
+    if (!head || content.length === 0 || content.length > 6) return 'unknown';
+    const cands = descInfo.filter((d) => d.head === head);
+    if (cands.length === 0) return 'unknown';
+    // Every candidate fails only because the phrase names something the question doesn't.
+    const foreign = content.filter((w) => !promptWords.has(w) && !MODIFIERS.has(w));
+    return foreign.length > 0 ? 'other' : 'unknown';
+  };
+
   const lex: Lexicon = {
+    labelKind,
     variables,
     target: q.target,
     greek: greekVars.length === 1 ? greekVars[0] : undefined,

@@ -89,7 +89,7 @@ export function latexToPlain(src: Mapped): Mapped {
     while (i < end) {
       const c = s[i];
       if (c === '$') {
-        b.put(' ', i, i + 1);
+        b.put(' $ ', i, i + 1);
         i++;
         continue;
       }
