@@ -100,6 +100,11 @@ const TABLE: Row[] = [
   ['Eq(x, 1)', 'Eq(x, x)', 'X', true, PROOF],
   ['Eq(x, x)', 'Eq(x, 1)', 'X', false, REFUTED],
   ['Eq(x, x)', 'Eq(y, y)', 'X', true, PROOF],
+  // Vacuous premises with trig (sign errors): Z3 with sin/cos as bounded unknowns shows no solution.
+  ['Eq(0, v_0*sin(theta)*t + g*t**2/2)', 'Eq(t, 2*v_0*sin(theta)/g)', 'Q2', false, VACUOUS],
+  ['Eq(t, (v_0*sin(theta) - v_0*sin(theta))/g)', 'Eq(R, v_0*cos(theta)*t)', 'Q2', false, VACUOUS],
+  ['Eq(sin(theta), 2)', 'Eq(theta, 1)', 'Q2', false, VACUOUS],
+  ['Eq(0, v_0*sin(theta)*t - g*t**2/2)', 'Eq(t, 2*v_0*sin(theta)/g)', 'Q2', true, NUMERIC], // t > 0 rules out t = 0
   // Trig, exp, log, pi: numeric verdicts, labelled as such.
   ['Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(2*theta)/g)', 'Q2', true, NUMERIC],
   ['Eq(R, v_0**2*sin(2*theta)/g)', 'Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Q2', true, NUMERIC],

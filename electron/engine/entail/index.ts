@@ -178,6 +178,20 @@ export class Entailer implements EntailmentEngine {
         return { consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment satisfies the equation' }, points: [] };
       return { consistency: { satisfiable: null, method: 'unknown', note: r.note }, points: [] };
     }
+    // Trig/exp/log premise with no sampled solution: Z3 with those terms abstracted (bounded
+    // atoms) over-approximates it, so 'unsat' still proves it has no admissible solution.
+    const r = await this.z3.check(
+      (enc) => {
+        const e = enc.useDomain(domain).equation(eq);
+        return { assertions: [...enc.assumptions(domain, syms), ...e.defs, e.defined, e.holds], report: syms };
+      },
+      { abstract: true },
+    );
+    if (r.result === 'unsat')
+      return {
+        consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment, even with trig/exp/log terms treated as bounded unknowns' },
+        points: [],
+      };
     if (sample.constant === 'false')
       return { consistency: { satisfiable: false, method: 'numeric', note: 'an equation between constants that evaluates false' }, points: [] };
     return {

@@ -8,6 +8,7 @@
 import { init, killThreads, type Arith, type Bool, type Context } from 'z3-solver';
 import type { Domain } from '../../../shared/exam.ts';
 import { type Equation, type Expr, symbolsOf } from '../../../shared/equation/ast.ts';
+import { exprToSympy } from '../../../shared/equation/print.ts';
 import { constRational, doubleToRat, MAX_INT_POWER, type Rat, ratToDecimal } from './rational.ts';
 
 export class NotEncodable extends Error {}
@@ -23,7 +24,39 @@ export type EncodedEq = { holds: B; defined: B; defs: B[] };
 export class Encoder {
   private readonly vars = new Map<string, A>();
   private fresh = 0;
-  constructor(private readonly ctx: Ctx) {}
+  private readonly atoms = new Map<string, A>();
+  /**
+   * abstract: encode trig/exp/log/pi/E and symbolic powers as opaque real atoms (one per distinct
+   * canonical term) with true bounds (|sin| <= 1, exp > 0, 3.14159 < pi < 3.1416, ...). This
+   * over-approximates the equation, so 'unsat' is still a proof; 'sat' proves nothing.
+   */
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly abstract = false,
+  ) {}
+
+  private ranges = new Map<string, [number, number]>();
+  /** Variables' ranges, used to bound trig atoms (sin(theta) > 0 for theta in (0, pi/2)). */
+  useDomain(domain: Domain): this {
+    for (const v of domain.variables) {
+      let lo = v.range ? v.range[0] : -Infinity;
+      const hi = v.range ? v.range[1] : Infinity;
+      // Open bounds only ('nonnegative' allows 0 itself, where sin is 0, so it doesn't count).
+      if ((v.assumptions ?? []).includes('positive')) lo = Math.max(lo, 0);
+      this.ranges.set(v.name, [lo, hi]);
+    }
+    return this;
+  }
+
+  private atom(key: string, defs: B[], bounds: (a: A) => B[]): A {
+    let a = this.atoms.get(key);
+    if (!a) {
+      a = this.ctx.Real.const(`atom!${this.atoms.size}`);
+      this.atoms.set(key, a);
+      defs.push(...bounds(a));
+    }
+    return a;
+  }
 
   variable(name: string): A {
     let v = this.vars.get(name);
@@ -96,7 +129,10 @@ export class Encoder {
       case 'sym':
         return this.variable(e.name);
       case 'const':
-        throw new NotEncodable(`${e.name} is transcendental`);
+        if (!this.abstract) throw new NotEncodable(`${e.name} is transcendental`);
+        return this.atom(e.name, defs, (a) =>
+          e.name === 'pi' ? [a.gt(this.val({ n: 314159n, d: 100000n })), a.lt(this.val({ n: 31416n, d: 10000n }))] : [a.gt(this.val({ n: 2718n, d: 1000n })), a.lt(this.val({ n: 27183n, d: 10000n }))],
+        );
       case 'neg':
         return this.expr(e.arg, conds, defs).neg();
       case 'call': {
@@ -105,11 +141,41 @@ export class Encoder {
           const a = this.expr(e.args[0], conds, defs);
           return this.ctx.If(a.ge(0), a, a.neg()) as A;
         }
-        throw new NotEncodable(`${e.fn}: Z3 can't decide`);
+        if (!this.abstract) throw new NotEncodable(`${e.fn}: Z3 can't decide`);
+        const arg = this.expr(e.args[0], conds, defs);
+        if (e.fn === 'log') conds.push(arg.gt(0));
+        if (e.fn === 'asin' || e.fn === 'acos') conds.push(arg.ge(-1), arg.le(1));
+        const half = this.val({ n: 15708n, d: 10000n });
+        return this.atom(`${e.fn}(${exprToSympy(e.args[0])})`, defs, (a) => {
+          const arg0 = e.args[0];
+          const [lo, hi] = arg0.kind === 'sym' ? (this.ranges.get(arg0.name) ?? [-Infinity, Infinity]) : [-Infinity, Infinity];
+          switch (e.fn) {
+            case 'sin':
+              // Open range within [0, pi] (Math.PI < pi): sin > 0.
+              return lo >= 0 && hi <= Math.PI ? [a.gt(0), a.le(1)] : [a.ge(-1), a.le(1)];
+            case 'cos':
+              // Open range within [0, pi/2] (Math.PI / 2 < pi/2): cos > 0.
+              return lo >= 0 && hi <= Math.PI / 2 ? [a.gt(0), a.le(1)] : [a.ge(-1), a.le(1)];
+            case 'exp':
+              return [a.gt(0)];
+            case 'atan':
+            case 'asin':
+              return [a.gt(half.neg()), a.lt(half)];
+            case 'acos':
+              return [a.ge(0), a.lt(half.mul(2))];
+            default:
+              return [];
+          }
+        });
       }
       case 'bin': {
         if (e.op === '**') {
           const k = constRational(e.right);
+          if (!k && this.abstract) {
+            this.expr(e.left, conds, defs);
+            this.expr(e.right, conds, defs);
+            return this.atom(exprToSympy(e), defs, () => []);
+          }
           if (!k) throw new NotEncodable('non-constant exponent');
           const base = this.expr(e.left, conds, defs);
           let p = k.n;
@@ -197,10 +263,10 @@ export class Z3Backend {
    * Check the conjunction built by `build` (run inside the queue, so encodings never interleave
    * with another check). `report` names the variables whose model values make the counterexample.
    */
-  check(build: (enc: Encoder) => { assertions: B[]; report: string[] }): Promise<CheckResult> {
+  check(build: (enc: Encoder) => { assertions: B[]; report: string[] }, opts: { abstract?: boolean } = {}): Promise<CheckResult> {
     const run = async (): Promise<CheckResult> => {
       if (this.closed) throw new Error('entailment engine is closed');
-      const enc = new Encoder(this.ctx);
+      const enc = new Encoder(this.ctx, opts.abstract ?? false);
       const { assertions, report } = build(enc);
       // One solver, reset between checks: fresh solvers per check grow Z3's WASM heap until it aborts.
       this.solver ??= new this.ctx.Solver();
