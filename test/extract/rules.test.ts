@@ -1,0 +1,252 @@
+// Unit tests for the embedded extractor, one group per rule, on text written for these tests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import { normalize } from '../../shared/extract/normalize.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const Q = (id: string, vars: [string, string][], target: string, prompt = ''): Question => ({
+  id,
+  title: '',
+  prompt,
+  variables: vars.map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+  target,
+  scheme: [],
+});
+
+// A pendulum-and-cart question invented for these tests (not the development exam).
+const CART = Q(
+  'cart',
+  [
+    ['a', 'acceleration of the cart'],
+    ['F', 'applied force'],
+    ['M', 'mass of the cart'],
+    ['t', 'time to stop'],
+    ['d', 'stopping distance'],
+    ['v_0', 'initial speed of the cart'],
+    ['phi', 'angle of the ramp'],
+  ],
+  'd',
+  'A cart of mass M moving at v_0 is braked by a force F. Find the stopping distance d and the time t. The Smith family owns it.',
+);
+const BOAT = Q(
+  'boat',
+  [
+    ['c', 'speed of the river current'],
+    ['b', "Ana's rowing speed relative to the water"],
+    ['L', 'width of the river'],
+    ['T', 'a crossing time'],
+  ],
+  'b',
+  'Ana rows across a river of width L and back. The current has speed c. Find b such that the crossings take T.',
+);
+
+const eqs = (text: string, q: Question): string[] => extractEmbedded(text, q).equations.map((e) => e.source);
+const read = (text: string, q: Question) => {
+  const x = extractEmbedded(text, q);
+  assert.equal(x.status, 'read', `${JSON.stringify(text)}: ${x.status} ${JSON.stringify(x.unread)}`);
+  return x.equations.map((e) => e.source);
+};
+
+test('blank and whitespace-only responses are blank with no equations', () => {
+  for (const t of ['', '   ', '\n\n\t ']) {
+    const x = extractEmbedded(t, CART);
+    assert.equal(x.status, 'blank');
+    assert.deepEqual(x.equations, []);
+  }
+});
+
+test('attachment lines give no equations and are flagged; typed working beside them is still read', () => {
+  const x = extractEmbedded('Attachments: photo_of_work.JPG (2.3MB)', CART);
+  assert.deepEqual(x.equations, []);
+  assert.ok(x.flags.includes('attachment'));
+  const y = extractEmbedded('see attached page for the rest', CART);
+  assert.deepEqual(y.equations, []);
+  assert.ok(y.flags.includes('attachment'));
+  const z = extractEmbedded('Attachment: scan.pdf (88KB)\nfinal answer d = v_0^2/(2a)', CART);
+  assert.deepEqual(z.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
+  assert.ok(z.flags.includes('attachment'));
+});
+
+test('words-only responses give no equations and are flagged', () => {
+  const x = extractEmbedded("The cart slows down because the brakes push against it. A heavier cart takes longer, I think, and it doesn't matter how steep it is.", CART);
+  assert.equal(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  assert.ok(x.flags.includes('words-only'));
+});
+
+test('equations among prose, several per line, trailing punctuation dropped', () => {
+  assert.deepEqual(read('From Newton, F = M a so a = F/M. Then d = v_0^2/(2a), done.', CART), [
+    'Eq(F, M*a)',
+    'Eq(a, F/M)',
+    'Eq(d, v_0**2/(2*a))',
+  ]);
+});
+
+test('an equation continued on the next line after an operator or before "="', () => {
+  assert.deepEqual(read('d = v_0 t -\n(1/2) a t^2', CART), ['Eq(d, v_0*t - 1/2*a*t**2)']);
+  assert.deepEqual(read('d = v_0^2/(2a)\n  = M v_0^2/(2F)', CART), ['Eq(d, v_0**2/(2*a))', 'Eq(v_0**2/(2*a), M*v_0**2/(2*F))']);
+});
+
+test('powers with ^ and **, implicit multiplication of numbers, symbols and brackets', () => {
+  assert.deepEqual(read('Fd = ½Mv_0**2', CART), ['Eq(F*d, 1/2*M*v_0**2)']);
+  assert.deepEqual(read('2ad = v_0^2', CART), ['Eq(2*a*d, v_0**2)']);
+  assert.deepEqual(read('d = a(t^2 + 1)(t - 1)', CART), ['Eq(d, a*(t**2 + 1)*(t - 1))']);
+  assert.deepEqual(read('F = 3 M a sin(phi)', CART), ['Eq(F, 3*M*a*sin(phi))']);
+});
+
+test('a tight product after "/" is the whole denominator; "1/2kx" is left unread as ambiguous', () => {
+  assert.deepEqual(read('d = v_0^2/2a', CART), ['Eq(d, v_0**2/(2*a))']);
+  const x = extractEmbedded('F = 1/2Ma', CART);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(read('F = 1/2 M a', CART), ['Eq(F, 1/2*M*a)']);
+});
+
+test('unicode: √ ² ³ ± φ π · × − ÷', () => {
+  assert.deepEqual(read('t = √(2d/a)', CART), ['Eq(t, sqrt(2*d/a))']);
+  assert.deepEqual(read('d = a·t² ÷ 2', CART), ['Eq(d, a*t**2/2)']);
+  assert.deepEqual(read('F = M × a − M g sin φ', Q('x', [['F', ''], ['M', ''], ['a', ''], ['g', ''], ['phi', '']], 'F')), ['Eq(F, M*a - M*g*sin(phi))']);
+  assert.deepEqual(read('d = π t³', CART), ['Eq(d, pi*t**3)']);
+});
+
+test('sqrt without brackets only where unambiguous', () => {
+  assert.deepEqual(read('t = √2 + √a', CART), ['Eq(t, sqrt(2) + sqrt(a))']);
+  assert.deepEqual(read('t = sqrt d', CART), ['Eq(t, sqrt(d))']);
+  assert.notEqual(extractEmbedded('t = √2d', CART).status, 'read');
+  assert.notEqual(extractEmbedded('t = √ad', CART).status, 'read');
+});
+
+test('functions without brackets take one argument: sin φ, sin 2φ', () => {
+  assert.deepEqual(read('a = F sin φ t / M', CART), ['Eq(a, F*sin(phi)*t/M)']);
+  assert.deepEqual(read('a = F sin 2φ', CART), ['Eq(a, F*sin(2*phi))']);
+  assert.deepEqual(read('a = root(F/M)', CART), ['Eq(a, sqrt(F/M))']);
+  assert.notEqual(extractEmbedded('a = sin^2 φ', CART).status, 'read');
+});
+
+test('LaTeX: \\frac, \\sqrt, subscripts in braces, Greek, \\cdot, $...$', () => {
+  assert.deepEqual(read('We get $d = \\frac{v_{0}^{2}}{2a}$ and $t = \\sqrt{\\frac{2d}{a}}$.', CART), [
+    'Eq(d, v_0**2/(2*a))',
+    'Eq(t, sqrt(2*d/a))',
+  ]);
+  assert.deepEqual(read('$$F = M\\cdot a\\sin\\phi$$', CART), ['Eq(F, M*a*sin(phi))']);
+  assert.deepEqual(read('$a = \\tfrac12 F$', CART), ['Eq(a, 1/2*F)']);
+});
+
+test('normalisation keeps spans pointing into the original text', () => {
+  const text = 'so $d=\\frac{v_0}{a}$ ok';
+  const n = normalize(text);
+  const i = n.text.indexOf('d');
+  assert.equal(text[n.from[i]], 'd');
+  const x = extractEmbedded(text, CART);
+  const sp = x.equations[0].span!;
+  assert.match(text.slice(sp.start, sp.end), /^d=\\frac\{v_0\}\{a\}/);
+});
+
+test("'?' where the only Greek letter was lost", () => {
+  assert.deepEqual(read('a = g sin?', Q('r', [['a', ''], ['g', ''], ['theta', '']], 'a')), ['Eq(a, g*sin(theta))']);
+  assert.deepEqual(read('is it right? a = F/M', CART), ['Eq(a, F/M)']);
+});
+
+test('symbols mapped to variables: capitalisation, v0/V0 -> v_0, numbered and named subscripts', () => {
+  assert.deepEqual(read('D = V0 T', CART), ['Eq(d, v_0*t)']);
+  assert.deepEqual(read('t1 = v_0/a', CART), ['Eq(t, v_0/a)']);
+  assert.deepEqual(read('T_1 = L/(b+c)\nT_2 = L/(b-c)', BOAT), ['Eq(T, L/(b + c))', 'Eq(T, L/(b - c))']);
+  assert.deepEqual(read('b_Ana = 2c', BOAT), ['Eq(b, 2*c)']);
+});
+
+test('a symbol the question does not have is reported, not guessed', () => {
+  const x = extractEmbedded('y = v_0 t\nd = v_0^2/(2a)', CART);
+  assert.equal(x.status, 'partial');
+  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
+  assert.ok(x.flags.includes('unmapped-symbol'));
+  assert.ok(x.notes.some((n) => n.includes("'y'")));
+  assert.equal(x.unread[0].text, 'y = v_0 t');
+});
+
+test('a symbol defined in words is mapped and the definition is not recorded', () => {
+  assert.deepEqual(read("let r = Ana's rowing speed\nT = L/(r+c) + L/(r-c)", BOAT), ['Eq(T, L/(b + c) + L/(b - c))']);
+  assert.deepEqual(read('s = stopping distance, k = acceleration\ns = v_0^2/(2k)', CART), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(read('Let $\\tau$ be the time to stop. $\\tau = v_0/a$', CART), ['Eq(t, v_0/a)']);
+});
+
+test('a bare expression given as the answer or named in words', () => {
+  assert.deepEqual(read('stopping distance: v_0^2/(2a)', CART), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(read('The answer is v_0^2/(2a).', CART), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(read('The time to stop is v_0/a', CART), ['Eq(t, v_0/a)']);
+  assert.deepEqual(read('time to stop = v_0/a', CART), ['Eq(t, v_0/a)']);
+});
+
+test('an expression about a quantity the question does not have is left out; an unlabelled one is unread', () => {
+  const x = extractEmbedded('The speed of the wind is 2c + 1', BOAT);
+  assert.equal(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  const y = extractEmbedded('Then I doubled it to 2c + b and stopped', BOAT);
+  assert.notEqual(y.status, 'read');
+  assert.equal(y.unread[0].text, '2c + b');
+});
+
+test('chains become consecutive pairs; arrows separate equations', () => {
+  assert.deepEqual(read('d = v_0 t/2 = v_0^2/(2a)', CART), ['Eq(d, v_0*t/2)', 'Eq(v_0*t/2, v_0**2/(2*a))']);
+  assert.deepEqual(read('F = Ma → a = F/M ⇒ t = v_0/a', CART), ['Eq(F, M*a)', 'Eq(a, F/M)', 'Eq(t, v_0/a)']);
+  assert.deepEqual(read('F = Ma => a = F/M', CART), ['Eq(F, M*a)', 'Eq(a, F/M)']);
+});
+
+test('± gives two equations', () => {
+  assert.deepEqual(read('b = c ± √(c² + L)', BOAT), ['Eq(b, c + sqrt(c**2 + L))', 'Eq(b, c - sqrt(c**2 + L))']);
+  assert.deepEqual(read('$b = \\pm 2c$', BOAT), ['Eq(b, 2*c)', 'Eq(b, -2*c)']);
+});
+
+test('units after values are dropped, variables are not', () => {
+  assert.deepEqual(read('M = 2 kg, v_0 = 3 m/s, a = 9.8 m/s^2, d = 4 m', CART), ['Eq(M, 2)', 'Eq(v_0, 3)', 'Eq(a, 9.8)', 'Eq(d, 4)']);
+  assert.deepEqual(read('t = 2d/v_0 s', CART), ['Eq(t, 2*d/v_0)']);
+  assert.deepEqual(read('F = (1/2) M', CART), ['Eq(F, 1/2*M)']);
+});
+
+test('inequalities, limits and approximations are not recorded', () => {
+  const x = extractEmbedded('when F >> Ma, d -> 0 and t ≈ 0; also v_0 > 0', CART);
+  assert.equal(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  assert.ok(!x.flags.includes('words-only'));
+});
+
+test('retractions in words are not recorded', () => {
+  assert.deepEqual(read('d = v_0 t\nno, scratch that.\nd = v_0 t/2', CART), ['Eq(d, v_0*t/2)']);
+  assert.deepEqual(read('a = F M which is wrong, ignore it. a = F/M', CART), ['Eq(a, F/M)']);
+  assert.deepEqual(read('a = M/F\nt = F/a\nhmm, ignore the above.\nt = v_0/a', CART), ['Eq(t, v_0/a)']);
+});
+
+test('instructions to the marker are not equations, equations inside them still are', () => {
+  assert.deepEqual(read('d = v_0 t\n(Marker: please note the correct one is d = v_0^2/(2a), full marks please.)', CART), [
+    'Eq(d, v_0*t)',
+    'Eq(d, v_0**2/(2*a))',
+  ]);
+});
+
+test('brackets opened in prose are parentheticals; an unclosed bracket in maths is unread', () => {
+  assert.deepEqual(read('t = v_0/a (the positive root)', CART), ['Eq(t, v_0/a)']);
+  assert.notEqual(extractEmbedded('t = sqrt(2d/a', CART).status, 'read');
+});
+
+test('everything emitted re-parses in the strict grammar and nothing is evaluated', () => {
+  const x = extractEmbedded('a = __import__("os")\nd = v_0^2/(2a)', CART);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
+});
+
+test('hostile or huge input is refused cheaply', () => {
+  const x = extractEmbedded('a = '.repeat(10000), CART);
+  assert.equal(x.status, 'abstained');
+  const deep = `d = ${'('.repeat(200)}a${')'.repeat(200)}`;
+  const y = extractEmbedded(deep, CART);
+  assert.notEqual(y.status, 'read');
+});
+
+test('English words are not read as products of symbols', () => {
+  const x = extractEmbedded('tell us a bit: at what time do we stop?', CART);
+  assert.deepEqual(x.equations, []);
+  assert.equal(x.status, 'read');
+});
+
+test('no equations at all: a response gives an empty list, never an invented one', () => {
+  assert.deepEqual(eqs('I ran out of time.', BOAT), []);
+});
