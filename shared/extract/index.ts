@@ -166,7 +166,10 @@ function trim(ts: Tok[], lex: Lexicon): Tok[] {
       if (x.kind === 'rp') depth--;
       minDepth = Math.min(minDepth, depth);
     }
-    if (t[0].kind === 'rp' && minDepth < 0) {
+    if (t.length > 1 && t[0].kind === 'num' && t[1].kind === 'rp' && minDepth < 0) {
+      t = t.slice(2); // a numbered list: "1) v = ..."
+      changed = true;
+    } else if (t[0].kind === 'rp' && minDepth < 0) {
       t = t.slice(1);
       changed = true;
     } else if (t[t.length - 1].kind === 'lp') {
@@ -284,6 +287,20 @@ function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
   ctx.equations.push(...found);
 }
 
+/**
+ * 'v1' read as v (convention: t1, t2 journey times -> t) is only safe when the plain symbol isn't
+ * in the same equation ("v1 = v + w" is about another quantity).
+ */
+function numberedClash(t: Tok[]): string | null {
+  const pieces = t.flatMap((x) => x.pieces ?? []).filter((p) => p.kind === 'sym');
+  for (const p of pieces) {
+    if (!/^[A-Za-z]+_?\d+$/.test(p.text) || p.text.replace(/_/g, '').toLowerCase() === p.name.replace(/_/g, '').toLowerCase()) continue;
+    const plain = pieces.find((o) => o.name === p.name && !/\d/.test(o.text));
+    if (plain) return `'${p.text}' and '${plain.text}' in one equation: can't tell whether they are the same quantity`;
+  }
+  return null;
+}
+
 function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   // An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)".
   const open: number[] = [];
@@ -339,6 +356,11 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     return;
   }
   ctx.mathSeen = true;
+  const clash = numberedClash(t);
+  if (clash) {
+    unread(ctx, t, clash);
+    return;
+  }
   const parts: Tok[][] = [[]];
   for (const x of t) {
     if (x.kind === 'eq') parts.push([]);

@@ -110,7 +110,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (!root || root.includes('_')) return null;
     const subOk =
       /^\d{1,2}$/.test(sub) ||
-      (sub.length > 1 && promptWords.has(stem(sub))) ||
+      (sub.length > 1 && (promptWords.has(stem(sub)) || MODIFIERS.has(stem(sub)))) ||
       (/^[A-Z]$/.test(sub) && capitalInitials.has(sub));
     return subOk ? root : null;
   };
@@ -142,9 +142,13 @@ export function lexiconFor(q: Question): Lexicon {
     if (!head || content.length === 0 || content.length > 6) return 'unknown';
     const cands = descInfo.filter((d) => d.head === head);
     if (cands.length === 0) return 'unknown';
-    // Every candidate fails only because the phrase names something the question doesn't.
-    const foreign = content.filter((w) => !promptWords.has(w) && !MODIFIERS.has(w));
-    return foreign.length > 0 ? 'other' : 'unknown';
+    // The phrase names something the question doesn't: a word foreign to the question after the
+    // head ("speed over the ground", "time to the top"). A foreign word before the head ("actual
+    // speed") might just be a synonym-ish modifier: unknown, left unread.
+    const h = content.indexOf(head);
+    const foreignAfter = content.slice(h + 1).filter((w) => !promptWords.has(w) && !MODIFIERS.has(w));
+    const foreignBefore = content.slice(0, h).filter((w) => !promptWords.has(w) && !MODIFIERS.has(w));
+    return foreignAfter.length > 0 && foreignBefore.length === 0 ? 'other' : 'unknown';
   };
 
   const lex: Lexicon = {

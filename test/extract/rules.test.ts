@@ -250,3 +250,18 @@ test('English words are not read as products of symbols', () => {
 test('no equations at all: a response gives an empty list, never an invented one', () => {
   assert.deepEqual(eqs('I ran out of time.', BOAT), []);
 });
+
+test("a numbered symbol beside its plain symbol is not merged into it ('v1 = v + c')", () => {
+  const x = extractEmbedded('b1 = b + c', BOAT);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+});
+
+test('numbered lists: "1) b = 2c"', () => {
+  assert.deepEqual(read('1) b = 2c\n2) T = L/b', BOAT), ['Eq(b, 2*c)', 'Eq(T, L/b)']);
+});
+
+test('a foreign word before the head noun is not taken as another quantity', () => {
+  const x = extractEmbedded("Ana's actual speed is 2c + 1", BOAT);
+  assert.notEqual(x.status, 'read');
+});
