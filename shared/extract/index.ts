@@ -38,6 +38,8 @@ type Ctx = {
   notes: string[];
   flags: Set<ExtractionFlag>;
   mathSeen: boolean;
+  /** Ranges of the normalised text that define a symbol in words ("x = Mali's speed"). */
+  definitions: [number, number][];
 };
 
 const blankOut = (s: string, a: number, b: number): string => s.slice(0, a) + s.slice(a, b).replace(/[^\n]/g, ' ') + s.slice(b);
@@ -93,8 +95,9 @@ function findDefinitions(s: string, ctx: Ctx): void {
     re.lastIndex = 0;
     for (let m = re.exec(s); m; m = re.exec(s)) {
       const [, sym, phrase] = m;
-      if (seen.has(sym)) continue;
       if (!/[A-Za-z]{3,}/.test(phrase)) continue;
+      ctx.definitions.push([m.index, m.index + m[0].length]);
+      if (seen.has(sym)) continue;
       const v = ctx.lex.labelVariable(phrase);
       if (!v) continue;
       seen.add(sym);
@@ -182,6 +185,10 @@ function trim(ts: Tok[], lex: Lexicon): Tok[] {
       t = t.slice(0, -1);
       changed = true;
     }
+  }
+  // A trailing equation number: "... = 2S/u   (1)".
+  if (t.length > 3 && t[t.length - 1].kind === 'rp' && t[t.length - 2].kind === 'num' && t[t.length - 3].kind === 'lp' && t[t.length - 3].sp && /^\d+$/.test(t[t.length - 2].text)) {
+    t = t.slice(0, -3);
   }
   // Trailing units: `100 m`, `2 m/s`, `9.8 m/s^2`, `400 N/m`, `2S/u s`.
   const unitAt = (k: number): boolean => !!t[k] && (t[k].kind === 'id' || t[k].kind === 'usym' || t[k].kind === 'word') && UNIT_WORDS.has(t[k].text);
@@ -380,7 +387,9 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];
-    if (parts.length === 2 && lhs.length === 1 && (lhs[0].kind === 'id' || lhs[0].kind === 'usym') && next?.kind === 'word') return; // a definition in words
+    const eqTok = t.find((x) => x.kind === 'eq')!;
+    const isDefinition = ctx.definitions.some(([a, b]) => a <= eqTok.start && eqTok.end <= b);
+    if (parts.length === 2 && lhs.length === 1 && (lhs[0].kind === 'id' || lhs[0].kind === 'usym') && next?.kind === 'word' && isDefinition) return; // a definition in words
     unread(ctx, t, 'the right side is missing or in words');
     return;
   }
@@ -403,6 +412,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     notes: [],
     flags: new Set(),
     mathSeen: false,
+    definitions: [],
   };
   const result = (status: Extraction['status']): Extraction => ({
     equations: ctx.equations,

@@ -52,7 +52,10 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     idRe.lastIndex = i;
     m = idRe.exec(s);
     if (m) {
-      const text = m[0];
+      let text = m[0];
+      // "sin2θ": a function name glued to a number is the function of that number times what follows.
+      const fnNum = /^(sin|cos|tan)(?=\d)/.exec(text);
+      if (fnNum) text = fnNum[1];
       const t: Tok = { kind: 'word', text, start: i, end: i + text.length, sp };
       if (text === '+/-') {
         // not reached: handled below

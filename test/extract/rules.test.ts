@@ -265,3 +265,17 @@ test('a foreign word before the head noun is not taken as another quantity', () 
   const x = extractEmbedded("Ana's actual speed is 2c + 1", BOAT);
   assert.notEqual(x.status, 'read');
 });
+
+test('an equation number after an equation is not a factor', () => {
+  assert.deepEqual(read('T = L/(b + c) + L/(b - c)   (2)', BOAT), ['Eq(T, L/(b + c) + L/(b - c))']);
+});
+
+test('an unknown letter run after "=" is not taken for a definition in words', () => {
+  const x = extractEmbedded('Using s = ut + at, b = 2c', BOAT);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(b, 2*c)']);
+});
+
+test('a function glued to a number: sin2φ', () => {
+  assert.deepEqual(read('a = F sin2φ/M', CART), ['Eq(a, F*sin(2*phi)/M)']);
+});
