@@ -255,7 +255,14 @@ export class Z3Backend {
   ) {}
 
   static async create(timeoutMs: number): Promise<Z3Backend> {
-    const api = await init();
+    // Emscripten reports each pthread that answers after being told to stop ('received
+    // "cleanupThread" command from terminated worker: 1'): the expected end of a thread at close,
+    // not an error, so it stays off the user's terminal. Everything else still goes to stderr.
+    const api = await init({
+      printErr: (s: string) => {
+        if (!/command from terminated worker/.test(s)) console.error(s);
+      },
+    });
     return new Z3Backend(api, new api.Context('main'), timeoutMs);
   }
 
