@@ -4,17 +4,21 @@
 // Native and WASM modules stay external and ship in node_modules (see electron-builder.yml).
 import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 // engine-factory.ts loads the Entailer by a computed path (so the CLI can report a missing engine);
-// a bundle needs it static, so the bundle gets the same function with a literal import.
+// a bundle needs it static, so the bundle gets the same file with that one import made literal
+// (everything else, the SymPy prover included, stays as written).
 const staticEngine = {
   name: 'static-engine-import',
   setup(b) {
-    b.onLoad({ filter: /electron[\\/]engine[\\/]engine-factory\.ts$/ }, () => ({
-      loader: 'ts',
-      contents: "import { Entailer } from './entail/index.ts'; export async function createEngine() { return Entailer.create(); }",
-      resolveDir: 'electron/engine',
-    }));
+    b.onLoad({ filter: /electron[\\/]engine[\\/]engine-factory\.ts$/ }, async (args) => {
+      const src = await readFile(args.path, 'utf8');
+      const contents = src.replace('await import(path)', "await import('./entail/index.ts')");
+      if (contents === src) throw new Error('engine-factory.ts: the computed Entailer import was not found; update scripts/build-electron.mjs');
+      return { loader: 'ts', contents, resolveDir: dirname(args.path) };
+    });
   },
 };
 

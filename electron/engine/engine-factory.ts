@@ -1,15 +1,100 @@
 // Creates the entailment engine (electron/engine/entail/index.ts, `Entailer.create()`), loaded
-// lazily so the CLI can report a clear error if it is missing or fails to start.
-import type { EntailmentEngine } from './entail/types.ts';
+// lazily so the CLI can report a clear error if it is missing or fails to start, with the SymPy
+// worker (electron/engine/sympy/) as its AlgebraProver (issue 5):
+//  - the worker starts on first use: only a pair the engine would otherwise call
+//    'numeric-agreement' (trig/exp/log, a Z3 time-out) reaches it; a proof upgrades the verdict to
+//    'sympy-proved'. Every other verdict is decided exactly as without SymPy, at the same speed;
+//  - each proof attempt has a time limit (`proveTimeoutMs`); a time-out leaves the verdict numeric;
+//  - no Python with SymPy: grading goes on with Z3 and numeric checks, and `onNotice` is told so
+//    in plain words once (default: one line on stderr, for the CLI);
+//  - close() closes the worker with the engine.
+// scripts/build-electron.mjs rewrites the computed import below into a literal one for the bundle.
+import type { AlgebraProver, Domain, EntailmentEngine } from './entail/types.ts';
+import type { Equation } from '../../shared/equation/ast.ts';
+import { SympyWorker, type SympyOptions, type SympyStatus } from './sympy/index.ts';
 
-export async function createEngine(): Promise<EntailmentEngine> {
+export type EngineOptions = {
+  /**
+   * The SymPy prover: options for the worker (Settings' Python path goes in `pythonPath`, tried
+   * first), or false for none (Z3 and numeric checks only). Default: look for Python as usual.
+   */
+  sympy?: SympyOptions | false;
+  /** Time limit of one proof attempt in ms (default 5000). */
+  proveTimeoutMs?: number;
+  /** Told once, in plain words, when SymPy can't be used. Default: a line on stderr. */
+  onNotice?: (message: string) => void;
+  /** Passed to Entailer.create (seed, samples, Z3 time limit). */
+  entailer?: { z3TimeoutMs?: number; samples?: number; seed?: number };
+};
+
+/** The engine with its SymPy worker (null when disabled) for the other computer algebra (solve, limits, simplify). */
+export type Engine = EntailmentEngine & {
+  readonly sympy: SympyWorker | null;
+  /** The worker's status in plain words (null when SymPy was disabled). */
+  sympyStatus(): SympyStatus | null;
+};
+
+type EntailerModule = { Entailer?: { create(opts?: Record<string, unknown>): Promise<EntailmentEngine> } };
+
+const defaultNotice = (message: string): void => {
+  process.stderr.write(`note: ${message}\n`);
+};
+
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const path = './entail/index.ts';
-  let mod: { Entailer?: { create(): Promise<EntailmentEngine> } };
+  let mod: EntailerModule;
   try {
-    mod = (await import(path)) as typeof mod;
+    mod = (await import(path)) as EntailerModule;
   } catch (e) {
     throw new Error(`the entailment engine could not be loaded (${(e as Error).message})`);
   }
   if (!mod.Entailer) throw new Error('the entailment engine module has no Entailer');
-  return mod.Entailer.create();
+
+  const worker = options.sympy === false ? null : new SympyWorker(options.sympy ?? {});
+  const notice = options.onNotice ?? defaultNotice;
+  const proveTimeoutMs = Math.max(1, options.proveTimeoutMs ?? 5000);
+  let told = false;
+  const tellIfUnavailable = (): void => {
+    if (told || !worker) return;
+    const s = worker.status();
+    if (s.state !== 'unavailable') return;
+    told = true;
+    try {
+      notice(s.message);
+    } catch {
+      /* a notice must never break grading */
+    }
+  };
+  const prover: AlgebraProver | undefined = worker
+    ? {
+        async proveEntailment(premise: Equation, conclusion: Equation, domain: Domain) {
+          const r = await worker.proveEntailmentDetailed(premise, conclusion, domain, { timeoutMs: proveTimeoutMs });
+          tellIfUnavailable();
+          return r.result;
+        },
+      }
+    : undefined;
+
+  let inner: EntailmentEngine;
+  try {
+    inner = await mod.Entailer.create({ ...options.entailer, ...(prover ? { prover } : {}) });
+  } catch (e) {
+    await worker?.close();
+    throw e;
+  }
+  return {
+    sympy: worker,
+    sympyStatus: () => (worker ? worker.status() : null),
+    entails: (p, c, d) => inner.entails(p, c, d),
+    consistent: (e, d) => inner.consistent(e, d),
+    compareLists: (a, b, d) => inner.compareLists(a, b, d),
+    stats: () => inner.stats(),
+    async close() {
+      try {
+        await inner.close();
+      } finally {
+        await worker?.close();
+      }
+    },
+  };
 }

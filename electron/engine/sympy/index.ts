@@ -87,6 +87,8 @@ export type SympyStatus = {
   startMs?: number;
   /** What was tried, where nothing worked. */
   tried?: string[];
+  /** Interpreters tried before the one in use, with why each was passed over (e.g. a bad configured path). */
+  skipped?: string[];
 };
 
 /** A value computed by SymPy: our AST where it fits the grammar (else null), and SymPy text for display only. */
@@ -168,6 +170,7 @@ export class SympyWorker implements AlgebraProver {
   private state: SympyState = 'idle';
   private unavailableMessage = '';
   private tried: string[] = [];
+  private skipped: string[] = [];
   private startFailures = 0;
   private started = 0;
   private counts = { requests: 0, failures: 0 };
@@ -243,6 +246,7 @@ export class SympyWorker implements AlgebraProver {
         break;
       case 'ready':
         message = `SymPy ${this.info.sympy} on Python ${this.info.python} (${c?.path})`;
+        if (this.skipped.length) message += `; passed over: ${this.skipped.join('; ')}`;
         break;
       case 'starting':
         message = 'SymPy worker starting';
@@ -259,6 +263,7 @@ export class SympyWorker implements AlgebraProver {
       ...(w && !w.exited ? { pid: w.pid } : {}),
       ...(this.info.startMs !== undefined ? { startMs: this.info.startMs } : {}),
       ...(this.state === 'unavailable' ? { tried: [...this.tried] } : {}),
+      ...(this.state !== 'unavailable' && this.skipped.length ? { skipped: [...this.skipped] } : {}),
     };
   }
 
@@ -455,6 +460,7 @@ export class SympyWorker implements AlgebraProver {
       }
       if (r.worker) {
         this.worker = r.worker;
+        if (!this.chosen) this.skipped = tried;
         this.chosen = c;
         this.started++;
         this.startFailures = 0;
