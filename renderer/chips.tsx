@@ -3,7 +3,7 @@ import type { Chip } from '../shared/api.ts';
 export const CHIP_LABEL: Record<Chip, string> = {
   extractor: 'read by extractor',
   model: 'read by model',
-  consensus: 'consensus',
+  consensus: 'consensus reached',
   disagree: 'models disagree',
   invented: 'possible invention',
   attachment: 'attachment',

@@ -122,7 +122,12 @@ export const GradeProgressSchema = z.object({
   examId: z.string().nullable(),
   technique: z.string().nullable(),
   total: z.number(),
+  /** Responses fully done (read and marked). */
   done: z.number(),
+  /** Responses read (equations found), marked or not. */
+  read: z.number(),
+  /** What the job is doing now: reading responses, then marking them. */
+  phase: z.enum(['reading', 'marking']).nullable(),
   failed: z.number(),
   needsReview: z.number(),
   startedAt: z.string().nullable(),
@@ -209,7 +214,7 @@ export const API = {
     z.object({}),
     z.object({
       embedded: FeatureSchema,
-      ollama: z.object({ reachable: z.boolean(), url: z.string(), models: z.array(z.object({ name: z.string(), size: z.number().nullable() })), note: z.string() }),
+      ollama: z.object({ reachable: z.boolean(), url: z.string(), models: z.array(z.object({ name: z.string(), size: z.number().nullable(), digest: z.string().nullable(), parameterSize: z.string().nullable() })), note: z.string() }),
       techniques: z.array(z.object({ id: z.string(), label: z.string(), available: z.boolean(), note: z.string() })),
     }),
   ),

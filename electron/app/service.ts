@@ -61,6 +61,11 @@ type Job = {
   message: string | null;
   failed: number;
   run: Promise<void> | null;
+  /** The current phase of grade(): when it started and how far it has got. */
+  phase: 'reading' | 'marking' | null;
+  phaseStart: number;
+  phaseDone: number;
+  phaseTotal: number;
 };
 
 export class AppService {
@@ -113,6 +118,8 @@ export class AppService {
   /** Readings by each model, kept for this session (key: exam/student/question). */
   private readings = new Map<string, { reader: string; equations: string[] }[]>();
   private models: string[] = [];
+  /** Seconds to mark one response, as last measured (Z3 and the numeric checks). */
+  private markSeconds = 0.05;
 
   private async techniques(withEngine = false): Promise<Record<string, () => Promise<AppTechnique>>> {
     const engine = withEngine ? await this.engine() : undefined;
@@ -148,7 +155,7 @@ export class AppService {
         /* nothing was read: the blank chip says it all */
       } else if (x.source === 'embedded' || x.source === 'given') out.push('extractor');
       else if (x.source.startsWith('model:')) out.push('model');
-      else if (x.source === 'consensus') out.push('consensus');
+      else if (x.source === 'consensus') out.push(x.flags.includes('models-disagree') ? 'model' : 'consensus');
       else if (x.source === 'manual') out.push('corrected');
       if (x.status === 'blank') out.push('blank');
       if (x.flags.includes('models-disagree')) out.push('disagree');
@@ -309,21 +316,33 @@ export class AppService {
 
   private progress(): GradeProgress {
     const j = this.job;
-    if (!j) return { state: 'idle', examId: null, technique: null, total: 0, done: 0, failed: 0, needsReview: 0, startedAt: null, elapsedSeconds: 0, etaSeconds: null, tokens: 0, energyJoules: 0, message: null };
+    if (!j) return { state: 'idle', examId: null, technique: null, total: 0, done: 0, read: 0, phase: null, failed: 0, needsReview: 0, startedAt: null, elapsedSeconds: 0, etaSeconds: null, tokens: 0, energyJoules: 0, message: null };
     const rows = this.ws.listResponses(j.examId);
     const done = rows.filter((r) => r.marks && r.extraction).length;
+    const read = rows.filter((r) => r.extraction).length;
     const running = j.state === 'running' || j.state === 'pausing';
     const stretch = running ? (Date.now() - j.stretchStart) / 1000 : 0;
     const elapsed = j.runSeconds + stretch;
-    const doneHere = done - j.finishedAtStart;
-    const left = rows.length - done;
-    const eta = running && doneHere > 0 && stretch > 0.5 ? (stretch / doneHere) * left : left === 0 ? 0 : null;
+    // Time left: the current phase at its measured rate, plus (while reading) the marking still
+    // to come at the rate marking last ran in this session.
+    const inPhase = (Date.now() - j.phaseStart) / 1000;
+    const phaseLeft = Math.max(0, j.phaseTotal - j.phaseDone);
+    const markLater = j.phase === 'reading' ? (rows.length - done) * this.markSeconds : 0;
+    const eta = !running
+      ? rows.length === done
+        ? 0
+        : null
+      : j.phase && j.phaseDone > 0 && inPhase > 0.5
+        ? (inPhase / j.phaseDone) * phaseLeft + markLater
+        : null;
     return {
       state: j.state,
       examId: j.examId,
       technique: j.technique,
       total: rows.length,
       done,
+      read,
+      phase: running ? j.phase : null,
       failed: j.failed,
       needsReview: rows.filter((r) => this.needsReview(r)).length,
       startedAt: new Date(j.startedAt).toISOString(),
@@ -343,10 +362,32 @@ export class AppService {
     const lx = this.loaded(j.examId);
     j.state = 'running';
     j.stretchStart = Date.now();
+    j.phase = null;
+    j.phaseDone = 0;
+    j.phaseTotal = 0;
+    j.phaseStart = Date.now();
     j.finishedAtStart = this.ws.listResponses(j.examId).filter((r) => r.marks && r.extraction).length;
     j.run = (async () => {
       try {
-        await grade({ workspace: this.ws, exam: lx, engine, input: { kind: 'none' }, technique, signal: j.controller.signal });
+        await grade({
+          workspace: this.ws,
+          exam: lx,
+          engine,
+          input: { kind: 'none' },
+          technique,
+          signal: j.controller.signal,
+          onProgress: (p) => {
+            const phase = p.phase === 'extract' ? 'reading' : p.phase === 'mark' ? 'marking' : null;
+            if (!phase) return;
+            if (phase !== j.phase) {
+              j.phase = phase;
+              j.phaseStart = Date.now();
+            }
+            j.phaseDone = p.done;
+            j.phaseTotal = p.total;
+            if (phase === 'marking' && p.done > 0 && p.done === p.total) this.markSeconds = (Date.now() - j.phaseStart) / 1000 / p.done;
+          },
+        });
         j.state = j.controller.signal.aborted ? 'paused' : 'done';
         j.message = j.state === 'done' ? null : 'Paused. Work done so far is saved; resume to go on.';
       } catch (e) {
@@ -500,10 +541,10 @@ export class AppService {
         const techs = await this.techniques();
         const client = new OllamaClient({ url: this.settings.ollamaUrl, timeoutMs: 1500, retries: 0 });
         let reachable = false;
-        let models: { name: string; size: number | null }[] = [];
+        let models: { name: string; size: number | null; digest: string | null; parameterSize: string | null }[] = [];
         let note = '';
         try {
-          models = (await client.listModels()).map((m) => ({ name: m.name, size: m.size ?? null }));
+          models = (await client.listModels()).map((m) => ({ name: m.name, size: m.size ?? null, digest: m.digest ? m.digest.replace(/^sha256:/, '') : null, parameterSize: m.parameterSize || null }));
           reachable = true;
         } catch (e) {
           note = `(${(e as Error).message.split('\n')[0]})`;
@@ -553,6 +594,10 @@ export class AppService {
           message: null,
           failed: 0,
           run: null,
+          phase: null,
+          phaseStart: Date.now(),
+          phaseDone: 0,
+          phaseTotal: 0,
         };
         this.job = j;
         await this.runStretch(j);

@@ -46,7 +46,8 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
     }
   };
   const running = p?.state === 'running' || p?.state === 'pausing';
-  const pct = p && p.total ? Math.round((100 * p.done) / p.total) : 0;
+  // Two phases (read every response, then mark every one): the bar covers both.
+  const pct = p && p.total ? Math.floor((100 * (p.read + p.done)) / (2 * p.total)) : 0;
   const ollama = options?.ollama;
   return (
     <section>
@@ -90,8 +91,15 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
                   checked={models.includes(m.name)}
                   onChange={(e) => setModels(e.target.checked ? [...models, m.name].slice(technique === 'consensus' ? -2 : -1) : models.filter((x) => x !== m.name))}
                 />
-                {m.name}
-                {m.size ? <span className="muted small"> ({(m.size / 1e9).toFixed(1)} GB)</span> : null}
+                <span className="model-name">{m.name}</span>
+                <span className="muted small">
+                  {[m.parameterSize ? `${m.parameterSize} parameters` : null, m.size ? `${(m.size / 1e9).toFixed(1)} GB` : null].filter(Boolean).join(' · ')}
+                </span>
+                {m.digest && (
+                  <code className="small muted digest" title={`sha256:${m.digest}`} data-digest={m.digest}>
+                    sha256:{m.digest.slice(0, 12)}
+                  </code>
+                )}
               </label>
             ))}
           </fieldset>
@@ -121,10 +129,12 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
                     ? 'Pausing after the current response…'
                     : p.state === 'failed'
                       ? 'Stopped with an error.'
-                      : 'Grading…'}
+                      : p.phase === 'marking'
+                      ? 'Marking the equations read…'
+                      : 'Reading the responses…'}
             </strong>
-            <span className="muted">
-              {p.done} of {p.total} responses ({pct}%)
+            <span className="muted" data-testid="progress-counts">
+              {p.read} of {p.total} read · {p.done} of {p.total} responses marked ({pct}%)
             </span>
           </div>
           <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={p.total} aria-valuenow={p.done}>
@@ -133,27 +143,27 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
           <dl className="stats">
             <div>
               <dt>Time left</dt>
-              <dd>{p.state === 'done' ? '—' : fmtSeconds(p.etaSeconds)}</dd>
+              <dd data-stat="eta">{p.state === 'done' ? '—' : fmtSeconds(p.etaSeconds)}</dd>
             </div>
             <div>
               <dt>Elapsed</dt>
-              <dd>{fmtSeconds(p.elapsedSeconds)}</dd>
+              <dd data-stat="elapsed">{fmtSeconds(p.elapsedSeconds)}</dd>
             </div>
             <div>
               <dt>Need your review</dt>
-              <dd>{p.needsReview}</dd>
+              <dd data-stat="review">{p.needsReview}</dd>
             </div>
             <div>
               <dt>Failed</dt>
-              <dd>{p.failed}</dd>
+              <dd data-stat="failed">{p.failed}</dd>
             </div>
             <div>
               <dt>Model tokens</dt>
-              <dd>{p.tokens.toLocaleString()}</dd>
+              <dd data-stat="tokens">{p.tokens.toLocaleString()}</dd>
             </div>
             <div>
               <dt>Energy (est.)</dt>
-              <dd>{p.energyJoules < 3600 ? `${Math.round(p.energyJoules)} J` : `${(p.energyJoules / 3600).toFixed(2)} Wh`}</dd>
+              <dd data-stat="energy">{p.energyJoules < 3600 ? `${Math.round(p.energyJoules)} J` : `${(p.energyJoules / 3600).toFixed(2)} Wh`}</dd>
             </div>
           </dl>
           {p.message && <p className="muted">{p.message}</p>}

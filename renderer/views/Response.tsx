@@ -223,7 +223,7 @@ function EquationsEditor({ d, onSaved, onHover }: { d: ResponseDetail; onSaved(d
     <div className="card">
       <h2>Equations read</h2>
       <p className="muted small">
-        {d.current ? `Read by ${sourceLabel(d.current.source)}.` : 'Not read yet.'} Correct any equation below; the marks are recomputed as soon as
+        {d.current ? `Read by ${d.current.flags.includes('models-disagree') ? 'two models that disagree (only the equations both read are kept)' : sourceLabel(d.current.source)}.` : 'Not read yet.'} Correct any equation below; the marks are recomputed as soon as
         you save. Variables: {d.variables.join(', ')}.
       </p>
       <ol className="eqlist">
@@ -261,19 +261,34 @@ const sourceLabel = (s: string) =>
   s === 'embedded' ? 'the embedded extractor' : s.startsWith('model:') ? `the model ${s.slice(6)}` : s === 'consensus' ? 'two models in agreement' : s === 'manual' ? 'you (corrected by hand)' : s === 'given' ? 'a given list' : s;
 
 function Readings({ d }: { d: ResponseDetail }) {
+  // An equation only one reader has is highlighted (compared by its source, spaces ignored).
+  const key = (s: string) => s.replace(/\s+/g, '');
+  const sets = d.readings.map((r) => new Set(r.equations.map((e) => key(e.source))));
+  const disagree = d.current?.flags.includes('models-disagree') ?? false;
+  const agreed = !disagree && d.current?.source === 'consensus';
   return (
-    <div className="card">
+    <div className="card" data-testid="readings">
       <h2>Each reader's reading</h2>
+      <p className={disagree ? 'banner warn' : 'muted small'}>
+        {disagree
+          ? 'The models still disagree after comparing their readings. The marks use only the equations both read; correct the list above if the student wrote more.'
+          : agreed
+            ? 'The models agree (consensus reached): the marks use their common reading.'
+            : 'Each reader listed these equations; the marks use the reading above.'}
+      </p>
       <div className="side-by-side">
         {d.readings.map((r, i) => (
           <div key={i} className="reading">
             <h3>{sourceLabel(r.source)}</h3>
             <ol>
-              {r.equations.map((e, k) => (
-                <li key={k}>
-                  <Tex latex={e.latex} /> <code className="small muted">{e.source}</code>
-                </li>
-              ))}
+              {r.equations.map((e, k) => {
+                const alone = sets.some((s, j) => j !== i && !s.has(key(e.source)));
+                return (
+                  <li key={k} className={alone ? 'only-here' : ''} title={alone ? 'not in the other reading' : undefined}>
+                    <Tex latex={e.latex} /> <code className="small muted">{e.source}</code>
+                  </li>
+                );
+              })}
             </ol>
             {r.equations.length === 0 && <p className="muted">no equations</p>}
           </div>

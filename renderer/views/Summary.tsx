@@ -39,7 +39,7 @@ export function SummaryView({ nav, examId }: { nav: Nav; examId: string }) {
         </div>
         <div>
           <dt>Reading accuracy</dt>
-          <dd>{s.accuracy && s.accuracy.compared ? `${Math.round((100 * s.accuracy.equivalent) / s.accuracy.compared)}% of ${s.accuracy.compared}` : '—'}</dd>
+          <dd data-stat="accuracy">{s.accuracy && s.accuracy.compared ? `${Math.round((100 * s.accuracy.equivalent) / s.accuracy.compared)}% of ${s.accuracy.compared}` : '—'}</dd>
         </div>
       </dl>
       {!s.accuracy && <p className="muted small">Import reference equation lists (Responses) to see how often the reading matched them.</p>}

@@ -84,7 +84,7 @@ export async function openApp(browser: Browser, app: App): Promise<{ context: Br
 
 export async function shot(page: Page, name: string, opts: { top?: boolean } = { top: true }): Promise<void> {
   if (opts.top) await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(150);
+  await page.waitForTimeout(400); // let bars and transitions settle
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 }
 
