@@ -40,6 +40,8 @@ type Ctx = {
   mathSeen: boolean;
   /** Ranges of the normalised text that define a symbol in words ("x = Mali's speed"). */
   definitions: [number, number][];
+  /** Variables the question says are positive. */
+  positive: Set<string>;
 };
 
 const blankOut = (s: string, a: number, b: number): string => s.slice(0, a) + s.slice(a, b).replace(/[^\n]/g, ' ') + s.slice(b);
@@ -156,8 +158,11 @@ function segments(toks: Tok[]): [number, number][] {
   return out;
 }
 
-/** Drop unmatched brackets at the edges and a trailing unit. */
-function trim(ts: Tok[], lex: Lexicon): Tok[] {
+/**
+ * Drop unmatched brackets at the edges and a trailing unit. `ambiguous` is set when the last token
+ * could be a unit or a variable and nothing tells which ("x = √(2mgh/k) m": metres, or times m?).
+ */
+function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): Tok[] {
   let t = ts.filter((x) => x.kind !== 'nl');
   let changed = true;
   while (changed && t.length) {
@@ -206,6 +211,7 @@ function trim(ts: Tok[], lex: Lexicon): Tok[] {
   else if (n >= 1 && unitAt(n - 1) && operandBefore(n - 1)) {
     const u = t[n - 1].text;
     if (!lex.variables.includes(u) || numericSide(n - 1)) cut = n - 1;
+    else if (t[n - 2].kind === 'rp' && ambiguous) ambiguous.unit = u;
   }
   return cut > 0 ? t.slice(0, cut) : t;
 }
@@ -308,6 +314,39 @@ function numberedClash(t: Tok[]): string | null {
   return null;
 }
 
+/**
+ * "w = 0" for a positive w, in a conditional ("if w = 0", "w = 0 gives v = u"): the student is
+ * taking a limit, not stating a value. ("so t = 0 or t = 2v_0 sinθ/g" is a root, and is recorded.)
+ */
+function positiveSetToZero(ctx: Ctx, parts: Tok[][]): string | null {
+  const lone = (p: Tok[]): string | null => (p.length === 1 && p[0].kind === 'id' && p[0].pieces?.length === 1 && p[0].pieces[0].kind === 'sym' ? p[0].pieces[0].name : null);
+  const zero = (p: Tok[]): boolean => p.length === 1 && p[0].kind === 'num' && Number(p[0].text) === 0;
+  const [a, b] = parts;
+  const v = zero(b) ? lone(a) : zero(a) ? lone(b) : null;
+  return v && ctx.positive.has(v) ? v : null;
+}
+
+const CONDITION_WORD = /^(when|as|if|for)$/i;
+const LIMIT_WORD = /^(small|smaller|large|larger|big|bigger|tiny|huge|negligible|negligibly|zero|infinity|infinite|dominates|dominant|much|tends|tending|approaches|approaching|vanishes)$/i;
+
+/**
+ * An equation followed in the same sentence by a limiting condition ("v = u when w is small",
+ * "v = w if w >> u", "v = u for w -> 0") is a statement about a limit, which gold does not record
+ * (convention 1). Returns the condition's text, or null.
+ */
+function limitingCondition(toks: Tok[], i1: number): string | null {
+  if (toks[i1]?.kind !== 'word' || !CONDITION_WORD.test(toks[i1].text)) return null;
+  const words: string[] = [];
+  for (let k = i1; k < toks.length && toks[k].kind !== 'nl' && !(toks[k].kind === 'punct' && /^[.;!?]$/.test(toks[k].text)); k++) {
+    const x = toks[k];
+    words.push(x.text);
+    if (x.kind === 'rel' || x.kind === 'arrow' || (x.kind === 'word' && LIMIT_WORD.test(x.text)) || (x.kind === 'num' && Number(x.text) === 0)) {
+      return words.join(' ');
+    }
+  }
+  return null;
+}
+
 function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   // An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)".
   const open: number[] = [];
@@ -322,7 +361,8 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     return;
   }
   const raw = toks.slice(i0, i1);
-  const t = trim(raw, ctx.lex);
+  const ambiguous: { unit?: string } = {};
+  const t = trim(raw, ctx.lex, ambiguous);
   if (t.length === 0) return;
   const hasSym = t.some((x) => x.kind === 'usym' || (x.kind === 'id' && x.pieces!.some((p) => p.kind === 'sym')));
   const hasEq = t.some((x) => x.kind === 'eq');
@@ -368,6 +408,15 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     unread(ctx, t, clash);
     return;
   }
+  if (ambiguous.unit) {
+    unread(ctx, t, `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`);
+    return;
+  }
+  const condition = limitingCondition(toks, i1);
+  if (condition) {
+    unread(ctx, t, `holds only in a limiting case ("${condition}"): limits are not recorded`);
+    return;
+  }
   const parts: Tok[][] = [[]];
   for (const x of t) {
     if (x.kind === 'eq') parts.push([]);
@@ -397,6 +446,12 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     unread(ctx, t, "an empty side between '=' signs");
     return;
   }
+  const limitContext = (prev?.kind === 'word' && /^(if|when|at|for|as|with|setting|putting|put)$/i.test(prev.text)) || (next?.kind === 'word' && /^(gives|then|yields)$/i.test(next.text));
+  const zeroed = parts.length === 2 && limitContext ? positiveSetToZero(ctx, parts) : null;
+  if (zeroed) {
+    unread(ctx, t, `${zeroed} is positive in this question: setting it to 0 is a limiting case, not recorded`);
+    return;
+  }
   emitChain(ctx, parts, t);
 }
 
@@ -413,6 +468,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     flags: new Set(),
     mathSeen: false,
     definitions: [],
+    positive: new Set(q.variables.filter((v) => v.assumptions?.includes('positive')).map((v) => v.name)),
   };
   const result = (status: Extraction['status']): Extraction => ({
     equations: ctx.equations,

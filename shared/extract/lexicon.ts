@@ -178,6 +178,8 @@ export type Piece = { kind: 'sym'; name: string; text: string } | { kind: 'fn'; 
 export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string, string>): Piece[] | null {
   if (STOPWORDS.has(run.toLowerCase()) && !lex.variables.includes(run) && !aliases.has(run)) return null;
   if (ENGLISH_LETTERS.has(run) && !lex.variables.includes(run) && !aliases.has(run)) return null;
+  // A plural of a function word is English ("the roots v = ..."), not root(s)*...
+  if (/^(root|sine|cosine|log)s$/i.test(run)) return null;
   const memo = new Map<number, Piece[] | null>();
   const go = (i: number): Piece[] | null => {
     if (i === run.length) return [];
@@ -197,5 +199,12 @@ export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string,
     memo.set(i, out);
     return out;
   };
-  return go(0);
+  const pieces = go(0);
+  // A run of mixed case whose letters had to change case to become variables ("Ts" -> t*S, "Vu")
+  // is more likely a name with a subscript (T_s) than a product: not read. A run in one case
+  // ("UV" from a student who writes in capitals) is still a product.
+  const syms = pieces?.filter((p) => p.kind === 'sym') ?? [];
+  const mixedCase = /[A-Z]/.test(run) && /[a-z]/.test(run);
+  if (mixedCase && syms.length >= 2 && syms.some((p) => p.text !== p.name && p.text.toLowerCase() === p.name.toLowerCase())) return null;
+  return pieces;
 }

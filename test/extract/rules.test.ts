@@ -279,3 +279,59 @@ test('an unknown letter run after "=" is not taken for a definition in words', (
 test('a function glued to a number: sin2φ', () => {
   assert.deepEqual(read('a = F sin2φ/M', CART), ['Eq(a, F*sin(2*phi)/M)']);
 });
+
+// A mass dropped onto a spring, invented for these tests: m, h, k, g and y are all variables, and
+// m, h and g are also unit words.
+const DROP = Q(
+  'drop',
+  [
+    ['m', 'mass of the ball'],
+    ['h', 'drop height'],
+    ['k', 'spring constant'],
+    ['g', 'gravitational acceleration'],
+    ['y', 'compression of the spring'],
+  ],
+  'y',
+);
+
+test('a unit word that is also a variable, right after a bracket, is not guessed', () => {
+  const x = extractEmbedded('y = (2mgh/k)^(1/2) m', DROP);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  assert.match(x.unread[0].reason, /unit or the variable m/);
+  // After a number it is a unit; inside the product it is the variable.
+  assert.deepEqual(read('y = 0.4 m', DROP), ['Eq(y, 0.4)']);
+  assert.deepEqual(read('k y^2/2 = m g h', DROP), ['Eq(k*y**2/2, m*g*h)']);
+});
+
+test('an equation that holds only in a limiting case is not recorded as read', () => {
+  for (const text of ['T = L/b when c is small', 'T = L/b if c << b', 'T = L/b for c -> 0']) {
+    const x = extractEmbedded(text, BOAT);
+    assert.notEqual(x.status, 'read', text);
+    assert.deepEqual(x.equations, [], text);
+    assert.match(x.unread[0].reason, /limiting case/, text);
+  }
+  // A condition that is no limit keeps the equation.
+  assert.deepEqual(read('T = L/b when rowing straight across', BOAT), ['Eq(T, L/b)']);
+});
+
+test('a positive variable set to 0 in a condition is a limit; a root t = 0 is recorded', () => {
+  const x = extractEmbedded('if c = 0 then T = L/b', BOAT);
+  assert.equal(x.status, 'partial');
+  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(T, L/b)']);
+  assert.match(x.unread[0].reason, /c is positive/);
+  assert.deepEqual(read('so T = 0 or T = 2L/b', BOAT), ['Eq(T, 0)', 'Eq(T, 2*L/b)']);
+});
+
+test('"roots" is a word, not root(s)', () => {
+  assert.deepEqual(read('b^2 = 4c^2 has roots b = 2c', BOAT), ['Eq(b**2, 4*c**2)', 'Eq(b, 2*c)']);
+});
+
+test('a mixed-case letter run that needs a case change is a subscripted name, not a product', () => {
+  const x = extractEmbedded('tB = L/c', BOAT);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  // Written as the question writes it, or all in capitals, it is a product.
+  assert.deepEqual(read('Tb = L', BOAT), ['Eq(T*b, L)']);
+  assert.deepEqual(read('TB = L/C', BOAT), ['Eq(T*b, L/c)']);
+});
