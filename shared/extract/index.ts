@@ -326,6 +326,21 @@ function positiveSetToZero(ctx: Ctx, parts: Tok[][]): string | null {
   return v && ctx.positive.has(v) ? v : null;
 }
 
+const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated)$/i;
+
+/** "x = 2mgh/k all square rooted", "x = 2mgh/k (squared)": words right after change what was written. */
+function modifiedAfter(toks: Tok[], i1: number): string | null {
+  const seen: string[] = [];
+  for (let k = i1; k < toks.length && seen.length < 4; k++) {
+    const x = toks[k];
+    if (x.kind === 'lp' || x.kind === 'rp') continue;
+    if (x.kind !== 'word') break;
+    seen.push(x.text);
+    if (MODIFIER_WORD.test(x.text)) return seen.join(' ');
+  }
+  return null;
+}
+
 const CONDITION_WORD = /^(when|as|if|for)$/i;
 const LIMIT_WORD = /^(small|smaller|large|larger|big|bigger|tiny|huge|negligible|negligibly|zero|infinity|infinite|dominates|dominant|much|tends|tending|approaches|approaching|vanishes)$/i;
 
@@ -406,6 +421,16 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const clash = numberedClash(t);
   if (clash) {
     unread(ctx, t, clash);
+    return;
+  }
+  const timesX = t.findIndex((x, k) => k > 0 && x.kind === 'id' && /^[xX]$/.test(x.text) && x.sp && t[k - 1].kind === 'num' && t[k + 1]?.kind === 'num' && t[k + 1].sp);
+  if (timesX >= 0) {
+    unread(ctx, t, `'${t[timesX].text}' between two numbers could be a times sign or the variable ${t[timesX].text}`);
+    return;
+  }
+  const modifier = modifiedAfter(toks, i1);
+  if (modifier) {
+    unread(ctx, t, `the words after it ("${modifier}") change the expression`);
     return;
   }
   if (ambiguous.unit) {

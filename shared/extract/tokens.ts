@@ -215,6 +215,10 @@ export function render(toks: Tok[]): Rendered {
       factors++;
     }
     if (factors < 2) continue;
+    // "u/2(1 + …)" is read both ways by people ((u/2)(1 + …) or u/(2(1 + …))): don't choose.
+    if (items[g0].k === 'num' && items[g0 + 1]?.k === 'lp') {
+      return { ok: false, reason: `unclear whether '/${items[g0].text}(…)' divides by the bracket too` };
+    }
     const numer = items[p - 1];
     const beforeNumer = items[p - 2];
     if (numer?.k === 'num' && !isOperand(beforeNumer) && !(beforeNumer?.k === 'op' && beforeNumer.text === '^')) {

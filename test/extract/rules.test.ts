@@ -335,3 +335,27 @@ test('a mixed-case letter run that needs a case change is a subscripted name, no
   assert.deepEqual(read('Tb = L', BOAT), ['Eq(T*b, L)']);
   assert.deepEqual(read('TB = L/C', BOAT), ['Eq(T*b, L/c)']);
 });
+
+test('"x" between two numbers is not guessed when x is a variable', () => {
+  const x = extractEmbedded('y = 2 x 0.1 x 5', { ...DROP, variables: [...DROP.variables, { name: 'x', description: 'a distance', assumptions: ['positive'] }] });
+  assert.notEqual(x.status, 'read');
+  assert.match(x.unread[0].reason, /times sign or the variable x/);
+  // A tight 2x is still a product.
+  assert.deepEqual(read('y = 2k', DROP), ['Eq(y, 2*k)']);
+});
+
+test('words right after an expression that change it ("all square rooted", "(squared)") leave it unread', () => {
+  for (const text of ['y = 2mgh/k all square rooted', 'y = 2mgh/k (squared)', 'y = mg/k doubled']) {
+    const x = extractEmbedded(text, DROP);
+    assert.notEqual(x.status, 'read', text);
+    assert.deepEqual(x.equations, [], text);
+  }
+  assert.deepEqual(read('y = 2mgh/k is the answer', DROP), ['Eq(y, 2*m*g*h/k)']);
+});
+
+test('"a/2(…)" is left unread: people read it both ways; "/2g" is still the whole denominator', () => {
+  const x = extractEmbedded('b = c/2(1 + L)', BOAT);
+  assert.notEqual(x.status, 'read');
+  assert.match(x.unread[0].reason, /divides by the bracket too/);
+  assert.deepEqual(read('d = v_0^2/2a', CART), ['Eq(d, v_0**2/(2*a))']);
+});
