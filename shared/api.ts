@@ -182,10 +182,10 @@ export const API = {
     z.object({ json: BigText }),
     z.union([z.object({ ok: z.literal(true), examId: z.string() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
   ),
-  /** Save an edited exam (replaces the stored one; marks are recomputed on the next grade). */
+  /** Save an edited exam (replaces the stored one); responses whose marks the change dropped are re-marked at once, in the background (progress in grade.status). */
   'exam.save': method(
     z.object({ exam: ExamSchema }),
-    z.union([z.object({ ok: z.literal(true), examId: z.string() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
+    z.union([z.object({ ok: z.literal(true), examId: z.string(), remarking: z.number() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
   ),
   /** Load the bundled demo exam and its responses. */
   'exam.loadDemo': method(z.object({}), z.object({ examId: z.string(), responses: z.number() })),

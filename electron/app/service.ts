@@ -15,7 +15,7 @@ import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
 import { marksCsv, rowStatus } from '../../electron/engine/csv/write.ts';
 import { givenExtraction, grade, TECHNIQUES } from '../../electron/engine/grade.ts';
 import { markEquations } from '../../electron/engine/marking.ts';
-import { createEngine } from '../../electron/engine/engine-factory.ts';
+import { createEngine, type Engine } from '../../electron/engine/engine-factory.ts';
 import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
 import { Workspace, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
 import { OllamaClient } from '../../electron/engine/ollama/client.ts';
@@ -38,6 +38,9 @@ const notFound = (what: string): never => {
 const unavailable = (message: string): never => {
   throw new ApiFailure({ code: 'unavailable', message });
 };
+
+/** The job name of a re-marking run (scheme changed; nothing is read again). */
+const REMARK = 'marking only (the scheme changed)';
 
 /** Energy estimate while a model runs (a typical desktop GPU's board power). */
 const ASSUMED_GPU_WATTS = 250;
@@ -70,7 +73,9 @@ type Job = {
 
 export class AppService {
   readonly ws: Workspace;
-  private engineP: Promise<EntailmentEngine> | null = null;
+  private engineP: Promise<Engine> | null = null;
+  /** What the engine said about SymPy (missing, wrong Python), in plain words. */
+  private engineNotice: string | null = null;
   private job: Job | null = null;
   private gold = new Map<string, Map<string, string[]>>(); // examId -> "student\0question" -> sources
   private settings: Settings;
@@ -90,11 +95,22 @@ export class AppService {
   }
 
   private engine(): Promise<EntailmentEngine> {
-    this.engineP ??= createEngine().catch((e) => {
+    const pythonPath = this.settings.pythonPath.trim();
+    this.engineP ??= createEngine({ sympy: pythonPath ? { pythonPath } : {}, onNotice: (m) => (this.engineNotice = m) }).catch((e) => {
       this.engineP = null;
       throw new ApiFailure({ code: 'unavailable', message: `the symbolic engine could not start: ${(e as Error).message}` });
     });
     return this.engineP;
+  }
+
+  /** The SymPy prover's state for Settings: known once the engine has started. */
+  private async sympyFeature(): Promise<{ available: boolean; note: string }> {
+    const e = this.engineP ? await this.engineP.catch(() => null) : null;
+    const st = e?.sympyStatus() ?? null;
+    if (!e) return { available: true, note: `starts with the first grading${this.settings.pythonPath.trim() ? ` (Python: ${this.settings.pythonPath.trim()})` : ''}` };
+    if (!st) return { available: false, note: 'not used in this build' };
+    const ok = st.state !== 'unavailable';
+    return { available: ok, note: `${st.message}${this.engineNotice && !ok ? ` (${this.engineNotice})` : ''}` };
   }
 
   async close(): Promise<void> {
@@ -400,6 +416,69 @@ export class AppService {
     })();
   }
 
+  /** Re-mark every response whose marks were dropped (the scheme changed): no reading, marking only. Returns how many. */
+  private startRemark(examId: string): number {
+    const n = this.ws.pending(examId, 'mark').length;
+    if (!n) return 0;
+    const now = Date.now();
+    const j: Job = {
+      examId,
+      technique: REMARK,
+      controller: new AbortController(),
+      state: 'running',
+      startedAt: now,
+      runSeconds: 0,
+      stretchStart: now,
+      finishedAtStart: 0,
+      tokens: 0,
+      energyJoules: 0,
+      message: null,
+      failed: 0,
+      run: null,
+      phase: 'marking',
+      phaseStart: now,
+      phaseDone: 0,
+      phaseTotal: n,
+    };
+    this.job = j;
+    this.remarkStretch(j);
+    return n;
+  }
+
+  private remarkStretch(j: Job): void {
+    const todo = this.ws.pending(j.examId, 'mark');
+    j.state = 'running';
+    j.stretchStart = j.phaseStart = Date.now();
+    j.phase = 'marking';
+    j.phaseDone = 0;
+    j.phaseTotal = todo.length;
+    j.run = (async () => {
+      try {
+        const engine = await this.engine();
+        const lx = this.loaded(j.examId);
+        for (const r of todo) {
+          if (j.controller.signal.aborted) break;
+          const cq = lx.questions.get(r.questionId);
+          const x = this.ws.getExtraction(r.id);
+          if (!cq || !x) continue;
+          const eqs = x.equations.flatMap((e) => {
+            const p = parseEquation(e.source, { variables: cq.variables });
+            return p.ok ? [p.value] : [];
+          });
+          this.ws.saveMarks(r.id, x.id, await markEquations(engine, cq, eqs));
+          j.phaseDone++;
+        }
+        j.state = j.controller.signal.aborted ? 'paused' : 'done';
+        j.message = j.state === 'done' ? 'Re-marked with the changed scheme.' : 'Paused. Work done so far is saved; resume to go on.';
+      } catch (e) {
+        j.state = 'failed';
+        j.message = (e as Error).message;
+      } finally {
+        j.runSeconds += (Date.now() - j.stretchStart) / 1000;
+      }
+    })();
+  }
+
   // ---------- gold and accuracy ----------
 
   private async accuracy(examId: string): Promise<{ compared: number; equivalent: number } | null> {
@@ -438,6 +517,7 @@ export class AppService {
               : { available: false, note: 'not in this build yet: only responses written entirely as equations are read (the plain reader)' },
             'Ollama models': techs.ollama ? { available: true, note: 'model reading through Ollama' } : { available: false, note: 'the model pipeline is not in this build yet' },
             'symbolic engine': { available: true, note: 'Z3 with a numeric fast path decides every mark' },
+            'SymPy checker': await this.sympyFeature(),
           },
         };
       },
@@ -454,7 +534,10 @@ export class AppService {
       'exam.import': async ({ json }) => {
         try {
           const lx = parseExamJson(json);
-          return { ok: true as const, examId: this.ws.importExam(lx.exam).examId };
+          const { examId } = this.ws.importExam(lx.exam);
+          // Importing a changed version of an exam drops its marks: re-mark at once unless grading runs (it marks them).
+          if (!this.job || (this.job.state !== 'running' && this.job.state !== 'pausing')) this.startRemark(examId);
+          return { ok: true as const, examId };
         } catch (e) {
           if (e instanceof ExamError) return { ok: false as const, issues: e.problems.map((p) => ({ path: p.path || '(file)', message: p.message })) };
           return { ok: false as const, issues: [{ path: '(exam)', message: (e as Error).message }] };
@@ -462,9 +545,12 @@ export class AppService {
       },
 
       'exam.save': async ({ exam }) => {
+        if (this.job && (this.job.state === 'running' || this.job.state === 'pausing')) throw new ApiFailure({ code: 'conflict', message: 'grading is running: pause it, or wait until it is done, then save the exam' });
         try {
           const lx = validateExam(exam);
-          return { ok: true as const, examId: this.ws.importExam(lx.exam).examId };
+          const { examId } = this.ws.importExam(lx.exam);
+          // A changed scheme or changed variables drop the marks: re-mark at once (in the background; progress in Grade).
+          return { ok: true as const, examId, remarking: this.startRemark(examId) };
         } catch (e) {
           if (e instanceof ExamError) return { ok: false as const, issues: e.problems.map((p) => ({ path: p.path || '(exam)', message: p.message })) };
           return { ok: false as const, issues: [{ path: '(exam)', message: (e as Error).message }] };
@@ -617,7 +703,8 @@ export class AppService {
         if (!j || j.state !== 'paused') throw new ApiFailure({ code: 'conflict', message: 'grading is not paused' });
         j.controller = new AbortController();
         j.message = null;
-        await this.runStretch(j);
+        if (j.technique === REMARK) this.remarkStretch(j);
+        else await this.runStretch(j);
         return this.progress();
       },
 
@@ -758,7 +845,15 @@ export class AppService {
 
       'settings.get': async () => this.settings,
       'settings.set': async (s) => {
+        const pythonChanged = s.pythonPath.trim() !== this.settings.pythonPath.trim();
         this.settings = s;
+        // A new Python path takes effect with a fresh engine (not while grading uses the current one).
+        if (pythonChanged && this.engineP && (!this.job || (this.job.state !== 'running' && this.job.state !== 'pausing'))) {
+          const old = this.engineP;
+          this.engineP = null;
+          this.engineNotice = null;
+          void old.then((e) => e.close()).catch(() => {});
+        }
         if (this.settingsPath) writeFileSync(this.settingsPath, JSON.stringify(s, null, 2));
         return s;
       },

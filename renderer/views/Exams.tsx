@@ -107,7 +107,7 @@ function ExamEditor({ examId, onSaved }: { examId: string; onSaved(): void }) {
     try {
       const r = await api['exam.save']({ exam });
       if (r.ok) {
-        setSaved('Saved. Responses are re-marked with the new scheme the next time you grade.');
+        setSaved(r.remarking ? `Saved. Re-marking ${r.remarking} responses with the changed scheme now (progress under Grade).` : 'Saved.');
         onSaved();
       } else setIssues(r.issues);
     } catch (e) {

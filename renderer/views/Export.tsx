@@ -9,10 +9,10 @@ export function ExportView({ examId }: { nav: Nav; examId: string }) {
   const [preview, setPreview] = useState<string>();
   const [error, setError] = useState<string>();
   const [student, setStudent] = useState('');
-  const marks = async () => {
+  const marks = async (by: 'student' | 'response') => {
     setError(undefined);
     try {
-      const r = await api['export.marks']({ examId });
+      const r = by === 'student' ? await api['export.studentMarks']({ examId }) : await api['export.marks']({ examId });
       setPreview(r.csv);
       download(r.fileName, r.csv);
     } catch (e) {
@@ -37,17 +37,25 @@ export function ExportView({ examId }: { nav: Nav; examId: string }) {
       <h1>Export</h1>
       <div className="card">
         <h2>Marks</h2>
-        <p className="muted">One row per student: a column for each question's scheme items, each question's total and the overall total. Manual items not yet marked are left empty.</p>
-        <button className="primary" onClick={marks} data-testid="export-marks">
-          Download marks CSV
-        </button>
+        <p className="muted">
+          One row per student: a column for each question's scheme items (<code>q1.a</code>, <code>q1.b</code>, …), each question's total and the overall
+          total. Manual items not yet marked are left empty, and the status column says what is still open.
+        </p>
+        <div className="row">
+          <button className="primary" onClick={() => marks('student')} data-testid="export-student-marks">
+            Download marks CSV (one row per student)
+          </button>
+          <button onClick={() => marks('response')} data-testid="export-marks">
+            One row per answer (student, question)
+          </button>
+        </div>
       </div>
       <div className="card">
         <h2>Report for one student</h2>
         <p className="muted">What the student wrote, the equations read, and why each mark was or wasn't given: the report to show a student who asks.</p>
         <div className="row">
           <input placeholder="student id" aria-label="student id" value={student} onChange={(e) => setStudent(e.target.value)} />
-          <button disabled={!student.trim()} onClick={reports}>
+          <button disabled={!student.trim()} onClick={reports} data-testid="export-report">
             Download report
           </button>
         </div>

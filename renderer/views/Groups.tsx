@@ -1,9 +1,10 @@
 // Answer groups: responses whose equation lists are proved equivalent, largest first. A
-// correction or an override can be applied to a whole group; each member is still audited.
+// correction of the equations (which is also how a held-back equation is accepted) or an
+// override can be applied to a whole group; each member is still audited.
 import { useState } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../App.tsx';
-import { Tex } from '../tex.tsx';
+import { EquationField, Tex, checkEquation } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
 
 export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
@@ -12,11 +13,26 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
   const questionId = qid ?? exam?.questions[0]?.id;
   const [groups, error, reload] = useLoad(() => (questionId ? api['groups.list']({ examId, questionId }) : Promise.resolve([])), [examId, questionId]);
   const [target, setTarget] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [eqs, setEqs] = useState<string[]>([]);
   const [itemId, setItemId] = useState('');
   const [marks, setMarks] = useState('');
   const [comment, setComment] = useState('');
   const [msg, setMsg] = useState<string>();
   const q = exam?.questions.find((x) => x.id === questionId);
+  const variables = q?.variables.map((v) => v.name) ?? [];
+  const correct = async (responseIds: string[]) => {
+    setMsg(undefined);
+    try {
+      const r = await api['groups.apply']({ responseIds, action: { kind: 'equations', equations: eqs.filter((e) => e.trim()), comment: comment.trim() || undefined } });
+      setMsg(`Equations corrected and re-marked for ${r.changed} responses; each is in its history.`);
+      setEditing(null);
+      setComment('');
+      reload();
+    } catch (e) {
+      setMsg(errorText(e));
+    }
+  };
   const apply = async (responseIds: string[]) => {
     setMsg(undefined);
     try {
@@ -66,10 +82,52 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
             <button className="link" onClick={() => nav.openResponse(g.responseIds[0])}>
               open one
             </button>
-            <button className="link" onClick={() => setTarget(target === g.key ? null : g.key)}>
+            <button className="link" onClick={() => (setTarget(target === g.key ? null : g.key), setEditing(null))} data-testid="group-override">
               override a mark for the whole group
             </button>
+            <button
+              className="link"
+              onClick={() => {
+                setTarget(null);
+                setEditing(editing === g.key ? null : g.key);
+                setEqs(g.equations.map((e) => e.source));
+              }}
+              data-testid="group-correct"
+            >
+              correct the equations for the whole group
+            </button>
           </div>
+          {editing === g.key && (
+            <div className="group-edit">
+              <ol className="eqlist">
+                {eqs.map((e, i) => (
+                  <li key={i}>
+                    <EquationField
+                      value={e}
+                      variables={variables}
+                      label={`equation ${i + 1}`}
+                      onChange={(v) => setEqs(eqs.map((x, k) => (k === i ? v : x)))}
+                      onRemove={() => setEqs(eqs.filter((_, k) => k !== i))}
+                    />
+                  </li>
+                ))}
+              </ol>
+              <button className="link" onClick={() => setEqs([...eqs, ''])}>
+                + add an equation
+              </button>
+              <div className="save-bar">
+                <input placeholder="Why (optional, kept in each response's history)" aria-label="group correction comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+                <button
+                  className="primary"
+                  disabled={!eqs.filter((e) => e.trim()).every((e) => checkEquation(e, variables).ok)}
+                  onClick={() => correct(g.responseIds)}
+                  data-testid="group-correct-apply"
+                >
+                  Save and re-mark {g.responseIds.length}
+                </button>
+              </div>
+            </div>
+          )}
           {target === g.key && q && (
             <div className="override-form">
               <select aria-label="scheme item" value={itemId} onChange={(e) => setItemId(e.target.value)}>
@@ -81,7 +139,7 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
                 ))}
               </select>
               <input className="narrow" type="number" min={0} aria-label="marks" value={marks} onChange={(e) => setMarks(e.target.value)} />
-              <input placeholder="Reason (required)" value={comment} onChange={(e) => setComment(e.target.value)} />
+              <input placeholder="Reason (required)" aria-label="group override reason" value={comment} onChange={(e) => setComment(e.target.value)} />
               <button className="primary" disabled={!itemId || marks === '' || !comment.trim()} onClick={() => apply(g.responseIds)}>
                 Apply to {g.responseIds.length}
               </button>

@@ -7,7 +7,7 @@ import { api } from '../api.ts';
 import type { Nav } from '../App.tsx';
 import { Chips } from '../chips.tsx';
 import { EquationField, Tex, checkEquation } from '../tex.tsx';
-import { errorText } from '../util.ts';
+import { download, errorText } from '../util.ts';
 import type { ResponseDetail } from '../../shared/api.ts';
 
 type Item = ResponseDetail['items'][number];
@@ -61,9 +61,19 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
           </h1>
           <Chips chips={d.chips} />
         </div>
-        <div className="total-box" data-testid="detail-total">
-          <span className="big">{d.total ?? '—'}</span>
-          <span className="muted">/ {d.available}</span>
+        <div className="total-side">
+          <div className="total-box" data-testid="detail-total">
+            <span className="big">{d.total ?? '—'}</span>
+            <span className="muted">/ {d.available}</span>
+          </div>
+          <button
+            className="link small"
+            data-testid="detail-report"
+            title="What the student wrote, the equations read and why each mark was given"
+            onClick={() => api['export.report']({ responseId: d.responseId }).then((r) => download(r.fileName, r.text, 'text/plain'), (e) => setError(errorText(e)))}
+          >
+            Download the report for the student
+          </button>
         </div>
       </div>
       <div className="row nav-keys">

@@ -97,6 +97,27 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     await page.uncheck('text=only those needing review');
   });
 
+  it('walks to the next response needing review with the keyboard', async () => {
+    await nav('review');
+    await page.fill('input[type="search"]', '');
+    await page.selectOption('select[aria-label="question"]', 'all');
+    await page.check('text=only those needing review');
+    const first = page.locator('[data-response]').first();
+    const ids = await page.locator('[data-response]').evaluateAll((els) => els.map((e) => e.getAttribute('data-response')));
+    assert.ok(ids.length >= 2, 'at least two responses need review');
+    await first.click();
+    await page.waitForSelector(`[data-testid="response-detail"]`);
+    const heading = async () => (await page.textContent('[data-testid="response-detail"] h1'))?.trim();
+    const h0 = await heading();
+    await page.keyboard.press('n');
+    await page.waitForFunction((prev) => document.querySelector('[data-testid="response-detail"] h1')?.textContent?.trim() !== prev, h0);
+    assert.ok(await page.isVisible('.chip[data-chip="needs-review"]'), 'the next one needs review too');
+    assert.match((await page.textContent('.nav-keys')) ?? '', new RegExp(`2 of ${ids.length}`));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="review-table"]');
+    await page.uncheck('text=only those needing review');
+  });
+
   it('marks the gold equation lists and the exported CSV equals gold-marks.csv', async (t) => {
     await nav('responses');
     await page.click('summary:has-text("equation lists to mark as they are")');
@@ -183,14 +204,52 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     const r = rows.find((x) => x.student_id === 'S002' && x.question_id === 'q1')!;
     assert.equal(r.a, '1');
     assert.equal(r.total, t2?.split('/')[0].trim());
+    // One row per student: per-item columns, each question's total, the overall total.
+    const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-student-marks"]')]);
+    const students = readSimpleCsv(readFileSync((await dl2.path())!, 'utf8'));
+    assert.equal(new Set(students.map((x) => x.student_id)).size, students.length, 'one row per student');
+    assert.equal(students.length, new Set(rows.map((x) => x.student_id)).size);
+    const s2 = students.find((x) => x.student_id === 'S002')!;
+    assert.equal(s2['q1.a'], '1');
+    assert.equal(s2['q1.total'], r.total);
+    const sum = rows.filter((x) => x.student_id === 'S002').reduce((a, x) => a + Number(x.total || 0), 0);
+    assert.equal(Number(s2.total), sum);
+    // The report a contesting student could be shown: their text, the equations, each mark and why, the override's reason.
+    await page.fill('input[aria-label="student id"]', 'S002');
+    const [dl3] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-report"]')]);
+    const report = readFileSync((await dl3.path())!, 'utf8');
+    assert.match(report, /Student: S002 {4}Question: q1/);
+    assert.match(report, new RegExp(`Mark: ${r.total} / 7`));
+    assert.match(report, /journey time stated in words/);
+    assert.match(report, /\[a\] .* 1 \/ 1 \(set by the instructor\)/);
     await shot(page, 'export');
   });
 
-  it('groups equivalent answers', async () => {
+  it('groups equivalent answers, and a correction applies to the whole group with each member audited', async () => {
     await nav('groups');
     await page.waitForSelector('.group');
     assert.ok((await page.locator('.group').count()) > 1);
     await shot(page, 'groups');
+    // The largest group with equations and at least two members: add an equation to all of them.
+    const groups = page.locator('.group');
+    let target = -1;
+    for (let i = 0; i < (await groups.count()) && target < 0; i++) {
+      const n = Number(/(\d+) responses/.exec((await groups.nth(i).locator('strong').first().textContent()) ?? '')?.[1] ?? 0);
+      if (n >= 2 && (await groups.nth(i).locator('.katex').count()) > 0) target = i;
+    }
+    assert.ok(target >= 0, 'a group of two or more with equations');
+    const g = groups.nth(target);
+    const members = Number(/(\d+) responses/.exec((await g.locator('strong').first().textContent()) ?? '')?.[1]);
+    await g.locator('[data-testid="group-correct"]').click();
+    await g.locator('button:has-text("+ add an equation")').click();
+    await g.locator('.eqlist input').last().fill('Eq(v, u + ');
+    assert.ok(await g.locator('[data-testid="group-correct-apply"]').isDisabled(), 'an invalid equation cannot be applied');
+    await g.locator('.eqlist input').last().fill('Eq(v, u + w)');
+    await g.locator('input[aria-label="group correction comment"]').fill('group: the answer line was missed');
+    await g.locator('[data-testid="group-correct-apply"]').click();
+    await page.waitForSelector(`text=Equations corrected and re-marked for ${members} responses`);
+    const audits = app.service.ws.auditLog({}).filter((a) => a.action === 'comment.add' && JSON.stringify(a.new).includes('group: the answer line was missed'));
+    assert.equal(audits.length, members, 'every member has the correction in its own history');
   });
 
   it('raised no errors in the page', () => {
