@@ -14,16 +14,17 @@ import type { Question } from '../exam.ts';
 import type { ExtractedEquation, Extraction, ExtractionFlag, Span, UnreadSpan } from '../extraction.ts';
 import { lexiconFor, UNIT_WORDS, type Lexicon } from './lexicon.ts';
 import { normalize, type Mapped } from './normalize.ts';
+import { mentionsAttachment } from './attachment.ts';
 import { render, tokenize, type Tok } from './tokens.ts';
 
 export { normalize } from './normalize.ts';
 export { lexiconFor, splitRun } from './lexicon.ts';
+export { mentionsAttachment } from './attachment.ts';
 
 /** Responses longer than this are not read (a pasted essay or a hostile input): abstain. */
 export const MAX_TEXT = 20000;
 
 const ATTACHMENT_LINE = /^[ \t]*attachments?[ \t]*:.*$/gim;
-const SEE_ATTACHED = /\b(see (?:the )?attach(?:ed|ment)|(?:in|see) (?:the )?(?:attached )?(?:scan|photo|picture|image)s?\b|attached (?:file|image|photo|scan|pdf|working))/i;
 
 const RETRACTION =
   /\b(scratch that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
@@ -471,6 +472,12 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     unread(ctx, t, "an empty side between '=' signs");
     return;
   }
+  // "t = 50s", "x = 0.63m": a value with a unit glued on, or a number times the variable S or m?
+  const glued = parts.find((p) => p.length === 2 && p[0].kind === 'num' && p[1].kind === 'id' && !p[1].sp && UNIT_WORDS.has(p[1].text));
+  if (glued) {
+    unread(ctx, t, `'${glued[0].text}${glued[1].text}' could be a value in ${glued[1].text} or ${glued[0].text} times a variable`);
+    return;
+  }
   const limitContext = (prev?.kind === 'word' && /^(if|when|at|for|as|with|setting|putting|put)$/i.test(prev.text)) || (next?.kind === 'word' && /^(gives|then|yields)$/i.test(next.text));
   const zeroed = parts.length === 2 && limitContext ? positiveSetToZero(ctx, parts) : null;
   if (zeroed) {
@@ -517,7 +524,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     ctx.notes.push(`attachment: ${m[0].trim()} (not read; look at it)`);
     work = blankOut(work, m.index!, m.index! + m[0].length);
   }
-  if (SEE_ATTACHED.test(work)) {
+  if (mentionsAttachment(work)) {
     ctx.flags.add('attachment');
     ctx.notes.push('the response refers to attached work (not read; look at it)');
   }

@@ -359,3 +359,24 @@ test('"a/2(…)" is left unread: people read it both ways; "/2g" is still the wh
   assert.match(x.unread[0].reason, /divides by the bracket too/);
   assert.deepEqual(read('d = v_0^2/2a', CART), ['Eq(d, v_0**2/(2*a))']);
 });
+
+test('a number with a unit word glued on that is also a variable is not guessed ("y = 0.63m")', () => {
+  for (const text of ['y = 0.63m', 'h = 2m']) {
+    const x = extractEmbedded(text, DROP);
+    assert.notEqual(x.status, 'read', text);
+    assert.match(x.unread[0].reason, /value in m or/, text);
+  }
+  assert.deepEqual(read('y = 2m/k', DROP), ['Eq(y, 2*m/k)']);
+  assert.deepEqual(read('y = 0.63 m', DROP), ['Eq(y, 0.63)']);
+});
+
+test('attachments are recognised however they are mentioned; "attached to" is physics', () => {
+  for (const text of ['Please refer to the image uploaded (IMG_0001.heic)', 'answer: see page 2', 'working in the attached file', 'Attachment: scan.pdf']) {
+    const x = extractEmbedded(text, DROP);
+    assert.ok(x.flags.includes('attachment'), text);
+    assert.deepEqual(x.equations, [], text);
+  }
+  const x = extractEmbedded('The ball is attached to the spring, so k y^2/2 = m g h', DROP);
+  assert.ok(!x.flags.includes('attachment'));
+  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(k*y**2/2, m*g*h)']);
+});

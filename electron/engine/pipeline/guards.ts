@@ -171,13 +171,8 @@ export function groundList(
   return { grounded, ungrounded };
 }
 
-const ATTACHMENT_RE =
-  /\battach(?:ed|ment|ments|ing)?\b|\b(?:see|check|in|on) (?:the |my )?(?:photo|picture|image|scan|upload|file|pdf|sheet|paper)s?\b|\buploaded\b|\bscanned\b|\b(?:photo|picture|image|scan) of (?:my|the)\b|\bhandwritten\b|\.(?:jpe?g|png|pdf|heic)\b/i;
-
 /** Whether a response mentions an attachment (always flagged: the working is not in the text). */
-export function mentionsAttachment(text: string): boolean {
-  return ATTACHMENT_RE.test(text);
-}
+export { mentionsAttachment } from '../../../shared/extract/attachment.ts';
 
 /** Canonical SymPy source of an equation string, or null. */
 export function canonical(source: string, variables: readonly string[]): string | null {

@@ -1,0 +1,22 @@
+// Whether a response mentions an attachment: the study's most common failure was a model inventing
+// equations for working that was only in an attached photo or scan, so any mention is flagged for
+// the instructor. One definition, used by the embedded extractor and the model pipeline. Pure.
+
+const ATTACHMENT_RE = new RegExp(
+  [
+    String.raw`\battachments?\b`,
+    // "attached to a spring" is physics, not an attachment.
+    String.raw`\battached\b(?!\s+to\b)`,
+    String.raw`\b(?:see|check|in|on|refer to|look at) (?:the |my )?(?:attached |uploaded )?(?:photo|picture|image|scan|upload|file|pdf|sheet|page)s?\b`,
+    String.raw`\buploaded\b`,
+    String.raw`\bscanned\b`,
+    String.raw`\b(?:photo|picture|image|scan) of (?:my|the)\b`,
+    String.raw`\bhandwritten\b`,
+    String.raw`\.(?:jpe?g|png|pdf|heic|gif|webp|tiff?|docx?)\b`,
+  ].join('|'),
+  'i',
+);
+
+export function mentionsAttachment(text: string): boolean {
+  return ATTACHMENT_RE.test(text);
+}
