@@ -1,8 +1,8 @@
 // The headless command line: `equimark grade | check | eval`. Launched by bin/equimark.mjs.
 // Every input problem is reported with where and what; exit status 0 ok, 1 bad input or
-// failure, 2 bad arguments.
+// failure, 2 bad arguments, 3 responses wait for the model (Ollama unreachable; re-run).
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseEquation, formatErrors, equationToSympy } from '../../shared/equation/index.ts';
 import { questionDomain } from '../../shared/exam.ts';
 import type { Verdict } from '../../shared/verdict.ts';
@@ -11,8 +11,11 @@ import { CsvFileError } from '../engine/csv/read.ts';
 import { parseResponsesCsv, ResponsesCsvError } from '../engine/csv/responses.ts';
 import { parseEquationsCsv } from '../engine/csv/equations.ts';
 import { marksCsv, equationsCsv, writeFileAtomic } from '../engine/csv/write.ts';
-import { grade, resolveTechnique, type GradeInput, type GradeProgress } from '../engine/grade.ts';
-import { evaluate, formatEvalReport } from '../engine/eval.ts';
+import { grade, type GradeInput, type GradeProgress, type GradeSummary } from '../engine/grade.ts';
+import { evaluate, formatEvalReport, formatTableOneOf, type EvalReport } from '../engine/eval.ts';
+import { isModelTechnique, ollamaReachable, resolveTechnique, TECHNIQUE_NAMES, type Technique } from '../engine/techniques.ts';
+import { gpuPower, GPU_BOARD_POWER_W, type BatchAccounting } from '../engine/ollama/accounting.ts';
+import { resolveOllamaUrl, settingsWarnings } from '../engine/ollama/settings.ts';
 import { createEngine } from '../engine/engine-factory.ts';
 import { Workspace } from '../engine/workspace/index.ts';
 import type { EntailmentEngine } from '../engine/entail/types.ts';
@@ -23,15 +26,53 @@ export type Io = { out: (s: string) => void; err: (s: string) => void; isTTY: bo
 const defaultIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), isTTY: !!process.stderr.isTTY };
 
 export const USAGE = `Usage:
-  equimark grade --exam E.json (--responses R.csv | --equations L.csv) --out DIR [--workspace W.sqlite] [--technique plain]
+  equimark grade --exam E.json (--responses R.csv | --equations L.csv) --out DIR [--workspace W.sqlite]
+                 [--technique T] [--model M] [--model2 M2] [--ollama-url URL] [--gpu NAME] [--cache FILE|none] [--parallel N]
       Grade a class: writes DIR/marks.csv and DIR/equations.csv. The workspace (default
       DIR/workspace.sqlite) keeps every step; re-running finishes an interrupted run.
   equimark check --exam E.json --question ID "EQ1" "EQ2" [--json]
       Whether EQ1 entails EQ2 and EQ2 entails EQ1 under the question's assumptions, with evidence.
-  equimark eval --exam E.json --responses R.csv --gold G.csv [--technique plain] [--json]
-      List-equivalence accuracy of the reader against gold lists, and agreement of marks.
+  equimark eval --exam E.json --responses R.csv --gold G.csv [--technique T[,T2,...]] [model options as for grade] [--json]
+      Against gold lists: list-equivalence accuracy, coverage (non-blank responses read with
+      confidence) and precision (of those, equivalent to gold) overall and per tag, agreement of
+      marks, and Table I (per technique: time, tokens, correct answers). Several techniques
+      (--technique embedded,hybrid) are compared in one run.
   equimark help
+
+Techniques (--technique):
+  embedded    the embedded extractor alone: no model is contacted; what it can't read with
+              confidence stays 'partial' or 'abstained' and earns marks only from what it read
+  plain       the interim reader of responses written entirely as equations
+  hybrid      the embedded extractor first, the model (--model; with --model2, two models that
+              must agree) reads what it could not read with confidence
+  direct, llm-modulo, per-line, consensus
+              the model reads every response (consensus: --model and --model2 must agree)
+  Default: hybrid when a model is configured (--model or EQUIMARK_MODEL) and Ollama answers;
+  otherwise embedded (stderr says why). A model never decides a mark: it only reads equations.
+
+Model options:
+  --model M, --model2 M2   installed Ollama models (default: $EQUIMARK_MODEL, $EQUIMARK_MODEL2)
+  --ollama-url URL         Ollama server (default: $OLLAMA_HOST read as Ollama does, else
+                           http://127.0.0.1:11434); a server not on this machine gets a warning:
+                           student responses would leave the machine
+  --gpu NAME               GPU for the energy estimate ("RTX 4090", "h100", or "300W")
+  --cache FILE|none        reply cache: a re-run replays the model's replies at no cost
+                           (grade default: beside the workspace, W.ollama-replies.jsonl;
+                           eval default: none)
+  --parallel N             model requests in flight at once (default 1)
+  Possibly invented equations (not traceable to the student's text) earn no marks: they are held
+  back (flag 'invented', status needs-review) until the instructor accepts them. Per response,
+  the models (name and digest), prompts, replies, tokens and time are kept in the workspace.
+
+Exit status: 0 done; 1 bad input or failure; 2 bad arguments; 3 some responses wait for the
+  model (Ollama unreachable): their embedded reading is kept and graded meanwhile, they are
+  listed on stderr, and running the same command again once Ollama answers reads only those.
+
+Environment: OLLAMA_HOST, EQUIMARK_MODEL, EQUIMARK_MODEL2.
 `;
+
+/** Exit status when responses wait for the model. */
+export const EXIT_WAITING = 3;
 
 class InputError extends Error {
   override name = 'InputError';
@@ -75,14 +116,112 @@ function progressPrinter(io: Io): (p: GradeProgress) => void {
   };
 }
 
+const MODEL_OPTIONS = ['technique', 'model', 'model2', 'ollama-url', 'gpu', 'cache', 'parallel'] as const;
+
+/** The techniques a run uses, and the model settings, from the options and the environment. */
+type Plan = {
+  names: string[];
+  /** A run that fell back to reading without a model: responses waiting for the model stay waiting. */
+  keepWaiting: boolean;
+  model?: string;
+  model2?: string;
+  url: string;
+  gpu?: string;
+  parallel?: number;
+};
+
+async function planTechniques(opts: Record<string, string>, cmd: string, io: Io, probe: boolean): Promise<Plan> {
+  const env = process.env;
+  let url: string;
+  try {
+    url = resolveOllamaUrl(opts['ollama-url'] ?? null, env);
+  } catch (e) {
+    throw new UsageError(`${cmd}: ${(e as Error).message}`);
+  }
+  const model = (opts.model ?? env.EQUIMARK_MODEL ?? '').trim() || undefined;
+  const model2 = (opts.model2 ?? env.EQUIMARK_MODEL2 ?? '').trim() || undefined;
+  const gpu = opts.gpu;
+  if (gpu !== undefined && gpuPower(gpu) == null) {
+    throw new UsageError(`${cmd}: unknown GPU '${gpu}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}`);
+  }
+  let parallel: number | undefined;
+  if (opts.parallel !== undefined) {
+    parallel = Number(opts.parallel);
+    if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64) throw new UsageError(`${cmd}: --parallel must be a whole number from 1 to 64, got '${opts.parallel}'`);
+  }
+  const base = { url, ...(model ? { model } : {}), ...(model2 ? { model2 } : {}), ...(gpu ? { gpu } : {}), ...(parallel ? { parallel } : {}) };
+  const warn = () => {
+    for (const w of settingsWarnings({ url })) io.err(`warning: ${w}\n`);
+  };
+  if (opts.technique !== undefined) {
+    const names = opts.technique.split(',').map((n) => n.trim()).filter(Boolean);
+    if (names.length === 0) throw new UsageError(`${cmd}: --technique needs a name (available: ${TECHNIQUE_NAMES.join(', ')})`);
+    if (cmd === 'grade' && names.length > 1) throw new UsageError('grade: give one technique (eval compares several)');
+    for (const n of names) {
+      if (!(TECHNIQUE_NAMES as readonly string[]).includes(n)) throw new UsageError(`${cmd}: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
+      if (isModelTechnique(n) && !model) throw new UsageError(`${cmd}: technique '${n}' needs a model: give --model NAME or set EQUIMARK_MODEL`);
+      if (n === 'consensus' && !model2) throw new UsageError(`${cmd}: technique 'consensus' needs a second model: give --model2 NAME or set EQUIMARK_MODEL2`);
+    }
+    if (names.some(isModelTechnique)) warn();
+    return { ...base, names: [...new Set(names)], keepWaiting: false };
+  }
+  if (!probe) return { ...base, names: ['embedded'], keepWaiting: true };
+  if (!model) {
+    io.err('no model configured: reading with the embedded extractor only (give --model NAME or set EQUIMARK_MODEL to have a model read what it cannot)\n');
+    return { ...base, names: ['embedded'], keepWaiting: true };
+  }
+  warn();
+  const reach = await ollamaReachable(url);
+  if (!reach.ok) {
+    io.err(`Ollama not reachable at ${url}: ${reach.reason}; reading with the embedded extractor only\n`);
+    return { ...base, names: ['embedded'], keepWaiting: true };
+  }
+  io.err(`reading with hybrid: the embedded extractor first, ${model}${model2 ? ` and ${model2} (they must agree)` : ''} at ${url} for the rest\n`);
+  return { ...base, names: ['hybrid'], keepWaiting: false };
+}
+
+function makeTechnique(name: string, plan: Plan, engine: EntailmentEngine, cache: string | null): Promise<Technique> {
+  return resolveTechnique(name, { url: plan.url, model: plan.model ?? null, model2: plan.model2 ?? null, gpu: plan.gpu ?? null, cache, engine, ...(plan.parallel ? { parallel: plan.parallel } : {}) });
+}
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** Lines on a batch's model use: calls, tokens, time, estimated FLOPs and energy. */
+export function accountingLines(technique: string, models: string[], a: BatchAccounting, gpu?: string): string[] {
+  if (a.calls === 0 && a.cachedCalls === 0) return [`model (${technique}): no call was needed this run`];
+  const out = [
+    `model (${technique}, ${models.join(' + ') || 'unresolved'}): ${a.calls} calls${a.cachedCalls ? ` (+${a.cachedCalls} replayed from the reply cache, ${a.cachedTokens} tokens not spent again)` : ''}, ` +
+      `tokens ${a.tokensIn} in / ${a.tokensOut} out; model busy ${secs(a.modelBusyMs)}, batch ${secs(a.batchWallMs)}`,
+    `estimated compute: ${a.estimatedFlops == null ? 'unknown (a model did not report its size)' : `${a.estimatedFlops.toExponential(2)} FLOPs`} (2 x parameters x tokens, an estimate)`,
+  ];
+  if (a.energy) out.push(`estimated energy: ${a.energy.wattHours.toFixed(3)} Wh (${Math.round(a.energy.joules)} J) on ${a.energy.gpu} at ${a.energy.boardPowerW} W board power x busy time; an estimate`);
+  else if (!gpu) out.push('estimated energy: give --gpu NAME (e.g. "RTX 4090") for an estimate');
+  return out;
+}
+
+function waitingLines(list: { studentId: string; questionId: string }[], reason: string | undefined, rerun: string): string[] {
+  return [
+    `${list.length} response${list.length === 1 ? '' : 's'} wait${list.length === 1 ? 's' : ''} for the model${reason ? ` (${reason})` : ''}:`,
+    ...list.map((w) => `  ${w.studentId}/${w.questionId}`),
+    'What the embedded extractor read of them is kept and graded meanwhile (flag waiting-for-model).',
+    `To finish them, start Ollama and run again: ${rerun}`,
+    'Only these are read again; everything else is kept as it is. (--technique embedded stops waiting and keeps the embedded reading.)',
+  ];
+}
+
+const shellQuote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
 async function cmdGrade(argv: string[], io: Io): Promise<number> {
-  const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', 'technique'], flags: [] });
+  const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', ...MODEL_OPTIONS], flags: [] });
   const examPath = need(opts, 'exam', 'grade');
   const outDir = need(opts, 'out', 'grade');
   if (!!opts.responses === !!opts.equations) throw new UsageError('grade: give exactly one of --responses R.csv or --equations L.csv');
-  const technique = await resolveTechnique(opts.technique ?? 'plain').catch((e: Error) => {
-    throw new UsageError(`grade: ${e.message}`);
-  });
+  if (opts.technique !== undefined) {
+    // Bad technique names are argument errors, found before any file is read.
+    for (const n of opts.technique.split(',').map((x) => x.trim())) {
+      if (n && !(TECHNIQUE_NAMES as readonly string[]).includes(n)) throw new UsageError(`grade: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
+    }
+  }
   const exam = loadExamFile(examPath);
   const qids = exam.exam.questions.map((q) => q.id);
   let input: GradeInput;
@@ -94,12 +233,15 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
     for (const p of problems) io.err(`${file}, line ${p.line}: ${p.message}\n`);
     input = { kind: 'given', rows };
   }
+  // Given equation lists need no reader: no model is looked for.
+  const plan = await planTechniques(opts, 'grade', io, input.kind === 'responses');
   try {
     mkdirSync(outDir, { recursive: true });
   } catch (e) {
     throw new InputError(`${outDir}: cannot create the output folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const wsPath = opts.workspace ?? join(outDir, 'workspace.sqlite');
+  const cache = opts.cache === 'none' ? null : (opts.cache ?? join(dirname(wsPath), `${basename(wsPath).replace(/\.sqlite$/, '')}.ollama-replies.jsonl`));
   let ws: Workspace;
   try {
     ws = new Workspace(wsPath);
@@ -107,21 +249,31 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
     throw new InputError(`${wsPath}: cannot open the workspace (${(e as Error).message})`);
   }
   try {
-    const summary = await withEngine((engine) => grade({ workspace: ws, exam, engine, input, technique, onProgress: progressPrinter(io) }));
+    const summary: GradeSummary = await withEngine(async (engine) => {
+      const technique = await makeTechnique(plan.names[0], plan, engine, cache);
+      return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
+    });
     writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam));
     writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam));
     const by = Object.entries(summary.byExtraction).map(([k, n]) => `${k} ${n}`).join(', ');
+    const m = summary.model;
     io.out(
       [
         `graded ${summary.responses} responses of exam '${summary.examId}' (${by})`,
-        `this run: extracted ${summary.extractedNow}, marked ${summary.markedNow} (finished work is kept in ${wsPath})`,
+        `this run: extracted ${summary.extractedNow}, marked ${summary.markedNow} with technique ${summary.technique} (finished work is kept in ${wsPath})`,
         `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
         ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
         ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),
+        ...(m ? accountingLines(summary.technique, m.models.map((x) => `${x.name}@${x.digest.slice(0, 12)}`), m.accounting, plan.gpu) : []),
         `wrote ${resolve(outDir, 'marks.csv')} and ${resolve(outDir, 'equations.csv')}`,
         '',
       ].join('\n'),
     );
+    if (summary.waiting.length) {
+      const rerun = ['equimark', 'grade', ...argv].map(shellQuote).join(' ');
+      io.err(`${waitingLines(summary.waiting, summary.waitingReason, rerun).join('\n')}\n`);
+      return EXIT_WAITING;
+    }
     return 0;
   } finally {
     ws.close();
@@ -184,26 +336,48 @@ async function cmdCheck(argv: string[], io: Io): Promise<number> {
 }
 
 async function cmdEval(argv: string[], io: Io): Promise<number> {
-  const { opts, flags } = parseArgs(argv, { values: ['exam', 'responses', 'gold', 'technique'], flags: ['json'] });
+  const { opts, flags } = parseArgs(argv, { values: ['exam', 'responses', 'gold', ...MODEL_OPTIONS], flags: ['json'] });
   const exam: LoadedExam = loadExamFile(need(opts, 'exam', 'eval'));
   const respPath = need(opts, 'responses', 'eval');
   const goldPath = need(opts, 'gold', 'eval');
-  const technique = await resolveTechnique(opts.technique ?? 'plain').catch((e: Error) => {
-    throw new UsageError(`eval: ${e.message}`);
-  });
   const responses = parseResponsesCsv(readInput(respPath, 'responses CSV'), exam.exam.questions.map((q) => q.id), respPath);
   const { rows: gold } = parseEquationsCsv(readInput(goldPath, 'gold CSV'), (q) => exam.questions.get(q)?.variables, goldPath);
-  const report = await withEngine((engine) =>
-    evaluate({
-      exam,
-      engine,
-      technique,
-      responses,
-      gold,
-      onProgress: (d, t) => io.isTTY && io.err(`\r\x1b[Keval ${d}/${t}${d === t ? '\n' : ''}`),
-    }),
-  );
-  io.out(flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : `${formatEvalReport(report)}\n`);
+  const plan = await planTechniques(opts, 'eval', io, true);
+  const cache = opts.cache === undefined || opts.cache === 'none' ? null : opts.cache;
+  const reports: EvalReport[] = await withEngine(async (engine) => {
+    const out: EvalReport[] = [];
+    for (const name of plan.names) {
+      const technique = await makeTechnique(name, plan, engine, cache);
+      out.push(
+        await evaluate({
+          exam,
+          engine,
+          technique,
+          responses,
+          gold,
+          onProgress: (d, t) => io.isTTY && io.err(`\r\x1b[Keval ${name} ${d}/${t}${d === t ? '\n' : ''}`),
+        }),
+      );
+    }
+    return out;
+  });
+  if (flags.has('json')) {
+    // One technique: its report (with its Table I row); several: every report and Table I.
+    const json = reports.length === 1 ? reports[0] : { techniques: reports, tableOne: reports.map((r) => r.tableOne) };
+    io.out(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const parts = reports.map((r) => {
+      const lines = [formatEvalReport(r)];
+      if (r.accounting) lines.push(...accountingLines(r.technique, r.models ?? [], r.accounting, plan.gpu));
+      return lines.join('\n');
+    });
+    io.out(`${parts.join('\n\n')}\n\nTable I (per technique: correct answers, time, tokens):\n${formatTableOneOf(reports)}\n`);
+  }
+  const waiting = reports.flatMap((r) => r.waiting.map((w) => ({ ...w, technique: r.technique })));
+  if (waiting.length) {
+    io.err(`${waiting.length} response readings wait for the model (${reports.find((r) => r.waitingReason)?.waitingReason ?? 'Ollama unreachable'}); they count as not correct. Run again once Ollama answers${cache ? ' (the reply cache keeps what was read)' : ''}.\n`);
+    return EXIT_WAITING;
+  }
   return 0;
 }
 

@@ -1,14 +1,23 @@
 // Evaluation of a reading technique against gold equation lists: list-equivalence accuracy
 // (engine.compareLists over realDomain, as in ../shared/data/README.md) overall, per question
-// and per tag, and agreement of the marks the extracted lists earn with those the gold lists earn.
+// and per tag; coverage (share of non-blank responses read with confidence, status 'read') and
+// precision (share of those equivalent to gold), overall and per tag; agreement of the marks the
+// extracted lists earn with those the gold lists earn; and the technique's row of the study's
+// Table I (time, tokens, correct answers; pipeline/eval.ts tableOne).
 import { parseEquation, type Equation } from '../../shared/equation/index.ts';
+import type { Question } from '../../shared/exam.ts';
 import { realDomain } from '../../shared/exam.ts';
+import type { Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './entail/types.ts';
 import type { LoadedExam } from './exam-io.ts';
 import type { ResponseRow } from './csv/responses.ts';
 import type { EquationsRow } from './csv/equations.ts';
-import type { Technique } from './grade.ts';
+import type { Technique } from './techniques.ts';
 import { markEquations } from './marking.ts';
+import { figures, figuresByTag, figuresLine, type Figures } from './extract-eval.ts';
+import { computeAccounting, type BatchAccounting } from './ollama/accounting.ts';
+import type { BatchItem, BatchResult } from './pipeline/batch.ts';
+import { formatTableOne, tableOne, type TableOneRow } from './pipeline/eval.ts';
 
 export type Tally = { correct: number; total: number };
 export type EvalRow = {
@@ -36,7 +45,49 @@ export type EvalReport = {
   rows: EvalRow[];
   /** Gold rows with no response, bad gold rows, responses with no gold row. */
   problems: string[];
+  /** Coverage and precision overall, on gold not marked ambiguous, and per tag. */
+  coverage: Figures;
+  coverageUnambiguous: Figures;
+  coverageByTag: Record<string, Figures>;
+  /** This technique's row of Table I (time, tokens, correct answers). */
+  tableOne: TableOneRow;
+  /** Responses left waiting for the model (Ollama unreachable): counted as not correct. */
+  waiting: { studentId: string; questionId: string }[];
+  waitingReason?: string;
+  /** Model techniques: the models (name@digest) and the batch's accounting. */
+  models?: string[];
+  accounting?: BatchAccounting;
 };
+
+type Job = { id: string; gold: EquationsRow; resp: ResponseRow; question: Question };
+
+/** Read every job with the technique: a model technique in one batch, others one by one (timed, so Table I has their time too). */
+async function readAll(technique: Technique, jobs: Job[], onRead?: () => void): Promise<BatchResult> {
+  if (technique.batch) {
+    return technique.batch(
+      jobs.map((j) => ({ id: j.id, text: j.resp.text, question: j.question })),
+      { onItem: () => onRead?.() },
+    );
+  }
+  const t0 = Date.now();
+  const items: BatchItem[] = [];
+  for (const j of jobs) {
+    const started = Date.now();
+    const extraction: Extraction = await technique.extractor.extract(j.resp.text, j.question);
+    items.push({
+      id: j.id,
+      question: j.question,
+      extraction,
+      record: {
+        id: j.id, questionId: j.question.id, technique: technique.name as BatchResult['technique'], models: [], calls: [],
+        readings: [{ reader: technique.extractor.name, equations: extraction.equations.map((e) => e.source) }], ungrounded: [], waiting: false, wallMs: Date.now() - started,
+      },
+    });
+    onRead?.();
+  }
+  // No model: no calls, no tokens; the same shape so Table I compares it with the model techniques.
+  return { technique: technique.name as BatchResult['technique'], models: [], items, waiting: [], accounting: computeAccounting([], { batchWallMs: Date.now() - t0 }), warnings: [], url: '' };
+}
 
 const add = (m: Record<string, Tally>, k: string, ok: boolean): void => {
   const t = (m[k] ??= { correct: 0, total: 0 });
@@ -54,9 +105,11 @@ export async function evaluate(opts: {
 }): Promise<EvalReport> {
   const { exam, engine, technique, responses, gold } = opts;
   const byKey = new Map(responses.map((r) => [`${r.studentId}\u0000${r.questionId}`, r]));
-  const report: EvalReport = { technique: technique.name, accuracy: { correct: 0, total: 0 }, byQuestion: {}, byTag: {}, marksAgreement: { correct: 0, total: 0 }, itemAgreement: { correct: 0, total: 0 }, rows: [], problems: [] };
+  const report = {
+    technique: technique.name, accuracy: { correct: 0, total: 0 }, byQuestion: {}, byTag: {}, marksAgreement: { correct: 0, total: 0 }, itemAgreement: { correct: 0, total: 0 }, rows: [], problems: [],
+  } as unknown as EvalReport;
   const goldKeys = new Set<string>();
-  let done = 0;
+  const jobs: Job[] = [];
   for (const g of gold) {
     const key = `${g.studentId}\u0000${g.questionId}`;
     goldKeys.add(key);
@@ -70,13 +123,26 @@ export async function evaluate(opts: {
       report.problems.push(`gold line ${g.line}: no response for ${g.studentId}/${g.questionId}: not evaluated`);
       continue;
     }
-    const x = await technique.extractor.extract(resp.text, cq.question);
+    jobs.push({ id: `${g.studentId}/${g.questionId}`, gold: g, resp, question: cq.question });
+  }
+  let done = 0;
+  const total = jobs.length * 2;
+  const batch = await readAll(technique, jobs, () => opts.onProgress?.(++done, total));
+  const byId = new Map(batch.items.map((it) => [it.id, it]));
+  // A response waiting for the model was not read: not correct, not read with confidence.
+  const waitingIds = new Set(batch.waiting);
+  const ambiguous = new Map<string, boolean>();
+  for (const { id, gold: g } of jobs) {
+    const cq = exam.questions.get(g.questionId)!;
+    const item = byId.get(id)!;
+    const x = item.extraction;
+    ambiguous.set(id, g.extra.ambiguous === 'true');
     const extracted: Equation[] = [];
     for (const e of x.equations) {
       const p = parseEquation(e.source, { variables: cq.variables });
       if (p.ok) extracted.push(p.value);
     }
-    const cmp = await engine.compareLists(extracted, g.equations, realDomain(cq.question));
+    const cmp = waitingIds.has(id) ? { equivalent: false } : await engine.compareLists(extracted, g.equations, realDomain(cq.question));
     const mx = await markEquations(engine, cq, extracted);
     const mg = await markEquations(engine, cq, g.equations);
     const marks: EvalRow['marks'] = {};
@@ -97,9 +163,31 @@ export async function evaluate(opts: {
     report.marksAgreement.total++;
     if (agree) report.marksAgreement.correct++;
     report.rows.push({ studentId: g.studentId, questionId: g.questionId, tags, extracted: x.equations.map((e) => e.source), gold: g.sources, status: x.status, equivalent: cmp.equivalent, marks, marksAgree: agree });
-    opts.onProgress?.(++done, gold.length);
+    opts.onProgress?.(++done, total);
   }
   for (const r of responses) if (!goldKeys.has(`${r.studentId}\u0000${r.questionId}`)) report.problems.push(`response line ${r.line}: ${r.studentId}/${r.questionId} has no gold row: not evaluated`);
+
+  const figRows = report.rows.map((r) => ({
+    extraction: { status: waitingIds.has(`${r.studentId}/${r.questionId}`) ? ('abstained' as const) : (r.status as Extraction['status']) },
+    tags: r.tags,
+    equivalent: r.equivalent,
+    ambiguous: ambiguous.get(`${r.studentId}/${r.questionId}`) ?? false,
+  }));
+  const f = figuresByTag(figRows);
+  report.coverage = f.overall;
+  report.coverageUnambiguous = figures(figRows.filter((r) => !r.ambiguous));
+  report.coverageByTag = f.perTag;
+  const goldOf = new Map(jobs.map((j) => [j.id, j.gold.sources]));
+  [report.tableOne] = await tableOne([{ technique: technique.name, result: batch }], (id) => goldOf.get(id), (a, b, d) => engine.compareLists(a, b, d));
+  report.waiting = batch.waiting.map((id) => {
+    const [studentId, questionId] = [id.slice(0, id.lastIndexOf('/')), id.slice(id.lastIndexOf('/') + 1)];
+    return { studentId, questionId };
+  });
+  if (batch.waitingReason) report.waitingReason = batch.waitingReason;
+  if (technique.usesModel) {
+    report.models = batch.models.map((m) => `${m.name}@${m.digest}`);
+    report.accounting = batch.accounting;
+  }
   return report;
 }
 
@@ -113,12 +201,24 @@ export function formatEvalReport(r: EvalReport): string {
   for (const [k, t] of Object.entries(r.byQuestion)) lines.push(`  ${k.padEnd(24)} ${pct(t)}`);
   lines.push('by tag:');
   for (const [k, t] of Object.entries(r.byTag).sort(([a], [b]) => a.localeCompare(b))) lines.push(`  ${k.padEnd(24)} ${pct(t)}`);
+  lines.push('coverage (non-blank responses read with confidence) and precision (of those, equivalent to gold):');
+  lines.push(`  ${figuresLine('overall', r.coverage)}`);
+  lines.push(`  ${figuresLine('unambiguous gold', r.coverageUnambiguous)}`);
+  lines.push('coverage and precision by tag:');
+  for (const [k, f] of Object.entries(r.coverageByTag)) lines.push(`  ${figuresLine(k, f)}`);
   lines.push(`marks agreement with gold (whole response): ${pct(r.marksAgreement)}`);
   lines.push(`marks agreement with gold (per automatic item): ${pct(r.itemAgreement)}`);
+  if (r.models?.length) lines.push(`models: ${r.models.join(' + ')}`);
+  if (r.waiting.length) lines.push(`waiting for the model (counted as not correct): ${r.waiting.length}${r.waitingReason ? ` (${r.waitingReason})` : ''}`);
   if (r.problems.length) {
     lines.push(`problems (${r.problems.length}):`);
     for (const p of r.problems.slice(0, 20)) lines.push(`  ${p}`);
     if (r.problems.length > 20) lines.push(`  ... and ${r.problems.length - 20} more`);
   }
   return lines.join('\n');
+}
+
+/** Table I over several reports (one row per technique). */
+export function formatTableOneOf(reports: readonly EvalReport[]): string {
+  return formatTableOne(reports.map((r) => r.tableOne));
 }

@@ -44,7 +44,11 @@ export type ExtractEvalReport = {
 export const mustBeEmpty = (g: GoldIn): boolean =>
   g.tags.includes('blank') || g.tags.includes('words-only') || (g.tags.includes('attachment') && g.equations.length === 0);
 
-function figures(rows: ExtractEvalRow[]): Figures {
+/** A row as coverage/precision need it: the extraction's status, the gold tags, equivalence to gold (for rows read with confidence). */
+export type FigureRow = { extraction: { status: Extraction['status'] }; tags: string[]; equivalent?: boolean };
+
+/** Coverage (share of non-blank responses read with confidence, status 'read') and precision (share of those equivalent to gold). */
+export function figures(rows: readonly FigureRow[]): Figures {
   const nonBlank = rows.filter((r) => r.extraction.status !== 'blank' && !r.tags.includes('blank'));
   const read = nonBlank.filter((r) => r.extraction.status === 'read');
   const correct = read.filter((r) => r.equivalent === true).length;
@@ -66,7 +70,18 @@ function parseList(list: string[], q: Question): Equation[] {
   });
 }
 
-export async function evaluateExtraction(exam: Exam, responses: ResponseIn[], gold: GoldIn[], compare: ListComparator): Promise<ExtractEvalReport> {
+/** Coverage and precision overall and per tag (sorted) of a set of rows. */
+export function figuresByTag(rows: readonly FigureRow[]): { overall: Figures; perTag: Record<string, Figures> } {
+  const tags = [...new Set(rows.flatMap((r) => r.tags))].sort();
+  const perTag: Record<string, Figures> = {};
+  for (const t of tags) perTag[t] = figures(rows.filter((r) => r.tags.includes(t)));
+  return { overall: figures(rows), perTag };
+}
+
+/** Any reader (default: the embedded extractor). */
+export type ExtractFn = (text: string, q: Question) => Extraction | Promise<Extraction>;
+
+export async function evaluateExtraction(exam: Exam, responses: ResponseIn[], gold: GoldIn[], compare: ListComparator, extract: ExtractFn = extractEmbedded): Promise<ExtractEvalReport> {
   const questions = new Map(exam.questions.map((q) => [q.id, q]));
   const goldBy = new Map(gold.map((g) => [`${g.studentId}\u0000${g.questionId}`, g]));
   const rows: ExtractEvalRow[] = [];
@@ -74,7 +89,7 @@ export async function evaluateExtraction(exam: Exam, responses: ResponseIn[], go
     const q = questions.get(r.questionId);
     const g = goldBy.get(`${r.studentId}\u0000${r.questionId}`);
     if (!q || !g) continue;
-    const extraction = extractEmbedded(r.text, q);
+    const extraction = await extract(r.text, q);
     const row: ExtractEvalRow = { studentId: r.studentId, questionId: r.questionId, tags: g.tags, ambiguous: g.ambiguous, extraction, gold: g.equations };
     if (extraction.status === 'read') {
       const mine = parseList(extraction.equations.map((e) => e.source), q);
@@ -82,11 +97,9 @@ export async function evaluateExtraction(exam: Exam, responses: ResponseIn[], go
     }
     rows.push(row);
   }
-  const tags = [...new Set(rows.flatMap((r) => r.tags))].sort();
-  const perTag: Record<string, Figures> = {};
-  for (const t of tags) perTag[t] = figures(rows.filter((r) => r.tags.includes(t)));
+  const { overall, perTag } = figuresByTag(rows);
   return {
-    overall: figures(rows),
+    overall,
     unambiguous: figures(rows.filter((r) => !r.ambiguous)),
     perTag,
     violations: rows.filter((r) => mustBeEmpty({ ...r, equations: r.gold }) && r.extraction.equations.length > 0),
@@ -121,12 +134,12 @@ export async function entailerComparator(): Promise<{ compare: ListComparator; c
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const line = (name: string, f: Figures): string =>
+export const figuresLine = (name: string, f: Figures): string =>
   `${name.padEnd(18)} coverage ${pct(f.coverage).padStart(6)} (${f.read}/${f.nonBlank})   precision ${pct(f.precision).padStart(6)} (${f.correct}/${f.read})`;
 
 export function formatExtractReport(r: ExtractEvalReport, opts: { wrong?: boolean } = {}): string {
-  const out = [line('overall', r.overall), line('unambiguous gold', r.unambiguous), '', 'per tag:'];
-  for (const [t, f] of Object.entries(r.perTag)) out.push(`  ${line(t, f)}`);
+  const out = [figuresLine('overall', r.overall), figuresLine('unambiguous gold', r.unambiguous), '', 'per tag:'];
+  for (const [t, f] of Object.entries(r.perTag)) out.push(`  ${figuresLine(t, f)}`);
   out.push('', `blank/attachment-only/words-only responses given equations: ${r.violations.length}`);
   for (const v of r.violations) out.push(`  ${v.studentId} ${v.questionId}: ${v.extraction.equations.map((e) => e.source).join(' ; ')}`);
   if (opts.wrong) {

@@ -3,29 +3,25 @@
 // transaction in the workspace, and the to-do lists are read back from it, so a run killed at
 // any moment (even SIGKILL) and started again finishes with exactly the marks of an
 // uninterrupted run without redoing finished work.
+//
+// Model techniques read in one batch whose responses are stored one by one as they are read
+// (extraction and the model's record in one transaction). When Ollama can't be reached, a
+// response keeps what the embedded extractor read, flagged 'waiting-for-model': it is marked on
+// that reading meanwhile, and the next run reads it again (Workspace.pending counts it as
+// not extracted); everything else is left as it is.
 import { parseEquation, type Equation } from '../../shared/equation/index.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './entail/types.ts';
 import type { LoadedExam } from './exam-io.ts';
-import type { Extractor } from './extract/types.ts';
-import { plainExtractor } from './extract/plain.ts';
 import { markEquations } from './marking.ts';
 import type { ResponseRow } from './csv/responses.ts';
 import type { EquationsRow } from './csv/equations.ts';
-import type { Workspace } from './workspace/index.ts';
+import { WAITING_FLAG, type Workspace } from './workspace/index.ts';
+import { resolveTechnique, type Technique } from './techniques.ts';
+import type { BatchAccounting } from './ollama/accounting.ts';
+import type { ModelRef, ResponseInput } from './pipeline/types.ts';
 
-/** How responses are read. Only 'plain' exists today; 'embedded' and model techniques plug in here. */
-export type Technique = { name: string; extractor: Extractor };
-
-export const TECHNIQUES: Record<string, () => Promise<Technique>> = {
-  plain: async () => ({ name: 'plain', extractor: plainExtractor }),
-};
-
-export async function resolveTechnique(name = 'plain'): Promise<Technique> {
-  const make = TECHNIQUES[name];
-  if (!make) throw new Error(`unknown technique '${name}' (available: ${Object.keys(TECHNIQUES).join(', ')})`);
-  return make();
-}
+export { TECHNIQUES, TECHNIQUE_NAMES, MODEL_TECHNIQUES, isModelTechnique, resolveTechnique, type Technique, type ModelSettings } from './techniques.ts';
 
 export type GradeInput =
   /** Typed responses to extract and mark. */
@@ -50,6 +46,11 @@ export type GradeOptions = {
   engine: EntailmentEngine;
   input: GradeInput;
   technique?: Technique;
+  /**
+   * Leave responses that wait for the model alone (default: read them again). For a run that
+   * fell back to the embedded extractor because no model can be reached: they keep waiting.
+   */
+  keepWaiting?: boolean;
   onProgress?: (p: GradeProgress) => void;
   /** Stop between steps (the work done so far stays; a later run finishes it). */
   signal?: AbortSignal;
@@ -71,7 +72,19 @@ export type GradeSummary = {
   available: number;
   /** Undecided items (the engine could not decide). */
   undecidedItems: number;
+  /** Technique of this run. */
+  technique: string;
+  /** Responses waiting for the model (over the whole exam, after this run). */
+  waiting: { studentId: string; questionId: string }[];
+  /** Why they wait (this run's error from Ollama), when known. */
+  waitingReason?: string;
+  /** For a model technique: the models used (name + digest), this run's accounting and warnings. */
+  model?: { models: ModelRef[]; accounting: BatchAccounting; warnings: string[]; url: string };
 };
+
+/** Same reading (equations, status, flags): a response still waiting is not stored again. */
+const sameReading = (a: Extraction, b: Extraction): boolean =>
+  JSON.stringify([a.equations.map((e) => e.source), a.status, a.source, [...a.flags].sort()]) === JSON.stringify([b.equations.map((e) => e.source), b.status, b.source, [...b.flags].sort()]);
 
 /** Extraction for a given list (source 'given'); a bad row becomes an empty list needing review. */
 export function givenExtraction(row: EquationsRow): Extraction {
@@ -81,7 +94,7 @@ export function givenExtraction(row: EquationsRow): Extraction {
 
 export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   const { workspace: ws, exam, engine, input, onProgress, signal } = opts;
-  const technique = opts.technique ?? (await resolveTechnique('plain'));
+  const technique = opts.technique ?? (await resolveTechnique('embedded'));
   const examId = exam.exam.id;
 
   onProgress?.({ phase: 'import', done: 0, total: 1 });
@@ -95,16 +108,53 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   onProgress?.({ phase: 'import', done: 1, total: 1 });
 
   // Extract.
-  const toExtract = ws.pending(examId, 'extract');
+  const toExtract = ws.pending(examId, 'extract', { waiting: !opts.keepWaiting });
   let extractedNow = 0;
-  for (const r of toExtract) {
-    if (signal?.aborted) break;
-    const cq = exam.questions.get(r.questionId);
-    if (!cq) throw new Error(`response ${r.studentId}/${r.questionId}: question not in the exam`);
-    const x = r.text === null ? { equations: [], status: 'needs-review' as const, source: 'manual' as const, flags: [], unread: [], notes: ['no text and no equations'] } : await technique.extractor.extract(r.text, cq.question);
-    ws.saveExtraction(r.id, x, technique.extractor.name);
-    extractedNow++;
-    onProgress?.({ phase: 'extract', done: extractedNow, total: toExtract.length, studentId: r.studentId, questionId: r.questionId });
+  let extractDone = 0;
+  let model: GradeSummary['model'];
+  let waitingReason: string | undefined;
+  const noText: Extraction = { equations: [], status: 'needs-review', source: 'manual', flags: [], unread: [], notes: ['no text and no equations'] };
+  const tick = (r: { studentId: string; questionId: string }) => onProgress?.({ phase: 'extract', done: ++extractDone, total: toExtract.length, studentId: r.studentId, questionId: r.questionId });
+  for (const r of toExtract) if (!exam.questions.get(r.questionId)) throw new Error(`response ${r.studentId}/${r.questionId}: question not in the exam`);
+  if (technique.batch) {
+    const byId = new Map(toExtract.map((r) => [String(r.id), r]));
+    const inputs: ResponseInput[] = [];
+    for (const r of toExtract) {
+      if (signal?.aborted) break;
+      if (r.text === null) {
+        ws.saveExtraction(r.id, noText, technique.extractor.name);
+        extractedNow++;
+        tick(r);
+      } else inputs.push({ id: String(r.id), text: r.text, question: exam.questions.get(r.questionId)!.question });
+    }
+    if (inputs.length && !signal?.aborted) {
+      const result = await technique.batch(inputs, {
+        ...(signal ? { signal } : {}),
+        onItem: (item) => {
+          const r = byId.get(item.id)!;
+          if (item.record.waiting && signal?.aborted) return; // stopped, not read: still pending
+          const cur = ws.getExtraction(r.id);
+          if (item.record.waiting && cur?.flags.includes(WAITING_FLAG) && sameReading(cur, item.extraction)) {
+            tick(r); // still waiting, nothing new: its marks stay
+            return;
+          }
+          ws.saveExtraction(r.id, item.extraction, technique.extractor.name, item.record);
+          extractedNow++;
+          tick(r);
+        },
+      });
+      waitingReason = result.waitingReason;
+      model = { models: result.models, accounting: result.accounting, warnings: result.warnings, url: result.url };
+    }
+  } else {
+    for (const r of toExtract) {
+      if (signal?.aborted) break;
+      const cq = exam.questions.get(r.questionId)!;
+      const x = r.text === null ? noText : await technique.extractor.extract(r.text, cq.question);
+      ws.saveExtraction(r.id, x, technique.extractor.name);
+      extractedNow++;
+      tick(r);
+    }
   }
 
   // Mark.
@@ -143,5 +193,9 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     }
   }
   undecidedItems = Number((ws.db.prepare("SELECT count(*) AS n FROM marks m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? AND m.outcome = 'undecided'").get(examId) as { n: number }).n);
-  return { examId, responses: all.length, imported, extractedNow, markedNow, byExtraction, inconsistent, awarded, available, undecidedItems };
+  const waiting = ws.waiting(examId).map((w) => ({ studentId: w.studentId, questionId: w.questionId }));
+  return {
+    examId, responses: all.length, imported, extractedNow, markedNow, byExtraction, inconsistent, awarded, available, undecidedItems,
+    technique: technique.name, waiting, ...(waitingReason ? { waitingReason } : {}), ...(model ? { model } : {}),
+  };
 }

@@ -30,14 +30,14 @@ test('grade killed with SIGKILL at random moments finishes with the uninterrupte
   try {
     const { exam, responses } = responsesFromGold(dir);
     const t0 = Date.now();
-    const clean = runCli(['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'clean')]);
+    const clean = runCli(['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'clean'), '--technique', 'plain']);
     assert.equal(clean.status, 0, clean.stderr);
     const cleanMs = Date.now() - t0;
     const expected = readFileSync(join(dir, 'clean', 'marks.csv'), 'utf8');
     const expectedEqs = readFileSync(join(dir, 'clean', 'equations.csv'), 'utf8');
 
     const ws = join(dir, 'killed.sqlite');
-    const args = ['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'killed'), '--workspace', ws];
+    const args = ['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'killed'), '--workspace', ws, '--technique', 'plain'];
     const kills: string[] = [];
     const steps = () => {
       try {

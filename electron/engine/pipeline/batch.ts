@@ -35,6 +35,11 @@ export type ReadOptions = Partial<Omit<OllamaSettings, 'model'>> & {
   maxConsensusRounds?: number;
   perLine?: { minChars?: number; maxPieceChars?: number };
   onProgress?: (p: BatchProgress) => void;
+  /**
+   * Each response as soon as it is read (before onProgress), e.g. to store it at once so a killed
+   * batch loses nothing; it may change the item's extraction. An exception stops the batch.
+   */
+  onItem?: (item: BatchItem) => void | Promise<void>;
   /** Stops the batch: responses not read yet are reported as waiting. */
   signal?: AbortSignal;
   /** A client to reuse (tests, the app); otherwise one is made from the settings. */
@@ -229,6 +234,12 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       let item: BatchItem;
       try {
         item = await readOne(responses[i]);
+      } catch (e) {
+        fatal ??= e as Error;
+        return;
+      }
+      try {
+        await options.onItem?.(item);
       } catch (e) {
         fatal ??= e as Error;
         return;

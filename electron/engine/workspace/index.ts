@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { ExamSchema, type Exam, type Question } from '../../../shared/exam.ts';
 import type { Extraction, ExtractionSource, ExtractionStatus } from '../../../shared/extraction.ts';
 import type { ItemMark, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
+import type { ModelRef, ResponseRecord } from '../pipeline/types.ts';
 import { migrate, SCHEMA_VERSION } from './migrations.ts';
 
 export { SCHEMA_VERSION };
@@ -37,6 +38,24 @@ export type ResponseDetail = ResponseSummary & {
   overridesList: Override[];
   comments: Comment[];
 };
+
+/** What a model read for a response (see ResponseRecord), as stored beside its extraction. */
+export type StoredModelRecord = {
+  responseId: number;
+  /** The extraction this reading produced, or null once that extraction was replaced. */
+  extractionId: number | null;
+  /** Whether the stored extraction is still the one this reading produced. */
+  current: boolean;
+  technique: string;
+  models: ModelRef[];
+  /** Ollama was unreachable: the response waits for the model. */
+  waiting: boolean;
+  record: ResponseRecord;
+  createdAt: string;
+};
+
+/** Flag of an extraction kept while the response waits for the model (Ollama unreachable). */
+export const WAITING_FLAG = 'waiting-for-model';
 
 export type AuditEntry = { id: number; at: string; action: string; entity: string; entityKey: string; old: unknown; new: unknown };
 
@@ -216,30 +235,77 @@ export class Workspace {
     return (this.db.prepare('SELECT id FROM responses WHERE exam_id = ? ORDER BY id').all(examId) as Row[]).map((r) => Number(r.id));
   }
 
-  /** Responses that still need a step: 'extract' (no extraction) or 'mark' (extracted, not marked). */
-  pending(examId: string, step: 'extract' | 'mark'): { id: number; studentId: string; questionId: string; text: string | null }[] {
+  /**
+   * Responses that still need a step: 'extract' (no extraction, or one kept while the response
+   * waits for the model: flag 'waiting-for-model'; `waiting: false` leaves those out) or 'mark'
+   * (extracted, not marked).
+   */
+  pending(examId: string, step: 'extract' | 'mark', opts: { waiting?: boolean } = {}): { id: number; studentId: string; questionId: string; text: string | null }[] {
+    const waiting = opts.waiting ?? true;
     const sql =
       step === 'extract'
-        ? 'SELECT r.id, r.student_id, r.question_id, r.text FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND x.id IS NULL ORDER BY r.id'
+        ? `SELECT r.id, r.student_id, r.question_id, r.text FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND (x.id IS NULL${
+            waiting ? ` OR EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${WAITING_FLAG}')` : ''
+          }) ORDER BY r.id`
         : 'SELECT r.id, r.student_id, r.question_id, r.text FROM responses r JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id WHERE r.exam_id = ? AND m.response_id IS NULL ORDER BY r.id';
     return (this.db.prepare(sql).all(examId) as Row[]).map((r) => ({ id: Number(r.id), studentId: String(r.student_id), questionId: String(r.question_id), text: r.text === null ? null : String(r.text) }));
   }
 
   // ---- extractions ---------------------------------------------------------------------------
 
-  private writeExtraction(responseId: number, x: Extraction, reader: string): number {
+  private writeExtraction(responseId: number, x: Extraction, reader: string, record?: ResponseRecord): number {
     const old = this.getExtraction(responseId);
     this.db.prepare('DELETE FROM extractions WHERE response_id = ?').run(responseId); // cascades to marks
     const id = this.db
       .prepare('INSERT INTO extractions (response_id, reader, source, status, flags, equations, unread, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(responseId, reader, x.source, x.status, json(x.flags), json(x.equations), json(x.unread), json(x.notes), now()).lastInsertRowid;
-    this.audit('extraction.save', 'extraction', this.responseKey(responseId), old ? stripExtraction(old) : undefined, stripExtraction(x));
+    if (record) {
+      this.db
+        .prepare(
+          'INSERT INTO model_records (response_id, extraction_id, technique, models, waiting, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+            'ON CONFLICT (response_id) DO UPDATE SET extraction_id = excluded.extraction_id, technique = excluded.technique, models = excluded.models, waiting = excluded.waiting, record = excluded.record, created_at = excluded.created_at',
+        )
+        .run(responseId, Number(id), record.technique, json(record.models), record.waiting ? 1 : 0, json(record), now());
+    }
+    const audited = record ? { ...(stripExtraction(x) as object), reader, models: record.models.map((m) => `${m.name}@${m.digest}`) } : stripExtraction(x);
+    this.audit('extraction.save', 'extraction', this.responseKey(responseId), old ? stripExtraction(old) : undefined, audited);
     return Number(id);
   }
 
-  /** Save a response's extraction (replacing any, which drops its marks). Returns the extraction id. */
-  saveExtraction(responseId: number, extraction: Extraction, reader: string): number {
-    return this.db.transaction(() => this.writeExtraction(responseId, extraction, reader))();
+  /**
+   * Save a response's extraction (replacing any, which drops its marks). Returns the extraction
+   * id. A model's record of the reading (`record`) is stored in the same transaction.
+   */
+  saveExtraction(responseId: number, extraction: Extraction, reader: string, record?: ResponseRecord): number {
+    return this.db.transaction(() => this.writeExtraction(responseId, extraction, reader, record))();
+  }
+
+  /** What a model read for this response (models, prompts, replies, tokens, time), or null. */
+  getModelRecord(responseId: number): StoredModelRecord | null {
+    const r = this.db
+      .prepare('SELECT m.*, x.id AS current_x FROM model_records m LEFT JOIN extractions x ON x.response_id = m.response_id WHERE m.response_id = ?')
+      .get(responseId) as Row | undefined;
+    if (!r) return null;
+    const extractionId = r.extraction_id === null ? null : Number(r.extraction_id);
+    return {
+      responseId,
+      extractionId,
+      current: extractionId !== null && extractionId === Number(r.current_x),
+      technique: String(r.technique),
+      models: parse(r.models),
+      waiting: Number(r.waiting) === 1,
+      record: parse(r.record),
+      createdAt: String(r.created_at),
+    };
+  }
+
+  /** Responses of the exam whose extraction waits for the model (flag 'waiting-for-model'), in import order. */
+  waiting(examId: string): { id: number; studentId: string; questionId: string }[] {
+    return (
+      this.db
+        .prepare(`SELECT r.id, r.student_id, r.question_id FROM responses r JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${WAITING_FLAG}') ORDER BY r.id`)
+        .all(examId) as Row[]
+    ).map((r) => ({ id: Number(r.id), studentId: String(r.student_id), questionId: String(r.question_id) }));
   }
 
   getExtraction(responseId: number): (Extraction & { id: number; reader: string; createdAt: string }) | null {

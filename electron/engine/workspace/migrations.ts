@@ -96,6 +96,23 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX responses_exam ON responses(exam_id, id);
     `,
   },
+  {
+    version: 2,
+    description: 'model_records: per response, what a model read (models with digests, prompts, replies, tokens, wall time)',
+    up: `
+      CREATE TABLE model_records (
+        response_id INTEGER PRIMARY KEY REFERENCES responses(id) ON DELETE CASCADE,
+        -- The extraction this reading produced; NULL once that extraction was replaced (a
+        -- correction by hand keeps the model's record for reference).
+        extraction_id INTEGER REFERENCES extractions(id) ON DELETE SET NULL,
+        technique TEXT NOT NULL,         -- 'hybrid', 'llm-modulo', ...
+        models TEXT NOT NULL,            -- JSON array of {name, digest}
+        waiting INTEGER NOT NULL,        -- 1: Ollama was unreachable, the response waits for the model
+        record TEXT NOT NULL,            -- JSON ResponseRecord (electron/engine/pipeline/types.ts)
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
