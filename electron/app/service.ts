@@ -597,8 +597,9 @@ export class AppService {
         try {
           const { rows, problems } = parseEquationsCsv(csv, (qid) => exam.questions.find((q) => q.id === qid)?.variables.map((v) => v.name));
           const known = rows.filter((r) => exam.questions.some((q) => q.id === r.questionId));
-          const r = this.ws.importGiven(examId, known.map((row) => ({ studentId: row.studentId, questionId: row.questionId, extraction: givenExtraction(row) })));
-          return { imported: r.inserted + r.updated + r.unchanged, rejected: problems.map((p) => ({ line: p.line, reason: p.message })), error: null };
+          this.ws.importGiven(examId, known.map((row) => ({ studentId: row.studentId, questionId: row.questionId, extraction: givenExtraction(row) })));
+          // Every known row is stored (or already was, unchanged): count them all, first reading or not.
+          return { imported: known.length, rejected: problems.map((p) => ({ line: p.line, reason: p.message })), error: null };
         } catch (e) {
           if (e instanceof CsvFileError) return { imported: 0, rejected: [], error: `${e.line ? `line ${e.line}: ` : ''}${e.reason}` };
           throw e;

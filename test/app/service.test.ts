@@ -1,0 +1,105 @@
+// The application service (electron/app/service.ts) through the same validated entry point the
+// IPC handler and the HTTP server use (`dispatch`): a changed scheme re-marks at once and every
+// re-marked response is audited; an override needs a comment; a group correction is audited per
+// member. Runs on the development set (../shared/data).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppService } from '../../electron/app/service.ts';
+import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
+import type { Exam } from '../../shared/exam.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const DATA = resolve(REPO, '../shared/data');
+const skip = existsSync(join(DATA, 'exam.json')) ? false : `development data not found at ${DATA}`;
+
+describe('app service', { skip }, () => {
+  let dir: string;
+  let service: AppService;
+  let examId: string;
+  const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
+    const r = await dispatch(service.handlers(), m, req);
+    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
+    return r.value as ApiResponse<M>;
+  };
+  const settle = async () => {
+    for (let i = 0; i < 600; i++) {
+      const p = await call('grade.status', {});
+      if (p.state !== 'running' && p.state !== 'pausing') return p;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('grading did not finish');
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'equimark-service-'));
+    service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    const ex = await call('exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
+    assert.ok(ex.ok);
+    examId = ex.examId;
+    await call('responses.import', { examId, csv: readFileSync(join(DATA, 'responses.csv'), 'utf8'), fileName: 'responses.csv' });
+    const eq = await call('equations.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
+    assert.equal(eq.imported, 85);
+    await call('grade.start', { examId, technique: 'embedded', models: [] });
+    const p = await settle();
+    assert.equal(p.state, 'done');
+    assert.equal(p.done, 85);
+  });
+  after(async () => {
+    await service?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('re-marks at once when the scheme changes, and audits every re-marked response', async () => {
+    const before = await call('review.list', { examId });
+    const q1Before = before.rows.filter((r) => r.questionId === 'q1');
+    const marksAudits = () => service.ws.auditLog({ action: 'marks.save' }).length;
+    const audited = marksAudits();
+    const exam = (await call('exam.get', { examId })) as Exam;
+    // Item q1.a is worth 2 marks now.
+    const changed: Exam = { ...exam, questions: exam.questions.map((q) => (q.id !== 'q1' ? q : { ...q, scheme: q.scheme.map((s) => (s.id === 'a' ? { ...s, marks: 2 } : s)) })) };
+    const saved = await call('exam.save', { exam: changed });
+    assert.ok(saved.ok);
+    assert.ok(saved.remarking > 0, 'responses are being re-marked');
+    const p = await settle();
+    assert.equal(p.state, 'done', p.message ?? '');
+    assert.equal(p.done, 85);
+    const after = await call('review.list', { examId });
+    const q1After = after.rows.filter((r) => r.questionId === 'q1');
+    assert.ok(q1After.every((r) => r.available === q1Before[0].available + 1), 'q1 is out of one more mark');
+    const byId = new Map(q1Before.map((r) => [r.responseId, r]));
+    let doubled = 0;
+    for (const r of q1After) {
+      const was = byId.get(r.responseId)!;
+      assert.equal(r.marks.a, was.marks.a === null ? null : was.marks.a * 2, `${r.studentId}: item a follows the new scheme`);
+      if (was.marks.a) doubled++;
+    }
+    assert.ok(doubled > 0, 'some responses earned item a');
+    assert.equal(marksAudits() - audited, saved.remarking, 'each re-marked response is in the audit log');
+  });
+
+  it('refuses an override without a comment, before touching anything', async () => {
+    const row = (await call('review.list', { examId })).rows[0];
+    const r = await dispatch(service.handlers(), 'response.override', { responseId: row.responseId, itemId: 'a', marks: 0, comment: '   ' });
+    assert.equal(r.ok, false);
+    assert.match(!r.ok ? r.error.message : '', /comment is required/);
+    assert.equal(service.ws.auditLog({ action: 'override.set' }).length, 0);
+  });
+
+  it('applies a correction to a whole group, each member audited', async () => {
+    const groups = await call('groups.list', { examId, questionId: 'q3' });
+    const g = groups.find((x) => x.responseIds.length >= 2 && x.equations.length > 0)!;
+    assert.ok(g, 'a group of two or more');
+    const r = await call('groups.apply', { responseIds: g.responseIds, action: { kind: 'equations', equations: [...g.equations.map((e) => e.source), 'Eq(v, sqrt(2*g*h))'], comment: 'checked as a group' } });
+    assert.equal(r.changed, g.responseIds.length);
+    for (const id of g.responseIds) {
+      const d = await call('response.get', { responseId: id });
+      assert.ok(d.chips.includes('corrected'));
+      assert.ok(d.audit.some((a) => a.comment === null && a.what === 'comment') || d.audit.some((a) => (a.new ?? '').includes('checked as a group')), `${d.studentId}: the comment is in its history`);
+      assert.ok(d.audit.some((a) => a.what === 'equations read' && (a.new ?? '').startsWith('manual')), `${d.studentId}: the correction is in its history`);
+    }
+  });
+});
