@@ -143,6 +143,11 @@ export type GradeProgress = z.infer<typeof GradeProgressSchema>;
 
 export const FeatureSchema = z.object({ available: z.boolean(), note: z.string() });
 
+/** The reading techniques, as the engine's registry (electron/engine/techniques.ts) and the CLI name them. */
+export const TECHNIQUE_NAMES = ['embedded', 'plain', 'direct', 'llm-modulo', 'consensus', 'per-line', 'hybrid'] as const;
+export const TechniqueNameSchema = z.enum(TECHNIQUE_NAMES);
+export type TechniqueName = z.infer<typeof TechniqueNameSchema>;
+
 export const SettingsSchema = z.object({
   ollamaUrl: z.string().url().max(500),
   models: z.array(z.string().min(1).max(200)).max(4),
@@ -215,13 +220,22 @@ export const API = {
     z.object({
       embedded: FeatureSchema,
       ollama: z.object({ reachable: z.boolean(), url: z.string(), models: z.array(z.object({ name: z.string(), size: z.number().nullable(), digest: z.string().nullable(), parameterSize: z.string().nullable() })), note: z.string() }),
-      techniques: z.array(z.object({ id: z.string(), label: z.string(), available: z.boolean(), note: z.string() })),
+      techniques: z.array(
+        z.object({
+          id: TechniqueNameSchema,
+          label: z.string(),
+          available: z.boolean(),
+          note: z.string(),
+          /** How many models it needs: 0, 1, or 2 (hybrid takes one or two: `maxModels`). */
+          minModels: z.number(),
+          maxModels: z.number(),
+        }),
+      ),
+      /** What to offer first: hybrid with the preferred model when Ollama has one, else the embedded extractor. */
+      recommended: z.object({ technique: TechniqueNameSchema, models: z.array(z.string()) }),
     }),
   ),
-  'grade.start': method(
-    z.object({ examId: Id, technique: z.enum(['embedded', 'ollama', 'consensus']), models: z.array(z.string().min(1).max(200)).max(4) }),
-    GradeProgressSchema,
-  ),
+  'grade.start': method(z.object({ examId: Id, technique: TechniqueNameSchema, models: z.array(z.string().min(1).max(200)).max(4) }), GradeProgressSchema),
   'grade.pause': method(z.object({}), GradeProgressSchema),
   'grade.resume': method(z.object({}), GradeProgressSchema),
   'grade.status': method(z.object({}), GradeProgressSchema),

@@ -13,14 +13,14 @@ import { ExamError, parseExamJson, validateExam, type LoadedExam } from '../../e
 import { CsvFileError, ResponsesCsvError, parseResponsesCsv } from '../../electron/engine/csv/responses.ts';
 import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
 import { marksCsv, rowStatus } from '../../electron/engine/csv/write.ts';
-import { givenExtraction, grade, TECHNIQUES } from '../../electron/engine/grade.ts';
+import { givenExtraction, grade } from '../../electron/engine/grade.ts';
 import { markEquations } from '../../electron/engine/marking.ts';
 import { createEngine, type Engine } from '../../electron/engine/engine-factory.ts';
 import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
 import { Workspace, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
 import { OllamaClient } from '../../electron/engine/ollama/client.ts';
 import { DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
-import { extraTechniques, type AppTechnique } from './techniques.ts';
+import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
 
 export type ServiceOptions = {
   workspacePath: string;
@@ -131,8 +131,6 @@ export class AppService {
     return n;
   }
 
-  /** Readings by each model, kept for this session (key: exam/student/question). */
-  private readings = new Map<string, { reader: string; equations: string[] }[]>();
   private models: string[] = [];
   /** Seconds to mark one response, as last measured (Z3 and the numeric checks). */
   private markSeconds = 0.05;
@@ -143,7 +141,7 @@ export class AppService {
       ollamaUrl: this.settings.ollamaUrl,
       models: this.models,
       ...(engine ? { engine } : {}),
-      onRecord: (_text, q, rec) => {
+      onRecord: (_text, _q, rec) => {
         const j = this.job;
         if (!j) return;
         let wall = 0;
@@ -153,11 +151,9 @@ export class AppService {
           wall += c.wallMs;
         }
         j.energyJoules += (wall / 1000) * ASSUMED_GPU_WATTS;
-        const r = this.ws.db.prepare("SELECT student_id FROM responses WHERE exam_id = ? AND question_id = ? AND text = ? LIMIT 1").get(j.examId, q.id, _text) as { student_id: string } | undefined;
-        if (r && rec.readings.length) this.readings.set(`${j.examId}/${r.student_id}/${q.id}`, rec.readings);
       },
     });
-    return { ...TECHNIQUES, ...extra };
+    return extra;
   }
 
   // ---------- rows and chips ----------
@@ -271,7 +267,10 @@ export class AppService {
       } as ApiResponse<'response.get'>['items'][number];
     });
     const current = x ? this.reading(x) : null;
-    const others = (this.readings.get(key) ?? []).map((r) =>
+    // Each reader's list, from the model record stored with the extraction it produced.
+    const rec = this.ws.getModelRecord(responseId);
+    const stored = rec && rec.current ? rec.record.readings : [];
+    const others = stored.map((r) =>
       this.reading({ source: (r.reader.startsWith('model:') || r.reader === 'embedded' ? r.reader : `model:${r.reader}`) as Extraction['source'], status: 'read', flags: [], unread: [], notes: [], equations: r.equations.map((source) => ({ source })) }),
     );
     return {
@@ -514,8 +513,10 @@ export class AppService {
             workspace: { available: true, note: `SQLite workspace at ${this.opts.workspacePath}` },
             'embedded extractor': techs.embedded
               ? { available: true, note: 'reads responses inside Equimark, no model needed' }
-              : { available: false, note: 'not in this build yet: only responses written entirely as equations are read (the plain reader)' },
-            'Ollama models': techs.ollama ? { available: true, note: 'model reading through Ollama' } : { available: false, note: 'the model pipeline is not in this build yet' },
+              : { available: false, note: 'not in this build: only responses written entirely as equations are read (the plain reader)' },
+            'Ollama models': techs.hybrid
+              ? { available: true, note: `model reading through Ollama at ${this.settings.ollamaUrl} (techniques: ${TECHNIQUE_ORDER.filter((t) => TECHNIQUE_INFO[t].minModels > 0).join(', ')})` }
+              : { available: false, note: 'the model pipeline is not in this build' },
             'symbolic engine': { available: true, note: 'Z3 with a numeric fast path decides every mark' },
             'SymPy checker': await this.sympyFeature(),
           },
@@ -636,36 +637,35 @@ export class AppService {
         } catch (e) {
           note = `(${(e as Error).message.split('\n')[0]})`;
         }
-        const embeddedNote = techs.embedded
-          ? 'Runs inside Equimark on this computer. Fast, no model needed.'
-          : 'The embedded extractor is not in this build yet; the plain reader reads only responses written entirely as equations and sends the rest to you for review.';
+        const ready = reachable && models.length > 0;
+        const why = !reachable ? `Ollama is not running at ${this.settings.ollamaUrl}.` : models.length === 0 ? 'Ollama has no models installed.' : null;
+        const techniques = TECHNIQUE_ORDER.filter((id) => techs[id]).map((id) => {
+          const info = TECHNIQUE_INFO[id];
+          const available = info.minModels === 0 || (ready && models.length >= info.minModels);
+          const note = info.minModels === 0 || available ? info.note : `${info.note} ${why ?? `Needs ${info.minModels} installed models.`}`;
+          return { id, label: info.label, available, note, minModels: info.minModels, maxModels: info.maxModels };
+        });
+        // Hybrid with the preferred model (Settings) or the first installed one; else the embedded extractor.
+        const preferred = this.settings.models.filter((m) => models.some((x) => x.name === m));
+        const recommended = ready && techs.hybrid ? { technique: 'hybrid' as const, models: [preferred[0] ?? models[0].name] } : { technique: techs.embedded ? ('embedded' as const) : ('plain' as const), models: [] };
+        const embeddedNote = TECHNIQUE_INFO.embedded.note;
         return {
-          embedded: { available: true, note: embeddedNote },
+          embedded: { available: Boolean(techs.embedded), note: embeddedNote },
           ollama: { reachable, url: this.settings.ollamaUrl, models, note },
-          techniques: [
-            { id: 'embedded', label: techs.embedded ? 'Embedded extractor' : 'Plain reader', available: true, note: embeddedNote },
-            {
-              id: 'ollama',
-              label: 'A local model (Ollama)',
-              available: Boolean(techs.ollama) && reachable && models.length > 0,
-              note: !techs.ollama ? 'Model reading is not in this build yet.' : reachable ? 'A model reads each response; the symbolic engine still decides every mark.' : 'Ollama is not running.',
-            },
-            {
-              id: 'consensus',
-              label: 'Two models must agree',
-              available: Boolean(techs.consensus) && reachable && models.length > 1,
-              note: !techs.consensus ? 'Not in this build yet.' : 'Two models read each response; where they disagree, you decide.',
-            },
-          ],
+          techniques,
+          recommended,
         };
       },
 
       'grade.start': async ({ examId, technique, models }) => {
-        this.models = technique === 'embedded' ? [] : models;
         if (this.job && (this.job.state === 'running' || this.job.state === 'pausing')) throw new ApiFailure({ code: 'conflict', message: 'grading is already running' });
+        const info = TECHNIQUE_INFO[technique];
+        if (models.length < info.minModels) throw new ApiFailure({ code: 'invalid-request', message: info.minModels === 2 ? `'${technique}' needs two models: choose two` : `'${technique}' needs a model: choose one` });
+        if (models.length > info.maxModels && info.maxModels === 0) throw new ApiFailure({ code: 'invalid-request', message: `'${technique}' uses no model` });
+        this.models = models.slice(0, info.maxModels);
         this.loaded(examId);
         const techs = await this.techniques();
-        const name = technique === 'embedded' ? (techs.embedded ? 'embedded' : 'plain') : technique;
+        const name = technique;
         if (!techs[name]) unavailable(`'${technique}' is not available in this build`);
         const j: Job = {
           examId,

@@ -4,12 +4,21 @@ import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../App.tsx';
 import { errorText, fmtSeconds, useLoad } from '../util.ts';
-import type { GradeProgress } from '../../shared/api.ts';
+import type { GradeProgress, TechniqueName } from '../../shared/api.ts';
 
 export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
   const [options, optError] = useLoad(() => api['grade.options']({}), []);
-  const [technique, setTechnique] = useState<'embedded' | 'ollama' | 'consensus'>('embedded');
+  const [technique, setTechnique] = useState<TechniqueName>('embedded');
   const [models, setModels] = useState<string[]>([]);
+  // Start from what Equimark recommends: hybrid with a model when Ollama has one, else the embedded extractor.
+  useEffect(() => {
+    if (!options) return;
+    setTechnique(options.recommended.technique);
+    setModels(options.recommended.models);
+  }, [options]);
+  const info = options?.techniques.find((t) => t.id === technique);
+  const maxModels = info?.maxModels ?? 0;
+  const enough = models.length >= (info?.minModels ?? 0);
   const [p, setP] = useState<GradeProgress>();
   const [error, setError] = useState<string>();
 
@@ -38,7 +47,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
   const run = async (what: 'start' | 'pause' | 'resume') => {
     setError(undefined);
     try {
-      if (what === 'start') setP(await api['grade.start']({ examId, technique, models: technique === 'embedded' ? [] : models }));
+      if (what === 'start') setP(await api['grade.start']({ examId, technique, models: models.slice(0, maxModels) }));
       else if (what === 'pause') setP(await api['grade.pause']({}));
       else setP(await api['grade.resume']({}));
     } catch (e) {
@@ -64,7 +73,10 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
               value={t.id}
               disabled={!t.available || running}
               checked={technique === t.id}
-              onChange={() => setTechnique(t.id as typeof technique)}
+              onChange={() => {
+                setTechnique(t.id);
+                if (t.maxModels > 0 && models.length === 0 && ollama?.models[0]) setModels([ollama.models[0].name]);
+              }}
             />
             <span>
               <strong>{t.label}</strong>
@@ -78,18 +90,18 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
               ? ollama.models.length
                 ? `Ollama is running at ${ollama.url} with ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'} installed.`
                 : `Ollama is running at ${ollama.url} but has no models installed.`
-              : `Ollama is not running at ${ollama.url}, so responses are read by the ${(options?.techniques[0]?.label ?? 'embedded extractor').toLowerCase()}, which runs inside Equimark on this computer.`}
+              : `Ollama is not running at ${ollama.url}, so the models are not available: responses are read by the embedded extractor, which runs inside Equimark on this computer. Start Ollama (or change its address in Settings) to use a model.`}
           </div>
         )}
-        {technique !== 'embedded' && ollama?.models.length ? (
+        {maxModels > 0 && ollama?.models.length ? (
           <fieldset className="models">
-            <legend>Models ({technique === 'consensus' ? 'choose two' : 'choose one'})</legend>
+            <legend>Models ({info?.minModels === 2 ? 'choose two' : maxModels === 2 ? 'choose one, or two to have them agree' : 'choose one'})</legend>
             {ollama.models.map((m) => (
               <label key={m.name} className="check">
                 <input
                   type="checkbox"
                   checked={models.includes(m.name)}
-                  onChange={(e) => setModels(e.target.checked ? [...models, m.name].slice(technique === 'consensus' ? -2 : -1) : models.filter((x) => x !== m.name))}
+                  onChange={(e) => setModels(e.target.checked ? [...models, m.name].slice(-maxModels) : models.filter((x) => x !== m.name))}
                 />
                 <span className="model-name">{m.name}</span>
                 <span className="muted small">
@@ -105,7 +117,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
           </fieldset>
         ) : null}
         <div className="row">
-          <button className="primary" disabled={running || !options} onClick={() => run('start')} data-testid="grade-start">
+          <button className="primary" disabled={running || !options || !enough} onClick={() => run('start')} data-testid="grade-start">
             {p?.state === 'done' ? 'Grade again' : 'Start grading'}
           </button>
           <button disabled={p?.state !== 'running'} onClick={() => run('pause')}>

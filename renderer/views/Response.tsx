@@ -50,7 +50,7 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
   if (!d) return <div className="muted">Loading…</div>;
   const hasNextReview = queue.slice(idx + 1).some((r) => r.needsReview);
   return (
-    <section className="detail" data-testid="response-detail">
+    <section className="detail" data-testid="response-detail" data-response-id={d.responseId}>
       <div className="row spread">
         <div>
           <button className="link" onClick={() => nav.go('review')}>

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { startFakeOllama, type FakeOllama, type FakeRule } from '../support/fake-ollama.ts';
-import { DATA, SHOTS, launch, openApp, shot, skipReason, startApp, type App } from './support.ts';
+import { AppService } from '../../electron/app/service.ts';
+import { DATA, REPO, SHOTS, launch, openApp, shot, skipReason, startApp, type App } from './support.ts';
 
 const noData = existsSync(join(DATA, 'exam.json')) ? null : `development data not found at ${DATA}`;
 const skip = skipReason() ?? noData;
@@ -95,6 +96,10 @@ describe('grading with models through the test Ollama server', { skip: skip ?? f
     await nav('grade');
     await page.waitForSelector('[data-testid="ollama-status"]');
     assert.match((await page.textContent('[data-testid="ollama-status"]')) ?? '', /Ollama is running at .* with 2 models installed/);
+    // With a model installed, hybrid is offered first, with the first model chosen.
+    assert.ok(await page.isChecked('input[name="technique"][value="hybrid"]'), 'hybrid is the default');
+    assert.ok(await page.isChecked(`label.check:has-text("${READER}") input`), 'the first model is chosen');
+    for (const t of ['direct', 'llm-modulo', 'consensus', 'per-line', 'embedded', 'plain']) assert.ok(await page.isEnabled(`input[name="technique"][value="${t}"]`), `${t} offered`);
     await page.check('input[name="technique"][value="consensus"]');
     for (const m of [READER, CHECKER]) {
       const digest = fake.digest(m);
@@ -153,6 +158,15 @@ describe('grading with models through the test Ollama server', { skip: skip ?? f
     // The equation only one model read is marked as such.
     assert.ok((await page.locator('[data-testid="readings"] .only-here').count()) >= 1, 'the difference is highlighted');
     await shot(page, 'response-models');
+    // The readings are kept in the workspace: a restarted app shows them too.
+    const id = (await page.evaluate(() => document.querySelector('[data-testid="response-detail"]')?.getAttribute('data-response-id'))) as string;
+    const again = new AppService({ workspacePath: join(app.dir, 'w.sqlite'), mode: 'browser', resourcesDir: join(REPO, 'resources') });
+    try {
+      const d = await again.handlers()['response.get']({ responseId: id });
+      assert.deepEqual(d.readings.map((r) => r.source).sort(), [`model:${CHECKER}`, `model:${READER}`].sort());
+    } finally {
+      await again.close();
+    }
   });
 
   it('says when the models came to agree', async () => {

@@ -77,7 +77,9 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     await nav('grade');
     await page.waitForSelector('[data-testid="ollama-status"]');
     // No Ollama here: said plainly.
-    assert.match((await page.textContent('[data-testid="ollama-status"]')) ?? '', /not running/);
+    assert.match((await page.textContent('[data-testid="ollama-status"]')) ?? '', /not running.*read by the embedded extractor/);
+    assert.ok(await page.isChecked('input[name="technique"][value="embedded"]'), 'the embedded extractor is chosen');
+    assert.ok(await page.isDisabled('input[name="technique"][value="hybrid"]'), 'model techniques are not offered without Ollama');
     await page.click('[data-testid="grade-start"]');
     await page.waitForSelector('[data-testid="progress"][data-state="done"]', { timeout: 120_000 });
     assert.match((await page.textContent('[data-testid="progress"]')) ?? '', /85 of 85/);
