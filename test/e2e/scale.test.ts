@@ -1,0 +1,52 @@
+// The review table stays smooth with thousands of responses: it is virtualised, so only the rows
+// in view are in the page, and scrolling to the end shows the last one.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { DATA, launch, openApp, skipReason, startApp, type App } from './support.ts';
+
+const skip = skipReason() ?? (existsSync(join(DATA, 'exam.json')) ? null : `development data not found at ${DATA}`);
+const STUDENTS = 1200;
+
+describe('review table with thousands of responses', { skip: skip ?? false }, () => {
+  let app: App;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  before(async () => {
+    app = await startApp();
+    const h = app.service.handlers();
+    const ex = await h['exam.import']({ json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
+    assert.ok(ex.ok);
+    const lines = ['student_id,question_id,response'];
+    for (let i = 1; i <= STUDENTS; i++) for (const q of ['q1', 'q2', 'q3']) lines.push(`X${String(i).padStart(5, '0')},${q},"v = ${i}"`);
+    const r = await h['responses.import']({ examId: ex.examId, csv: lines.join('\n') + '\n', fileName: 'big.csv' });
+    assert.equal(r.imported, STUDENTS * 3);
+    browser = await launch();
+    ({ page, errors } = await openApp(browser, app));
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('renders only the rows in view and reaches the last one by scrolling', async () => {
+    await page.click('[data-view="review"]');
+    await page.waitForSelector('[data-testid="review-table"] [data-response]');
+    assert.equal(await page.getAttribute('.vtable', 'aria-rowcount'), String(STUDENTS * 3));
+    const rendered = await page.locator('[data-testid="review-table"] [data-response]').count();
+    assert.ok(rendered < 60, `only the visible rows are in the page (${rendered})`);
+    const t0 = Date.now();
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="review-table"]')!;
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.waitForSelector(`[data-response] >> text=X${String(STUDENTS).padStart(5, '0')}`);
+    assert.ok(Date.now() - t0 < 3000, 'the end of the table shows at once');
+    assert.ok((await page.locator('[data-testid="review-table"] [data-response]').count()) < 60);
+    assert.deepEqual(errors, []);
+  });
+});
