@@ -187,8 +187,8 @@ function makeTechnique(name: string, plan: Plan, engine: EntailmentEngine, cache
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** Lines on a batch's model use: calls, tokens, time, estimated FLOPs and energy. */
-export function accountingLines(technique: string, models: string[], a: BatchAccounting, gpu?: string): string[] {
-  if (a.calls === 0 && a.cachedCalls === 0) return [`model (${technique}): no call was needed this run`];
+export function accountingLines(technique: string, models: string[], a: BatchAccounting, gpu?: string, unreachable?: string): string[] {
+  if (a.calls === 0 && a.cachedCalls === 0) return [`model (${technique}): ${unreachable ? `no call could be made (${unreachable})` : 'no call was needed this run'}`];
   const out = [
     `model (${technique}, ${models.join(' + ') || 'unresolved'}): ${a.calls} calls${a.cachedCalls ? ` (+${a.cachedCalls} replayed from the reply cache, ${a.cachedTokens} tokens not spent again)` : ''}, ` +
       `tokens ${a.tokensIn} in / ${a.tokensOut} out; model busy ${secs(a.modelBusyMs)}, batch ${secs(a.batchWallMs)}`,
@@ -259,12 +259,12 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
     const m = summary.model;
     io.out(
       [
-        `graded ${summary.responses} responses of exam '${summary.examId}' (${by})`,
+        `graded ${summary.responses} responses of exam '${summary.examId}' (${by})${summary.waiting.length ? `; ${summary.waiting.length} waiting for the model` : ''}`,
         `this run: extracted ${summary.extractedNow}, marked ${summary.markedNow} with technique ${summary.technique} (finished work is kept in ${wsPath})`,
         `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
         ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
         ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),
-        ...(m ? accountingLines(summary.technique, m.models.map((x) => `${x.name}@${x.digest.slice(0, 12)}`), m.accounting, plan.gpu) : []),
+        ...(m ? accountingLines(summary.technique, m.models.map((x) => `${x.name}@${x.digest.slice(0, 12)}`), m.accounting, plan.gpu, summary.waitingReason) : []),
         `wrote ${resolve(outDir, 'marks.csv')} and ${resolve(outDir, 'equations.csv')}`,
         '',
       ].join('\n'),

@@ -24,3 +24,25 @@ export function csvRows(text: string): Record<string, string>[] {
   const cols = head.split(',');
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
 }
+
+/**
+ * Run the real launcher without blocking this process (a fake Ollama server in the test process
+ * keeps answering), with extra environment variables (`undefined` removes one).
+ */
+export function runCliAsync(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 180_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const e: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete e[k];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: e as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolvePromise({ status, stdout, stderr });
+    });
+  });
+}

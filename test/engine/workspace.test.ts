@@ -127,3 +127,63 @@ test('marks of a superseded extraction are refused (StaleError); overrides need 
   assert.deepEqual(clear.old, { awarded: 2, comment: 'v = u is right for this variant' });
   ws.close();
 });
+
+test('migration 2: a version-1 workspace gains model_records, keeping its data', () => {
+  const t = tmp();
+  try {
+    const db = new Database(t.path);
+    migrate(db, MIGRATIONS.filter((m) => m.version === 1));
+    db.prepare("INSERT INTO exams (id, title, json, imported_at) VALUES ('old', 'Old', '{}', 'then')").run();
+    db.close();
+    const ws = new Workspace(t.path);
+    assert.equal(ws.schemaVersion(), 2);
+    assert.equal(SCHEMA_VERSION, 2);
+    assert.equal((ws.db.prepare("SELECT title FROM exams WHERE id = 'old'").get() as { title: string }).title, 'Old');
+    const cols = (ws.db.prepare('PRAGMA table_info(model_records)').all() as { name: string }[]).map((c) => c.name);
+    assert.deepEqual(cols, ['response_id', 'extraction_id', 'technique', 'models', 'waiting', 'record', 'created_at']);
+    ws.close();
+  } finally {
+    t.done();
+  }
+});
+
+test('model records are stored with the extraction; waiting extractions are pending for extraction again', () => {
+  const ws = new Workspace(':memory:');
+  ws.importExam(exam.exam);
+  ws.importResponses('e1', [
+    { studentId: 's1', questionId: 'q1', text: 'v = 2u' },
+    { studentId: 's2', questionId: 'q1', text: 'v is twice u, as shown' },
+  ]);
+  const [a, b] = ws.responseIds('e1');
+  const record = {
+    id: String(a), questionId: 'q1', technique: 'hybrid' as const, models: [{ name: 'm:7b', digest: 'abc' }],
+    calls: [], readings: [{ reader: 'model:m:7b', equations: ['Eq(v, 2*u)'] }], ungrounded: [], waiting: false, wallMs: 12,
+  };
+  const xa = ws.saveExtraction(a, { ...read('Eq(v, 2*u)'), source: 'model:m:7b' }, 'hybrid:m:7b', record);
+  const waiting: Extraction = { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: ['waiting for the model: cannot reach Ollama'] };
+  ws.saveExtraction(b, waiting, 'hybrid:m:7b', { ...record, id: String(b), waiting: true, readings: [] });
+  const got = ws.getModelRecord(a)!;
+  assert.equal(got.extractionId, xa);
+  assert.equal(got.current, true);
+  assert.deepEqual(got.models, [{ name: 'm:7b', digest: 'abc' }]);
+  assert.equal(got.record.wallMs, 12);
+  assert.equal(ws.getModelRecord(b)!.waiting, true);
+  // The waiting response is pending for extraction (a re-run reads it again), unless asked to keep waiting ones.
+  assert.deepEqual(ws.pending('e1', 'extract').map((r) => r.id), [b]);
+  assert.deepEqual(ws.pending('e1', 'extract', { waiting: false }), []);
+  assert.deepEqual(ws.waiting('e1').map((w) => w.studentId), ['s2']);
+  // A correction by hand replaces the extraction; the model's record stays, no longer current.
+  ws.saveExtraction(a, { ...read('Eq(v, 2*u)'), source: 'manual' }, 'manual');
+  const after = ws.getModelRecord(a)!;
+  assert.equal(after.extractionId, null);
+  assert.equal(after.current, false);
+  assert.equal(after.record.readings[0].reader, 'model:m:7b');
+  // Reading it again with a model replaces the record, in the same transaction as the extraction.
+  ws.saveExtraction(b, read('Eq(v, 2*u)'), 'hybrid:m:7b', { ...record, id: String(b) });
+  assert.equal(ws.getModelRecord(b)!.waiting, false);
+  assert.deepEqual(ws.waiting('e1'), []);
+  assert.deepEqual(ws.pending('e1', 'extract'), []);
+  const audit = ws.auditLog({ action: 'extraction.save' }).at(-1)!;
+  assert.deepEqual((audit.new as { models: string[] }).models, ['m:7b@abc']);
+  ws.close();
+});
