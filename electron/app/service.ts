@@ -642,7 +642,8 @@ export class AppService {
         const techniques = TECHNIQUE_ORDER.filter((id) => techs[id]).map((id) => {
           const info = TECHNIQUE_INFO[id];
           const available = info.minModels === 0 || (ready && models.length >= info.minModels);
-          const note = info.minModels === 0 || available ? info.note : `${info.note} ${why ?? `Needs ${info.minModels} installed models.`}`;
+          // Without Ollama the banner says why once; here only a missing second model is worth saying.
+          const note = info.minModels === 0 || available || why ? info.note : `${info.note} Needs ${info.minModels} installed models.`;
           return { id, label: info.label, available, note, minModels: info.minModels, maxModels: info.maxModels };
         });
         // Hybrid with the preferred model (Settings) or the first installed one; else the embedded extractor.
