@@ -302,3 +302,26 @@ test('eval: coverage and precision overall and per tag; Table I for two techniqu
   assert.match(t.stdout, /Table I \(per technique: correct answers, time, tokens\):\ntechnique +correct/);
   void M2;
 });
+
+test('a run that falls back to the embedded extractor leaves waiting responses waiting; --technique embedded settles them', async () => {
+  const g = await serve();
+  const port = g.port;
+  await g.stop();
+  const out = tmp();
+  const base = ['grade', '--exam', DEMO, '--responses', DEMO_RESPONSES, '--out', out];
+  let r = await runCliAsync([...base, '--technique', 'hybrid', '--model', M1, '--ollama-url', `http://127.0.0.1:${port}`], NO_ENV);
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /1 response waits for the model .*\n {2}D03\/q1\n/);
+  assert.match(r.stdout, /; 1 waiting for the model/);
+  // No model now: the default reads nothing again and says the response still waits.
+  r = await runCliAsync(base, NO_ENV);
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /no model configured/);
+  assert.match(r.stdout, /this run: extracted 0, marked 0/);
+  assert.match(r.stderr, /D03\/q1/);
+  // Asking for the embedded extractor explicitly: it reads it again and it stops waiting.
+  r = await runCliAsync([...base, '--technique', 'embedded'], NO_ENV);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /this run: extracted 1, marked 1 with technique embedded/);
+  assert.doesNotMatch(readFileSync(join(out, 'equations.csv'), 'utf8'), /waiting-for-model/);
+});
