@@ -30,7 +30,10 @@ test('bad arguments: exit 2 with what is wrong and the usage', async () => {
   assert.match(r.err, /unknown technique 'psychic' \(available: embedded, plain, direct, llm-modulo, consensus, per-line, hybrid\)/);
   r = await cli(['check', '--exam', DEMO, '--question', 'q1', 'H = 1']);
   assert.match(r.err, /exactly two equations/);
-  assert.equal((await cli(['help'])).code, 0);
+  const help = await cli(['help']);
+  assert.equal(help.code, 0);
+  // The usage documents the techniques, the model options, exit status 3 and the environment.
+  for (const s of ['--technique T', '--model M', '--ollama-url URL', '--gpu NAME', '--cache FILE|none', 'hybrid', 'embedded', '3 some responses wait', 'EQUIMARK_MODEL', 'OLLAMA_HOST']) assert.ok(help.out.includes(s), s);
 });
 
 test('bad files: exit 1 naming the file, the place and the problem; a rejected CSV stores nothing', async () => {

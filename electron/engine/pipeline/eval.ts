@@ -104,7 +104,7 @@ export async function evaluateTechniques(
 
 /** Table I as aligned text (for the CLI). */
 export function formatTableOne(rows: TableOneRow[]): string {
-  const head = ['technique', 'correct', 'accuracy', 'review', 'waiting', 'model time (s)', 'tokens', 'calls', 'est. FLOPs'];
+  const head = ['technique', 'correct', 'accuracy', 'review', 'waiting', 'model time (s)', 'wall time (s)', 'tokens', 'calls', 'est. FLOPs'];
   const body = rows.map((r) => [
     r.technique,
     `${r.correct}/${r.scored}`,
@@ -112,9 +112,10 @@ export function formatTableOne(rows: TableOneRow[]): string {
     String(r.needsReview),
     String(r.waiting),
     r.modelSeconds.toFixed(1),
+    r.wallSeconds.toFixed(1),
     String(r.tokens),
     `${r.calls}${r.cachedCalls ? ` (+${r.cachedCalls} cached)` : ''}`,
-    r.estimatedFlops == null ? 'n/a' : r.estimatedFlops.toExponential(2),
+    r.estimatedFlops == null ? 'n/a' : r.estimatedFlops === 0 ? '0' : r.estimatedFlops.toExponential(2),
   ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (c: string[]) => c.map((x, i) => x.padEnd(w[i])).join('  ');
