@@ -16,6 +16,7 @@ import { evaluate, formatEvalReport, formatTableOneOf, type EvalReport } from '.
 import { isModelTechnique, ollamaReachable, resolveTechnique, TECHNIQUE_NAMES, type Technique } from '../engine/techniques.ts';
 import { gpuPower, GPU_BOARD_POWER_W, type BatchAccounting } from '../engine/ollama/accounting.ts';
 import { resolveOllamaUrl, settingsWarnings } from '../engine/ollama/settings.ts';
+import { OllamaError } from '../engine/ollama/client.ts';
 import { createEngine } from '../engine/engine-factory.ts';
 import { Workspace } from '../engine/workspace/index.ts';
 import type { EntailmentEngine } from '../engine/entail/types.ts';
@@ -406,7 +407,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       io.err(`equimark: ${e.message}\n\n${USAGE}`);
       return 2;
     }
-    if (e instanceof ExamError || e instanceof CsvFileError || e instanceof ResponsesCsvError || e instanceof InputError) {
+    if (e instanceof ExamError || e instanceof CsvFileError || e instanceof ResponsesCsvError || e instanceof InputError || e instanceof OllamaError) {
       io.err(`equimark: ${e.message}\n`);
       return 1;
     }

@@ -325,3 +325,13 @@ test('a run that falls back to the embedded extractor leaves waiting responses w
   assert.match(r.stdout, /this run: extracted 1, marked 1 with technique embedded/);
   assert.doesNotMatch(readFileSync(join(out, 'equations.csv'), 'utf8'), /waiting-for-model/);
 });
+
+test('a model that is not installed: exit 1 with the installed models named, no stack trace', async () => {
+  const f = await serve();
+  const out = tmp();
+  const r = await runCliAsync(['grade', '--exam', DEMO, '--responses', DEMO_RESPONSES, '--out', out, '--technique', 'llm-modulo', '--model', 'missing:1b', '--ollama-url', f.url], NO_ENV);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^equimark: model 'missing:1b' is not installed in Ollama at http:\/\/127\.0\.0\.1:\d+ \(installed: fake-llm:7b, fake-llm-b:8b\); pull it first\n$/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  assert.equal(f.count('chat'), 0);
+});
