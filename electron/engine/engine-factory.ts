@@ -7,6 +7,8 @@
 //  - each proof attempt has a time limit (`proveTimeoutMs`); a time-out leaves the verdict numeric;
 //  - no Python with SymPy: grading goes on with Z3 and numeric checks, and `onNotice` is told so
 //    in plain words once (default: one line on stderr, for the CLI);
+//  - setSympy() swaps the worker (Settings' Python path changed): cached sampling verdicts are
+//    forgotten so they are decided again with the new one; every other cached verdict stays;
 //  - close() closes the worker with the engine.
 // scripts/build-electron.mjs rewrites the computed import below into a literal one for the bundle.
 import type { AlgebraProver, Domain, EntailmentEngine } from './entail/types.ts';
@@ -32,9 +34,12 @@ export type Engine = EntailmentEngine & {
   readonly sympy: SympyWorker | null;
   /** The worker's status in plain words (null when SymPy was disabled). */
   sympyStatus(): SympyStatus | null;
+  /** Replace the SymPy worker (closing the old one); false disables SymPy. */
+  setSympy(options: SympyOptions | false): Promise<void>;
 };
 
-type EntailerModule = { Entailer?: { create(opts?: Record<string, unknown>): Promise<EntailmentEngine> } };
+type Inner = EntailmentEngine & { setProver?(prover: AlgebraProver | undefined): void };
+type EntailerModule = { Entailer?: { create(opts?: Record<string, unknown>): Promise<Inner> } };
 
 const defaultNotice = (message: string): void => {
   process.stderr.write(`note: ${message}\n`);
@@ -50,13 +55,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   }
   if (!mod.Entailer) throw new Error('the entailment engine module has no Entailer');
 
-  const worker = options.sympy === false ? null : new SympyWorker(options.sympy ?? {});
+  let worker = options.sympy === false ? null : new SympyWorker(options.sympy ?? {});
   const notice = options.onNotice ?? defaultNotice;
   const proveTimeoutMs = Math.max(1, options.proveTimeoutMs ?? 5000);
   let told = false;
-  const tellIfUnavailable = (): void => {
-    if (told || !worker) return;
-    const s = worker.status();
+  const tellIfUnavailable = (w: SympyWorker): void => {
+    if (told || w !== worker) return;
+    const s = w.status();
     if (s.state !== 'unavailable') return;
     told = true;
     try {
@@ -65,17 +70,19 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       /* a notice must never break grading */
     }
   };
-  const prover: AlgebraProver | undefined = worker
-    ? {
-        async proveEntailment(premise: Equation, conclusion: Equation, domain: Domain) {
-          const r = await worker.proveEntailmentDetailed(premise, conclusion, domain, { timeoutMs: proveTimeoutMs });
-          tellIfUnavailable();
-          return r.result;
-        },
-      }
-    : undefined;
+  const proverFor = (w: SympyWorker | null): AlgebraProver | undefined =>
+    w
+      ? {
+          async proveEntailment(premise: Equation, conclusion: Equation, domain: Domain) {
+            const r = await w.proveEntailmentDetailed(premise, conclusion, domain, { timeoutMs: proveTimeoutMs });
+            tellIfUnavailable(w);
+            return r.result;
+          },
+        }
+      : undefined;
+  const prover = proverFor(worker);
 
-  let inner: EntailmentEngine;
+  let inner: Inner;
   try {
     inner = await mod.Entailer.create({ ...options.entailer, ...(prover ? { prover } : {}) });
   } catch (e) {
@@ -83,8 +90,18 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     throw e;
   }
   return {
-    sympy: worker,
+    get sympy() {
+      return worker;
+    },
     sympyStatus: () => (worker ? worker.status() : null),
+    async setSympy(next: SympyOptions | false) {
+      if (!inner.setProver) throw new Error('this entailment engine cannot change its prover');
+      const old = worker;
+      worker = next === false ? null : new SympyWorker(next);
+      told = false;
+      inner.setProver(proverFor(worker));
+      await old?.close();
+    },
     entails: (p, c, d) => inner.entails(p, c, d),
     consistent: (e, d) => inner.consistent(e, d),
     compareLists: (a, b, d) => inner.compareLists(a, b, d),

@@ -123,3 +123,30 @@ describe('createEngine without a usable Python', () => {
     }
   });
 });
+
+describe('changing the Python (Settings) on a running engine', { skip }, () => {
+  test('sampling verdicts cached without SymPy are decided again with the new worker; other verdicts stay cached', async () => {
+    const notices: string[] = [];
+    const engine = await createEngine({ sympy: { pythonPath: BOGUS, searchSystem: false, env: {} }, onNotice: (m) => notices.push(m) });
+    try {
+      const q2 = devDomain('q2');
+      assert.equal((await engine.entails(DOUBLE, SIN2, q2)).method, 'numeric-agreement');
+      const wrong = eq('Eq(R, v_0**2*sin(theta)/g)');
+      assert.equal((await engine.entails(DOUBLE, wrong, q2)).method, 'numeric-counterexample');
+      assert.equal(notices.length, 1);
+      const hits = engine.stats().cacheHits;
+      await engine.setSympy({ pythonPath: PYTHON });
+      assert.equal((await engine.entails(DOUBLE, SIN2, q2)).method, 'sympy-proved');
+      assert.equal(engine.stats().cacheHits, hits, 'the sampling verdict was decided again');
+      assert.equal((await engine.entails(DOUBLE, wrong, q2)).method, 'numeric-counterexample');
+      assert.equal(engine.stats().cacheHits, hits + 1, 'the counterexample stayed cached');
+      assert.equal(engine.sympyStatus()!.state, 'ready');
+      // And back to a missing Python: said again, once.
+      await engine.setSympy({ pythonPath: BOGUS, searchSystem: false, env: {} });
+      assert.equal((await engine.entails(SIN2, DOUBLE, q2)).method, 'numeric-agreement');
+      assert.equal(notices.length, 2);
+    } finally {
+      await engine.close();
+    }
+  });
+});

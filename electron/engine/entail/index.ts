@@ -67,12 +67,16 @@ export function identicalEquations(a: Equation, b: Equation): boolean {
 
 export class Entailer implements EntailmentEngine {
   private readonly pairCache = new Map<string, Promise<Verdict>>();
+  /** Cached pairs whose verdict is 'numeric-agreement' (the only ones a prover can change). */
+  private readonly numericKeys = new Set<string>();
+  /** Bumped by forgetNumericVerdicts(): numeric verdicts decided before it are not kept. */
+  private numericGeneration = 0;
   private readonly premiseCache = new Map<string, Promise<PremiseInfo>>();
   private readonly st = { pairs: 0, cacheHits: 0, decidedWithoutZ3: 0 };
   private readonly samples: number;
   private readonly seed: number;
   private readonly pairwise: boolean;
-  private readonly prover?: AlgebraProver;
+  private prover?: AlgebraProver;
 
   private constructor(
     private readonly z3: Z3Backend,
@@ -97,6 +101,25 @@ export class Entailer implements EntailmentEngine {
     await this.z3.close();
   }
 
+  /**
+   * Use another AlgebraProver from now on (e.g. a different Python) and forget the cached
+   * 'numeric-agreement' verdicts, so a pair the new prover can prove is not left at sampling
+   * (every other verdict is decided without the prover and stays cached).
+   */
+  setProver(prover: AlgebraProver | undefined): void {
+    this.prover = prover;
+    this.forgetNumericVerdicts();
+  }
+
+  /** Drop cached 'numeric-agreement' verdicts (they are decided again, asking the prover). Returns how many. */
+  forgetNumericVerdicts(): number {
+    this.numericGeneration++;
+    let n = 0;
+    for (const k of this.numericKeys) if (this.pairCache.delete(k)) n++;
+    this.numericKeys.clear();
+    return n;
+  }
+
   async entails(premise: Equation, conclusion: Equation, domain: Domain): Promise<Verdict> {
     this.st.pairs++;
     if (this.pairwise) return this.decidePairwise(premise, conclusion, domain);
@@ -106,12 +129,21 @@ export class Entailer implements EntailmentEngine {
       this.st.cacheHits++;
       return { ...(await hit) };
     }
+    const generation = this.numericGeneration;
+    let self: Promise<Verdict> | undefined; // set below, before `decide` resumes
     const p = (async () => {
       const before = this.z3.calls;
       const v = await this.decide(premise, conclusion, domain);
       if (this.z3.calls === before && v.holds !== null) this.st.decidedWithoutZ3++;
+      if (v.method === 'numeric-agreement') {
+        // Decided with a prover that has since been replaced: answer it, but don't keep it.
+        if (generation !== this.numericGeneration) {
+          if (this.pairCache.get(key) === self) this.pairCache.delete(key);
+        } else this.numericKeys.add(key);
+      }
       return v;
     })();
+    self = p;
     this.pairCache.set(key, p);
     try {
       return { ...(await p) };
