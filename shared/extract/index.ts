@@ -327,6 +327,34 @@ function positiveSetToZero(ctx: Ctx, parts: Tok[][]): string | null {
   return v && ctx.positive.has(v) ? v : null;
 }
 
+/**
+ * Equations already written in the grammar's own form, `Eq(left, right)` (students who copy the
+ * scheme's notation, or a list pasted from elsewhere): parsed by the strict grammar as they stand
+ * and blanked out of the text. One that doesn't parse is left for the ordinary reading, which
+ * reports it unread.
+ */
+function readSympyForms(text: string, ctx: Ctx): string {
+  let s = text;
+  for (const m of text.matchAll(/\bEq\s*\(/g)) {
+    let depth = 0;
+    let end = -1;
+    for (let k = m.index! + m[0].length - 1; k < text.length; k++) {
+      if (text[k] === '(') depth++;
+      else if (text[k] === ')' && --depth === 0) {
+        end = k + 1;
+        break;
+      } else if (text[k] === '\n') break;
+    }
+    if (end < 0) continue;
+    const p = parseEquation(text.slice(m.index!, end), { variables: ctx.lex.variables });
+    if (!p.ok) continue;
+    ctx.mathSeen = true;
+    ctx.equations.push({ source: equationToSympy(p.value), span: { start: m.index!, end } });
+    s = blankOut(s, m.index!, end);
+  }
+  return s;
+}
+
 const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated)$/i;
 
 /** "x = 2mgh/k all square rooted", "x = 2mgh/k (squared)": words right after change what was written. */
@@ -531,6 +559,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   if (work.trim() === '') return result('read');
 
   work = applyRetractions(work, ctx);
+  work = readSympyForms(work, ctx);
   ctx.norm = normalize(work, lex.greek);
   findDefinitions(ctx.norm.text, ctx);
   const toks = tokenize(ctx.norm.text, lex, ctx.aliases);

@@ -380,3 +380,11 @@ test('attachments are recognised however they are mentioned; "attached to" is ph
   assert.ok(!x.flags.includes('attachment'));
   assert.deepEqual(x.equations.map((e) => e.source), ['Eq(k*y**2/2, m*g*h)']);
 });
+
+test('equations written in the grammar\'s own Eq(left, right) form are read as they stand', () => {
+  assert.deepEqual(read('Eq(k*y**2/2, m*g*h)\nso Eq(y, sqrt(2*m*g*h/k))', DROP), ['Eq(k*y**2/2, m*g*h)', 'Eq(y, sqrt(2*m*g*h/k))']);
+  // One outside the grammar or the question's variables is not read.
+  const x = extractEmbedded('Eq(q, 2*m)', DROP);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+});
