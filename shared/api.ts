@@ -97,6 +97,55 @@ export type ReviewRow = z.infer<typeof ReviewRowSchema>;
 
 export const AuditEntrySchema = z.object({ at: z.string(), what: z.string(), old: z.string().nullable(), new: z.string().nullable(), comment: z.string().nullable() });
 
+const SympyValueSchema = z.object({ text: z.string(), latex: z.string() });
+
+/**
+ * The SymPy evidence of a response (issue 5): for the instructor only, it never changes a mark.
+ * state 'unavailable': no Python with SymPy (note says why, in plain words); 'pending': still
+ * being computed (ask again); 'failed': it could not be computed (note says why).
+ */
+export const SympyDetailSchema = z.object({
+  state: z.enum(['ready', 'pending', 'unavailable', 'failed']),
+  note: z.string(),
+  /** A simplified form of each equation of the current reading, by index (null where SymPy gave none). */
+  simplified: z.array(z.object({ source: z.string(), simplified: SympyValueSchema.nullable(), note: z.string().optional() })),
+  /** The student's equations solved for the target under the assumptions. */
+  solved: z.array(
+    z.object({
+      /** 'equation 2', or 'equations together (t eliminated)'. */
+      from: z.string(),
+      /** Index of the student equation (null: the list together). */
+      equationIndex: z.number().nullable(),
+      /** target = value. */
+      value: SympyValueSchema,
+      /** false: no admissible value satisfies target = value (e.g. the negative root of a positive speed). */
+      admissible: z.boolean().nullable(),
+      /** Whether target = value is equivalent to an accepted final answer (null: undecided, or nothing to compare with). */
+      matchesAnswer: z.boolean().nullable(),
+      /** In words, with the engine's method. */
+      how: z.string(),
+      /** true: every solution of that equation is listed; false/null: SymPy may have missed some. */
+      complete: z.boolean().nullable(),
+    }),
+  ),
+  /** Limits of the student's final expression for the target, for the manual item naming the regime. */
+  limits: z.array(
+    z.object({
+      itemId: z.string(),
+      /** 'u >> w'. */
+      regime: z.string(),
+      /** Where the expression came from: 'equation 3', or 'v solved from equation 2'. */
+      from: z.string(),
+      expr: SympyValueSchema,
+      limit: SympyValueSchema.nullable(),
+      /** Second-order expansion. */
+      series: SympyValueSchema.nullable(),
+      note: z.string().optional(),
+    }),
+  ),
+});
+export type SympyDetail = z.infer<typeof SympyDetailSchema>;
+
 export const ResponseDetailSchema = z.object({
   responseId: z.string(),
   studentId: z.string(),
@@ -114,6 +163,8 @@ export const ResponseDetailSchema = z.object({
   available: z.number(),
   chips: z.array(ChipSchema),
   audit: z.array(AuditEntrySchema),
+  /** SymPy's evidence (simplified forms, solved for the target, limits); absent where not computed. */
+  sympy: SympyDetailSchema.optional(),
 });
 export type ResponseDetail = z.infer<typeof ResponseDetailSchema>;
 

@@ -21,6 +21,7 @@ import { Workspace, type ResponseSummary } from '../../electron/engine/workspace
 import { OllamaClient } from '../../electron/engine/ollama/client.ts';
 import { DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
 import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
+import { SympyDetails } from './sympy-detail.ts';
 
 export type ServiceOptions = {
   workspacePath: string;
@@ -94,9 +95,14 @@ export class AppService {
     }
   }
 
-  private engine(): Promise<EntailmentEngine> {
+  /** SymPy worker options: Settings' Python path first; the worker script from resourcesDir (right for dev and packaged). */
+  private sympyOptions(): { pythonPath?: string; resourcesPath: string; workerPath: string } {
     const pythonPath = this.settings.pythonPath.trim();
-    this.engineP ??= createEngine({ sympy: pythonPath ? { pythonPath } : {}, onNotice: (m) => (this.engineNotice = m) }).catch((e) => {
+    return { ...(pythonPath ? { pythonPath } : {}), resourcesPath: this.opts.resourcesDir, workerPath: join(this.opts.resourcesDir, 'python', 'worker.py') };
+  }
+
+  private engine(): Promise<Engine> {
+    this.engineP ??= createEngine({ sympy: this.sympyOptions(), onNotice: (m) => (this.engineNotice = m) }).catch((e) => {
       this.engineP = null;
       throw new ApiFailure({ code: 'unavailable', message: `the symbolic engine could not start: ${(e as Error).message}` });
     });
@@ -232,6 +238,19 @@ export class AppService {
       notes: x.notes,
       unread: x.unread,
     };
+  }
+
+  /** SymPy's evidence (simplified, solved for the target, limits) for the detail's current equations; cached per list. */
+  private readonly sympyDetails = new SympyDetails();
+
+  private async withSympy(d: ApiResponse<'response.get'>): Promise<ApiResponse<'response.get'>> {
+    const sources = (d.current?.equations ?? []).map((e) => e.source);
+    if (!sources.length) return d;
+    const r = this.ws.getResponseDetail(Number(d.responseId));
+    const cq = r ? this.loaded(r.examId).questions.get(d.questionId) : undefined;
+    const engine = cq ? await this.engine().catch(() => null) : null;
+    if (!cq || !engine) return d;
+    return { ...d, sympy: await this.sympyDetails.get(engine, cq, sources) };
   }
 
   private detail(responseId: number): ApiResponse<'response.get'> {
@@ -722,12 +741,12 @@ export class AppService {
         };
       },
 
-      'response.get': async ({ responseId }) => this.detail(this.responseId(responseId)),
+      'response.get': async ({ responseId }) => this.withSympy(this.detail(this.responseId(responseId))),
 
       'response.setEquations': async ({ responseId, equations, comment }) => {
         const id = this.responseId(responseId);
         await this.correct(id, equations, comment);
-        return this.detail(id);
+        return this.withSympy(this.detail(id));
       },
 
       'response.override': async ({ responseId, itemId, marks, comment }) => {
@@ -737,7 +756,7 @@ export class AppService {
         } catch (e) {
           throw new ApiFailure({ code: 'invalid-request', message: (e as Error).message });
         }
-        return this.detail(id);
+        return this.withSympy(this.detail(id));
       },
 
       'groups.list': async ({ examId, questionId }) => {
@@ -849,12 +868,13 @@ export class AppService {
       'settings.set': async (s) => {
         const pythonChanged = s.pythonPath.trim() !== this.settings.pythonPath.trim();
         this.settings = s;
-        // A new Python path takes effect with a fresh engine (not while grading uses the current one).
-        if (pythonChanged && this.engineP && (!this.job || (this.job.state !== 'running' && this.job.state !== 'pausing'))) {
-          const old = this.engineP;
-          this.engineP = null;
+        // A new Python path takes effect at once, grading or not: the engine swaps its SymPy worker
+        // and decides its cached sampling verdicts again; the SymPy evidence is recomputed.
+        if (pythonChanged) {
           this.engineNotice = null;
-          void old.then((e) => e.close()).catch(() => {});
+          this.sympyDetails.clear();
+          const e = this.engineP ? await this.engineP.catch(() => null) : null;
+          if (e) await e.setSympy(this.sympyOptions());
         }
         if (this.settingsPath) writeFileSync(this.settingsPath, JSON.stringify(s, null, 2));
         return s;
