@@ -8,7 +8,8 @@ import type { Nav } from '../App.tsx';
 import { Chips } from '../chips.tsx';
 import { EquationField, Tex, checkEquation } from '../tex.tsx';
 import { download, errorText } from '../util.ts';
-import type { ResponseDetail } from '../../shared/api.ts';
+import type { ResponseDetail, SympyDetail } from '../../shared/api.ts';
+import { exprToLatex } from '../../shared/equation/index.ts';
 
 type Item = ResponseDetail['items'][number];
 type Verdict = Item['evidence'][number]['forward'];
@@ -28,6 +29,12 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
       live = false;
     };
   }, [responseId]);
+  // SymPy's evidence still being computed: ask again shortly (the marks are already shown).
+  useEffect(() => {
+    if (d?.sympy?.state !== 'pending' || d.responseId !== responseId) return;
+    const t = setTimeout(() => api['response.get']({ responseId }).then(setD, () => {}), 1500);
+    return () => clearTimeout(t);
+  }, [d, responseId]);
 
   const queue = nav.queue;
   const idx = queue.findIndex((r) => r.responseId === responseId);
@@ -141,11 +148,12 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
           </thead>
           <tbody>
             {d.items.map((it) => (
-              <ItemRow key={it.itemId} it={it} responseId={d.responseId} onSaved={setD} />
+              <ItemRow key={it.itemId} it={it} responseId={d.responseId} onSaved={setD} limits={d.sympy?.limits.filter((l) => l.itemId === it.itemId)} target={d.target} />
             ))}
           </tbody>
         </table>
       </div>
+      {d.sympy && <SympyPanel s={d.sympy} target={d.target} />}
       {d.audit.length > 0 && (
         <details className="card">
           <summary>History of changes ({d.audit.length})</summary>
@@ -328,7 +336,50 @@ function verdictText(v: Verdict): string {
   return s;
 }
 
-function ItemRow({ it, responseId, onSaved }: { it: Item; responseId: string; onSaved(d: ResponseDetail): void }) {
+const symTex = (name: string) => exprToLatex({ kind: 'sym', name });
+
+/** SymPy's evidence for the instructor: simplified forms, the equations solved for the target. Never marks. */
+function SympyPanel({ s, target }: { s: SympyDetail; target: string | null }) {
+  if (s.state !== 'ready') {
+    return (
+      <div className="card" data-testid="sympy">
+        <h2>SymPy</h2>
+        <p className="muted">{s.state === 'pending' ? 'SymPy is still working on these equations…' : s.note}</p>
+      </div>
+    );
+  }
+  const verdict = (x: SympyDetail['solved'][number]) =>
+    x.admissible === false ? 'ruled out by the assumptions' : x.matchesAnswer === true ? 'equivalent to the accepted answer' : x.matchesAnswer === false ? 'not the accepted answer' : 'equivalence undecided';
+  return (
+    <div className="card" data-testid="sympy">
+      <h2>SymPy</h2>
+      <p className="muted small">{s.note}</p>
+      <h3>Simplified</h3>
+      <ol className="eqlist">
+        {s.simplified.map((x, i) => (
+          <li key={i}>
+            {x.simplified ? <Tex latex={x.simplified.latex} /> : null} {x.note && <span className="muted small">{x.note}</span>}
+          </li>
+        ))}
+      </ol>
+      {target && s.solved.length > 0 && (
+        <>
+          <h3>Solved for {target}</h3>
+          <ul data-testid="sympy-solved">
+            {s.solved.map((x, i) => (
+              <li key={i} title={x.how}>
+                <Tex latex={`${symTex(target)} = ${x.value.latex}`} /> <span className="muted small">from {x.from}</span> · <span className={x.matchesAnswer ? 'human' : 'muted'}>{verdict(x)}</span>
+                {x.complete === false && <span className="muted small"> (SymPy may have missed other solutions)</span>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ItemRow({ it, responseId, onSaved, limits, target }: { it: Item; responseId: string; onSaved(d: ResponseDetail): void; limits?: SympyDetail['limits']; target?: string | null }) {
   const [open, setOpen] = useState(false);
   const [marks, setMarks] = useState(String(it.override?.marks ?? it.awarded ?? ''));
   const [comment, setComment] = useState('');
@@ -358,6 +409,25 @@ function ItemRow({ it, responseId, onSaved }: { it: Item; responseId: string; on
       </td>
       <td className="why">
         {it.outcome === 'manual' && <span className="muted">Marked by hand: set it with Override.</span>}
+        {limits && limits.length > 0 && (
+          <div className="small" data-testid={`sympy-limits-${it.itemId}`}>
+            SymPy, limits of {limits[0].from}:
+            <ul>
+              {limits.map((l, i) => (
+                <li key={i}>
+                  {l.regime}: {l.limit ? <Tex latex={`${target ? symTex(target) : ''} \\to ${l.limit.latex}`} /> : 'no limit found'}
+                  {l.series && (
+                    <>
+                      {' '}
+                      (<Tex latex={`\\approx ${l.series.latex}`} />)
+                    </>
+                  )}
+                  {l.note && <span className="muted"> {l.note}</span>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {ev && (
           <div>
             {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1}{' '}
