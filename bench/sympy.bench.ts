@@ -1,11 +1,16 @@
 // SymPy worker figures: cold start (spawn → ready) and requests per second for typical verdicts,
 // with a ping round trip measured in the same run as the baseline (ratios, not absolute goals).
 // Standalone: `node --import tsx bench/sympy.bench.ts`; or through `npm run bench -- sympy`.
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Equation } from '../shared/equation/ast.ts';
 import { parseEquationOrThrow } from '../shared/equation/parser.ts';
 import type { Domain } from '../shared/exam.ts';
 import { SympyWorker } from '../electron/engine/sympy/index.ts';
+import { createEngine } from '../electron/engine/engine-factory.ts';
+import { loadExamFile } from '../electron/engine/exam-io.ts';
+import { parseEquationsCsv } from '../electron/engine/csv/equations.ts';
+import { markEquations } from '../electron/engine/marking.ts';
 
 const eq = (s: string): Equation => parseEquationOrThrow(s);
 const pos = (...names: string[]): Domain => ({ variables: names.map((name) => ({ name, assumptions: ['positive'] })) });
@@ -77,6 +82,43 @@ export async function main(): Promise<void> {
   } finally {
     await w.close();
   }
+  await gradingEffect();
+}
+
+/**
+ * What the prover costs grading: the development set's gold lists marked by the product's engine
+ * (createEngine) without SymPy (baseline) and with it, a cold pass then a warm regrade (same
+ * engine, verdict cache warm). The worker is asked only where a verdict would be sampling.
+ */
+async function gradingEffect(): Promise<void> {
+  const data = fileURLToPath(new URL('../../shared/data/', import.meta.url));
+  if (!existsSync(`${data}gold.csv`)) {
+    console.log('grading effect skipped: no development data at ../shared/data');
+    return;
+  }
+  const exam = loadExamFile(`${data}exam.json`);
+  const rows = parseEquationsCsv(readFileSync(`${data}gold.csv`), (q) => exam.questions.get(q)?.variables).rows.filter((r) => !r.error);
+  const run = async (withSympy: boolean) => {
+    const engine = await createEngine(withSympy ? {} : { sympy: false });
+    try {
+      const pass = async () => {
+        const t0 = performance.now();
+        for (const r of rows) await markEquations(engine, exam.questions.get(r.questionId)!, r.equations);
+        return performance.now() - t0;
+      };
+      const cold = await pass();
+      const warm = await pass();
+      return { cold, warm, asked: engine.sympyStatus()?.requests ?? 0, coldStart: engine.sympyStatus()?.startMs };
+    } finally {
+      await engine.close();
+    }
+  };
+  const base = await run(false);
+  const sym = await run(true);
+  console.log(`grading the ${rows.length} gold lists (marking only): without SymPy cold ${base.cold.toFixed(0)} ms, warm regrade ${base.warm.toFixed(1)} ms`);
+  console.log(
+    `  with SymPy: cold ${sym.cold.toFixed(0)} ms (ratio ${(sym.cold / base.cold).toFixed(2)}, incl. worker start ${sym.coldStart ?? '?'} ms; ${sym.asked} proofs asked), warm regrade ${sym.warm.toFixed(1)} ms (ratio ${(sym.warm / Math.max(base.warm, 0.1)).toFixed(2)})`,
+  );
 }
 
 function median(xs: number[]): number {
