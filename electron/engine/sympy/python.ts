@@ -2,7 +2,7 @@
 //   1. a configured path (Settings → Python path; `pythonPath` option),
 //   2. the environment variable EQUIMARK_PYTHON,
 //   3. the bundled runtime when packaged: <resources>/python-runtime/bin/python3
-//      (Windows: <resources>\python-runtime\python.exe), see electron-builder notes in README,
+//      (Windows: <resources>\python-runtime\python.exe), packaged as electron-builder.yml explains,
 //   4. system interpreters: /usr/bin/python3 (Debian's, with python3-sympy), /usr/local/bin/python3,
 //      /opt/homebrew/bin/python3, then `python3` / `python` on PATH.
 // A candidate that exists but lacks SymPy is skipped (the worker itself reports "no-sympy").
