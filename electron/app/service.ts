@@ -17,7 +17,7 @@ import { givenExtraction, grade } from '../../electron/engine/grade.ts';
 import { markEquations } from '../../electron/engine/marking.ts';
 import { createEngine, type Engine } from '../../electron/engine/engine-factory.ts';
 import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
-import { Workspace, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
+import { Workspace, goldKey, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
 import { OllamaClient } from '../../electron/engine/ollama/client.ts';
 import { DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
 import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
@@ -78,7 +78,6 @@ export class AppService {
   /** What the engine said about SymPy (missing, wrong Python), in plain words. */
   private engineNotice: string | null = null;
   private job: Job | null = null;
-  private gold = new Map<string, Map<string, string[]>>(); // examId -> "student\0question" -> sources
   private settings: Settings;
   private readonly settingsPath: string;
 
@@ -500,14 +499,14 @@ export class AppService {
   // ---------- gold and accuracy ----------
 
   private async accuracy(examId: string): Promise<{ compared: number; equivalent: number } | null> {
-    const g = this.gold.get(examId);
-    if (!g || g.size === 0) return null;
+    const g = this.ws.getGold(examId);
+    if (g.size === 0) return null;
     const engine = await this.engine();
     const exam = this.ws.getExam(examId)!;
     let compared = 0;
     let equivalent = 0;
     for (const r of this.ws.listResponses(examId)) {
-      const gs = g.get(`${r.studentId}\u0000${r.questionId}`);
+      const gs = g.get(goldKey(r.studentId, r.questionId));
       if (!gs || !r.extraction) continue;
       const q = exam.questions.find((x) => x.id === r.questionId)!;
       const parse = (l: string[]) => l.map((s) => parseEquation(s)).flatMap((p) => (p.ok ? [p.value] : []));
@@ -630,14 +629,14 @@ export class AppService {
         const exam = this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
         try {
           const { rows } = parseEquationsCsv(csv, (qid) => exam.questions.find((q) => q.id === qid)?.variables.map((v) => v.name));
-          const m = new Map<string, string[]>();
+          const lists: { studentId: string; questionId: string; equations: string[] }[] = [];
           const rejected: { line: number | null; reason: string }[] = [];
           for (const r of rows) {
             if (r.error) rejected.push({ line: r.line, reason: r.error });
-            else m.set(`${r.studentId}\u0000${r.questionId}`, r.sources);
+            else lists.push({ studentId: r.studentId, questionId: r.questionId, equations: r.sources });
           }
-          this.gold.set(examId, m);
-          return { imported: m.size, rejected, error: null };
+          // Kept in the workspace, so the accuracy figure survives a restart.
+          return { imported: this.ws.setGold(examId, lists), rejected, error: null };
         } catch (e) {
           if (e instanceof CsvFileError) return { imported: 0, rejected: [], error: `${e.line ? `line ${e.line}: ` : ''}${e.reason}` };
           throw e;

@@ -103,3 +103,38 @@ describe('app service', { skip }, () => {
     }
   });
 });
+
+describe('gold lists for the accuracy figure', { skip }, () => {
+  it('are kept in the workspace: the summary still has them after a restart, and a new import replaces them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'equimark-gold-'));
+    const path = join(dir, 'w.sqlite');
+    const open = () => new AppService({ workspacePath: path, mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    const call = async <M extends ApiMethod>(s: AppService, m: M, req: unknown): Promise<ApiResponse<M>> => {
+      const r = await dispatch(s.handlers(), m, req);
+      if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
+      return r.value as ApiResponse<M>;
+    };
+    let s = open();
+    try {
+      const { examId } = await call(s, 'exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
+      await call(s, 'responses.import', { examId, csv: readFileSync(join(DATA, 'responses.csv'), 'utf8'), fileName: 'responses.csv' });
+      await call(s, 'equations.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
+      assert.equal((await call(s, 'summary.get', { examId })).accuracy, null, 'no gold yet');
+      const g = await call(s, 'gold.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
+      assert.equal(g.imported, 85);
+      // The responses were read from the gold lists themselves: all equivalent.
+      assert.deepEqual((await call(s, 'summary.get', { examId })).accuracy, { compared: 85, equivalent: 85 });
+      await s.close();
+      s = open();
+      assert.deepEqual((await call(s, 'summary.get', { examId })).accuracy, { compared: 85, equivalent: 85 }, 'survives a restart');
+      // A second import replaces the first (one list now), and both are in the audit log.
+      const one = readFileSync(join(DATA, 'gold.csv'), 'utf8').split('\n').slice(0, 2).join('\n');
+      assert.equal((await call(s, 'gold.import', { examId, csv: one })).imported, 1);
+      assert.equal((await call(s, 'summary.get', { examId })).accuracy?.compared, 1);
+      assert.equal(s.ws.auditLog({ action: 'gold.import' }).length, 2);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -128,7 +128,7 @@ test('marks of a superseded extraction are refused (StaleError); overrides need 
   ws.close();
 });
 
-test('migration 2: a version-1 workspace gains model_records, keeping its data', () => {
+test('migrations 2 and 3: a version-1 workspace gains model_records and gold_lists, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -136,11 +136,13 @@ test('migration 2: a version-1 workspace gains model_records, keeping its data',
     db.prepare("INSERT INTO exams (id, title, json, imported_at) VALUES ('old', 'Old', '{}', 'then')").run();
     db.close();
     const ws = new Workspace(t.path);
-    assert.equal(ws.schemaVersion(), 2);
-    assert.equal(SCHEMA_VERSION, 2);
+    assert.equal(ws.schemaVersion(), 3);
+    assert.equal(SCHEMA_VERSION, 3);
     assert.equal((ws.db.prepare("SELECT title FROM exams WHERE id = 'old'").get() as { title: string }).title, 'Old');
     const cols = (ws.db.prepare('PRAGMA table_info(model_records)').all() as { name: string }[]).map((c) => c.name);
     assert.deepEqual(cols, ['response_id', 'extraction_id', 'technique', 'models', 'waiting', 'record', 'created_at']);
+    const goldCols = (ws.db.prepare('PRAGMA table_info(gold_lists)').all() as { name: string }[]).map((c) => c.name);
+    assert.deepEqual(goldCols, ['exam_id', 'student_id', 'question_id', 'equations']);
     ws.close();
   } finally {
     t.done();

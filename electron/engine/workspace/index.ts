@@ -73,6 +73,9 @@ const json = (v: unknown): string => JSON.stringify(v);
 const parse = <T>(s: unknown): T => JSON.parse(String(s)) as T;
 const now = (): string => new Date().toISOString();
 
+/** Key of a gold list in `getGold`'s map. */
+export const goldKey = (studentId: string, questionId: string): string => `${studentId}\u0000${questionId}`;
+
 export class Workspace {
   readonly db: Database.Database;
 
@@ -297,6 +300,27 @@ export class Workspace {
       record: parse(r.record),
       createdAt: String(r.created_at),
     };
+  }
+
+  /**
+   * Replace the exam's gold lists (reference equation lists for the accuracy figure) in one
+   * transaction, audited as one change; returns how many lists are stored.
+   */
+  setGold(examId: string, lists: readonly { studentId: string; questionId: string; equations: string[] }[]): number {
+    this.db.transaction(() => {
+      const before = (this.db.prepare('SELECT count(*) AS n FROM gold_lists WHERE exam_id = ?').get(examId) as { n: number }).n;
+      this.db.prepare('DELETE FROM gold_lists WHERE exam_id = ?').run(examId);
+      const ins = this.db.prepare('INSERT OR REPLACE INTO gold_lists (exam_id, student_id, question_id, equations) VALUES (?, ?, ?, ?)');
+      for (const l of lists) ins.run(examId, l.studentId, l.questionId, JSON.stringify(l.equations));
+      this.audit('gold.import', 'gold', examId, before ? { lists: before } : undefined, { lists: lists.length });
+    })();
+    return (this.db.prepare('SELECT count(*) AS n FROM gold_lists WHERE exam_id = ?').get(examId) as { n: number }).n;
+  }
+
+  /** The exam's gold lists, keyed by student and question. */
+  getGold(examId: string): Map<string, string[]> {
+    const rows = this.db.prepare('SELECT student_id, question_id, equations FROM gold_lists WHERE exam_id = ?').all(examId) as Row[];
+    return new Map(rows.map((r) => [goldKey(String(r.student_id), String(r.question_id)), parse(r.equations) as string[]]));
   }
 
   /** Responses of the exam whose extraction waits for the model (flag 'waiting-for-model'), in import order. */

@@ -113,6 +113,19 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'gold_lists: reference equation lists the instructor provided, for the accuracy figure',
+    up: `
+      CREATE TABLE gold_lists (
+        exam_id TEXT NOT NULL REFERENCES exams(id) ON DELETE CASCADE,
+        student_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        equations TEXT NOT NULL,         -- JSON array of SymPy sources
+        PRIMARY KEY (exam_id, student_id, question_id)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
