@@ -242,14 +242,17 @@ export class AppService {
   /** SymPy's evidence (simplified, solved for the target, limits) for the detail's current equations; cached per list. */
   private readonly sympyDetails = new SympyDetails();
 
+  /** The detail never waits for SymPy: cached evidence is included, else 'pending' while it is computed (the view asks again). */
   private async withSympy(d: ApiResponse<'response.get'>): Promise<ApiResponse<'response.get'>> {
     const sources = (d.current?.equations ?? []).map((e) => e.source);
     if (!sources.length) return d;
     const r = this.ws.getResponseDetail(Number(d.responseId));
     const cq = r ? this.loaded(r.examId).questions.get(d.questionId) : undefined;
-    const engine = cq ? await this.engine().catch(() => null) : null;
-    if (!cq || !engine) return d;
-    return { ...d, sympy: await this.sympyDetails.get(engine, cq, sources) };
+    if (!cq) return d;
+    const engine = await Promise.race([this.engine().catch(() => null), new Promise<'starting'>((ok) => setTimeout(() => ok('starting'), 0))]);
+    if (engine === 'starting') return { ...d, sympy: SympyDetails.pending('The symbolic engine is starting; SymPy\'s evidence follows.') };
+    if (!engine) return d;
+    return { ...d, sympy: await this.sympyDetails.get(engine, cq, sources, 0) };
   }
 
   private detail(responseId: number): ApiResponse<'response.get'> {

@@ -51,6 +51,10 @@ export class SympyDetails {
     this.opts = { simplifyMs: 2000, solveMs: 4000, cacheSize: 500, ...options };
   }
 
+  static pending(note = 'SymPy is still working on these equations; its evidence follows.'): SympyDetail {
+    return { state: 'pending', note, simplified: [], solved: [], limits: [] };
+  }
+
   /** Forget everything (the Python or the exam changed). */
   clear(): void {
     this.cache.clear();
@@ -58,8 +62,8 @@ export class SympyDetails {
 
   /**
    * The SymPy evidence for `sources` (canonical equations of the current reading) under question
-   * `cq`. Waits at most `budgetMs`; past it, answers state 'pending' and goes on computing into
-   * the cache (ask again). Never rejects.
+   * `cq`. Waits at most `budgetMs` (0: answers at once from the cache); past it, answers state
+   * 'pending' and goes on computing into the cache (ask again). Never rejects.
    */
   async get(engine: Engine, cq: CompiledQuestion, sources: readonly string[], budgetMs = 4000): Promise<SympyDetail> {
     const empty = { simplified: [], solved: [], limits: [] };
@@ -85,7 +89,7 @@ export class SympyDetails {
     }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<SympyDetail>((resolve) => {
-      timer = setTimeout(() => resolve({ state: 'pending', note: 'SymPy is still working on this list; it will be shown when you open the response again.', ...empty }), budgetMs);
+      timer = setTimeout(() => resolve(SympyDetails.pending()), budgetMs);
     });
     try {
       return await Promise.race([p, late]);

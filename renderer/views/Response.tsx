@@ -29,12 +29,16 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
       live = false;
     };
   }, [responseId]);
-  // SymPy's evidence still being computed: ask again shortly (the marks are already shown).
+  // SymPy's evidence still being computed: ask again shortly (the marks are already shown). Kept
+  // apart from `d`, so a late answer never resets equations being edited.
+  const [lateSympy, setLateSympy] = useState<SympyDetail>();
+  useEffect(() => setLateSympy(undefined), [d]);
+  const sympy = lateSympy ?? d?.sympy;
   useEffect(() => {
-    if (d?.sympy?.state !== 'pending' || d.responseId !== responseId) return;
-    const t = setTimeout(() => api['response.get']({ responseId }).then(setD, () => {}), 1500);
+    if (sympy?.state !== 'pending' || d?.responseId !== responseId) return;
+    const t = setTimeout(() => api['response.get']({ responseId }).then((x) => x.responseId === responseId && setLateSympy(x.sympy), () => {}), 600);
     return () => clearTimeout(t);
-  }, [d, responseId]);
+  }, [sympy, d, responseId]);
 
   const queue = nav.queue;
   const idx = queue.findIndex((r) => r.responseId === responseId);
@@ -148,12 +152,12 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
           </thead>
           <tbody>
             {d.items.map((it) => (
-              <ItemRow key={it.itemId} it={it} responseId={d.responseId} onSaved={setD} limits={d.sympy?.limits.filter((l) => l.itemId === it.itemId)} target={d.target} />
+              <ItemRow key={it.itemId} it={it} responseId={d.responseId} onSaved={setD} limits={sympy?.limits.filter((l) => l.itemId === it.itemId)} target={d.target} />
             ))}
           </tbody>
         </table>
       </div>
-      {d.sympy && <SympyPanel s={d.sympy} target={d.target} />}
+      {sympy && <SympyPanel s={sympy} target={d.target} />}
       {d.audit.length > 0 && (
         <details className="card">
           <summary>History of changes ({d.audit.length})</summary>
