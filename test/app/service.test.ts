@@ -116,7 +116,9 @@ describe('gold lists for the accuracy figure', { skip }, () => {
     };
     let s = open();
     try {
-      const { examId } = await call(s, 'exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
+      const ex = await call(s, 'exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
+      assert.ok(ex.ok);
+      const examId = ex.examId;
       await call(s, 'responses.import', { examId, csv: readFileSync(join(DATA, 'responses.csv'), 'utf8'), fileName: 'responses.csv' });
       await call(s, 'equations.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
       assert.equal((await call(s, 'summary.get', { examId })).accuracy, null, 'no gold yet');
