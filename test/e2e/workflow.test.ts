@@ -108,11 +108,15 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     const ids = await page.locator('[data-response]').evaluateAll((els) => els.map((e) => e.getAttribute('data-response')));
     assert.ok(ids.length >= 2, 'at least two responses need review');
     await first.click();
-    await page.waitForSelector(`[data-testid="response-detail"]`);
+    // The detail shows "Loading…" (no h1) while response.get runs: wait for a real heading each time.
+    await page.waitForSelector(`[data-testid="response-detail"] h1`);
     const heading = async () => (await page.textContent('[data-testid="response-detail"] h1'))?.trim();
     const h0 = await heading();
     await page.keyboard.press('n');
-    await page.waitForFunction((prev) => document.querySelector('[data-testid="response-detail"] h1')?.textContent?.trim() !== prev, h0);
+    await page.waitForFunction((prev) => {
+      const h = document.querySelector('[data-testid="response-detail"] h1')?.textContent?.trim();
+      return !!h && h !== prev;
+    }, h0);
     assert.ok(await page.isVisible('.chip[data-chip="needs-review"]'), 'the next one needs review too');
     assert.match((await page.textContent('.nav-keys')) ?? '', new RegExp(`2 of ${ids.length}`));
     await page.keyboard.press('Escape');
@@ -183,7 +187,10 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     await page.locator('.eqlist input').first().fill(scoredNothing ? 'Eq(v, (u + sqrt(u**2 + 4*w**2))/2)' : 'Eq(v, -u)');
     await page.fill('input[aria-label="correction comment"]', 'testing a correction');
     await page.click('[data-testid="save-equations"]');
-    await page.waitForFunction((prev) => document.querySelector('[data-testid="detail-total"]')?.textContent?.replace(/\s+/g, ' ').trim() !== prev, t0);
+    await page.waitForFunction((prev) => {
+      const t = document.querySelector('[data-testid="detail-total"]')?.textContent?.replace(/\s+/g, ' ').trim();
+      return !!t && t !== prev;
+    }, t0);
     const t1 = await totalText();
     assert.notEqual(t1, t0);
     assert.ok(await page.isVisible('.chip[data-chip="corrected"]'));
