@@ -114,7 +114,6 @@ export function App() {
       </aside>
       <main className="content">
         {examsError && <div className="banner error">Could not reach Equimark's engine: {examsError}</div>}
-        {info && Object.entries(info.features).some(([, f]) => !f.available) && view === 'settings' ? null : null}
         {view === 'exams' && <ExamsView nav={nav} exams={exams ?? []} />}
         {view === 'responses' && examId && <ResponsesView nav={nav} examId={examId} />}
         {view === 'grade' && examId && <GradeView nav={nav} examId={examId} />}

@@ -108,6 +108,26 @@ export class AppService {
     return this.engineP;
   }
 
+  /** Whether Ollama answers at the configured address, and its installed models (a quick probe, no retries). */
+  private async ollamaState(): Promise<{ reachable: boolean; models: { name: string; size: number | null; digest: string | null; parameterSize: string | null }[]; note: string }> {
+    const client = new OllamaClient({ url: this.settings.ollamaUrl, timeoutMs: 1500, retries: 0 });
+    try {
+      const models = (await client.listModels()).map((m) => ({ name: m.name, size: m.size ?? null, digest: m.digest ? m.digest.replace(/^sha256:/, '') : null, parameterSize: m.parameterSize || null }));
+      return { reachable: true, models, note: '' };
+    } catch (e) {
+      return { reachable: false, models: [], note: `(${(e as Error).message.split('\n')[0]})` };
+    }
+  }
+
+  /** The model pipeline's state for Settings: usable only when Ollama answers with a model installed. */
+  private async ollamaFeature(): Promise<{ available: boolean; note: string }> {
+    const { reachable, models } = await this.ollamaState();
+    const techniques = TECHNIQUE_ORDER.filter((t) => TECHNIQUE_INFO[t].minModels > 0).join(', ');
+    if (!reachable) return { available: false, note: `Ollama is not running at ${this.settings.ollamaUrl}: responses are read by the embedded extractor alone` };
+    if (models.length === 0) return { available: false, note: `Ollama at ${this.settings.ollamaUrl} has no models installed` };
+    return { available: true, note: `${models.length} model${models.length > 1 ? 's' : ''} at ${this.settings.ollamaUrl} (techniques: ${techniques})` };
+  }
+
   /** The SymPy prover's state for Settings: known once the engine has started. */
   private async sympyFeature(): Promise<{ available: boolean; note: string }> {
     const e = this.engineP ? await this.engineP.catch(() => null) : null;
@@ -535,9 +555,7 @@ export class AppService {
             'embedded extractor': techs.embedded
               ? { available: true, note: 'reads responses inside Equimark, no model needed' }
               : { available: false, note: 'not in this build: only responses written entirely as equations are read (the plain reader)' },
-            'Ollama models': techs.hybrid
-              ? { available: true, note: `model reading through Ollama at ${this.settings.ollamaUrl} (techniques: ${TECHNIQUE_ORDER.filter((t) => TECHNIQUE_INFO[t].minModels > 0).join(', ')})` }
-              : { available: false, note: 'the model pipeline is not in this build' },
+            'Ollama models': techs.hybrid ? await this.ollamaFeature() : { available: false, note: 'the model pipeline is not in this build' },
             'symbolic engine': { available: true, note: 'Z3 with a numeric fast path decides every mark' },
             'SymPy checker': await this.sympyFeature(),
           },
@@ -648,16 +666,7 @@ export class AppService {
 
       'grade.options': async () => {
         const techs = await this.techniques();
-        const client = new OllamaClient({ url: this.settings.ollamaUrl, timeoutMs: 1500, retries: 0 });
-        let reachable = false;
-        let models: { name: string; size: number | null; digest: string | null; parameterSize: string | null }[] = [];
-        let note = '';
-        try {
-          models = (await client.listModels()).map((m) => ({ name: m.name, size: m.size ?? null, digest: m.digest ? m.digest.replace(/^sha256:/, '') : null, parameterSize: m.parameterSize || null }));
-          reachable = true;
-        } catch (e) {
-          note = `(${(e as Error).message.split('\n')[0]})`;
-        }
+        const { reachable, models, note } = await this.ollamaState();
         const ready = reachable && models.length > 0;
         const why = !reachable ? `Ollama is not running at ${this.settings.ollamaUrl}.` : models.length === 0 ? 'Ollama has no models installed.' : null;
         const techniques = TECHNIQUE_ORDER.filter((id) => techs[id]).map((id) => {
@@ -876,7 +885,12 @@ export class AppService {
           this.engineNotice = null;
           this.sympyDetails.clear();
           const e = this.engineP ? await this.engineP.catch(() => null) : null;
-          if (e) await e.setSympy(this.sympyOptions());
+          if (e) {
+            await e.setSympy(this.sympyOptions());
+            // Try the new path now, so Settings can say at once whether it works (a few hundred ms;
+            // bounded, and a failure is what the status then reports).
+            if (e.sympy) await Promise.race([e.sympy.start().catch(() => null), new Promise((ok) => setTimeout(ok, 8000))]);
+          }
         }
         if (this.settingsPath) writeFileSync(this.settingsPath, JSON.stringify(s, null, 2));
         return s;

@@ -3,16 +3,21 @@ import { api } from '../api.ts';
 import { errorText, useLoad } from '../util.ts';
 import type { ApiResponse, Settings } from '../../shared/api.ts';
 
-export function SettingsView({ info }: { info?: ApiResponse<'app.info'> }) {
+export function SettingsView({ info: initialInfo }: { info?: ApiResponse<'app.info'> }) {
   const [loaded, error] = useLoad(() => api['settings.get']({}), []);
   const [s, setS] = useState<Settings>();
   const [msg, setMsg] = useState<string>();
+  // What the app can do depends on the settings (a new Python path changes the SymPy checker):
+  // asked again after each save.
+  const [info, setInfo] = useState(initialInfo);
+  useEffect(() => setInfo(initialInfo), [initialInfo]);
   useEffect(() => setS(loaded), [loaded]);
   const save = async () => {
     if (!s) return;
     try {
       setS(await api['settings.set'](s));
       setMsg('Saved.');
+      setInfo(await api['app.info']({}));
     } catch (e) {
       setMsg(errorText(e));
     }

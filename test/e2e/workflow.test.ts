@@ -261,6 +261,26 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     assert.equal(audits.length, members, 'every member has the correction in its own history');
   });
 
+  it('settings: a new Python path reaches the SymPy checker, and what it says is shown at once', async () => {
+    await nav('settings');
+    const sympyLine = page.locator('li:has-text("SymPy checker")');
+    await sympyLine.waitFor();
+    // No Ollama in this test: said plainly, not shown as available.
+    const ollamaLine = page.locator('li:has-text("Ollama models")');
+    assert.match((await ollamaLine.textContent()) ?? '', /not running/);
+    assert.equal(await ollamaLine.locator('.off-dot').count(), 1);
+    const python = page.locator('label:has-text("Python") input');
+    await python.fill('/nonexistent/python3');
+    await page.click('button:has-text("Save settings")');
+    await page.waitForSelector('text=Saved.');
+    await page.waitForFunction(() => /nonexistent/.test(document.querySelector('li:has(strong)')?.parentElement?.textContent ?? ''));
+    assert.match((await sympyLine.textContent()) ?? '', /nonexistent\/python3/);
+    await shot(page, 'settings');
+    await python.fill('');
+    await page.click('button:has-text("Save settings")');
+    await page.waitForFunction(() => !/nonexistent/.test(document.querySelector('li:has(strong)')?.parentElement?.textContent ?? ''));
+  });
+
   it('raised no errors in the page', () => {
     assert.deepEqual(errors, []);
   });
