@@ -5,7 +5,7 @@
 import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { join, normalize, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dispatch } from '../../shared/api.ts';
 import { AppService } from '../app/service.ts';
 import { CSP } from '../server/http.ts';
@@ -21,6 +21,25 @@ const resourcesDir = app.isPackaged ? process.resourcesPath : resolve(__dirname,
 const rendererDir = app.isPackaged ? join(__dirname, '../renderer') : resolve(__dirname, '../renderer');
 
 let service: AppService | null = null;
+
+/** True for a path inside the built renderer (after resolving `..`). */
+function inRenderer(file: string): boolean {
+  return file.startsWith(resolve(rendererDir) + sep);
+}
+
+/**
+ * The protocol handler's own read of a built file: net.fetch(file://...) from the main process (no
+ * webContents). Electron documents that net.fetch triggers webRequest handlers, so without this
+ * the cancel-everything rule below would block the app's own pages wherever that holds for file:.
+ */
+function isOwnFileFetch(details: { url: string; webContentsId?: number }): boolean {
+  if (details.webContentsId !== undefined || !details.url.startsWith('file:')) return false;
+  try {
+    return inRenderer(resolve(fileURLToPath(details.url)));
+  } catch {
+    return false;
+  }
+}
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
@@ -70,9 +89,15 @@ void app.whenReady().then(() => {
   protocol.handle(SCHEME, async (req) => {
     const url = new URL(req.url);
     if (url.host !== 'equimark') return new Response('not found', { status: 404 });
-    const rel = normalize(decodeURIComponent(url.pathname)).replace(/^[/\\]+/, '') || 'index.html';
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return new Response('bad request: malformed %-escape in the path', { status: 400 });
+    }
+    const rel = normalize(path).replace(/^[/\\]+/, '') || 'index.html';
     const file = resolve(rendererDir, rel);
-    if (!file.startsWith(resolve(rendererDir) + sep) || !existsSync(file)) return new Response('not found', { status: 404 });
+    if (!inRenderer(file) || !existsSync(file)) return new Response('not found', { status: 404 });
     const res = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(res.headers);
     headers.set('Content-Security-Policy', CSP);
@@ -82,7 +107,12 @@ void app.whenReady().then(() => {
 
   // No remote content: every request that isn't ours is cancelled; no permissions are granted.
   session.defaultSession.webRequest.onBeforeRequest((details, cb) => {
-    const ok = details.url.startsWith(`${ORIGIN}/`) || details.url.startsWith('devtools://') || details.url.startsWith('data:') || details.url.startsWith('blob:');
+    const ok =
+      details.url.startsWith(`${ORIGIN}/`) ||
+      details.url.startsWith('devtools://') ||
+      details.url.startsWith('data:') ||
+      details.url.startsWith('blob:') ||
+      isOwnFileFetch(details);
     cb({ cancel: !ok });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
