@@ -81,8 +81,8 @@ test('check: both directions with method and evidence, parse errors by equation'
 test('grade the demo: marks.csv with the union of item columns, manual items empty; equations.csv', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eqm-demo-'));
   try {
-    // The plain reader reads these all-equation responses (the embedded extractor abstains on D03 q1's Eq(...) form).
-    const r = await cli(['grade', '--exam', DEMO, '--responses', join(ROOT, 'resources/demo/responses.csv'), '--out', dir, '--technique', 'plain']);
+    // As `npm run demo` runs it: no model configured, so the embedded extractor reads everything.
+    const r = await cli(['grade', '--exam', DEMO, '--responses', join(ROOT, 'resources/demo/responses.csv'), '--out', dir]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /graded 15 responses/);
     const marks = readFileSync(join(dir, 'marks.csv'), 'utf8').trim().split('\n');
