@@ -163,6 +163,23 @@ export const ResponseDetailSchema = z.object({
   available: z.number(),
   chips: z.array(ChipSchema),
   audit: z.array(AuditEntrySchema),
+  /**
+   * Equations a model proposed that the text doesn't support (grounding: a symbol or number not
+   * in what the student wrote): held back, they earn nothing until the instructor accepts one
+   * (response.setEquations with it added). From the model's reading when only the instructor's
+   * corrections came after it; an equation already in the current list is not repeated here.
+   */
+  heldBack: z.array(
+    z.object({
+      /** Canonical SymPy source. */
+      source: z.string(),
+      latex: z.string(),
+      /** Who proposed it: model names ('qwen2.5:7b'), or 'embedded' for the embedded extractor. */
+      proposedBy: z.array(z.string()),
+      /** Why it was held back, in words ("'t' does not appear in the student's text"). */
+      reasons: z.array(z.string()),
+    }),
+  ),
   /** SymPy's evidence (simplified forms, solved for the target, limits); absent where not computed. */
   sympy: SympyDetailSchema.optional(),
 });

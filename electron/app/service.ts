@@ -329,7 +329,61 @@ export class AppService {
       available: q.scheme.reduce((s, i) => s + i.marks, 0),
       chips: this.chips(d),
       audit,
+      heldBack: this.heldBack(responseId, key, x, q.variables.map((v) => v.name)),
     };
+  }
+
+  /**
+   * The equations a model proposed that grounding held back as possibly invented (symbols or
+   * numbers not in the text), with who proposed each and why: from the model's record while its
+   * reading is current, or was since changed only by the instructor's corrections (so accepting
+   * one of two keeps the other listed). Those already in the current list are left out.
+   */
+  private heldBack(responseId: number, key: string, current: Extraction | null, variables: string[]): ApiResponse<'response.get'>['heldBack'] {
+    const rec = this.ws.getModelRecord(responseId);
+    const ungrounded = rec?.record.ungrounded ?? [];
+    if (!rec || !current || ungrounded.length === 0) return [];
+    if (!rec.current && !(current.source === 'manual' && this.onlyCorrectedSince(key))) return [];
+    const canon = (s: string) => {
+      const p = parseEquation(s, { variables });
+      return p.ok ? equationToSympy(p.value) : s;
+    };
+    const have = new Set(current.equations.map((e) => canon(e.source)));
+    const readerName = (r: string) => r.replace(/^model:/, '');
+    const seen = new Set<string>();
+    return ungrounded.flatMap((u) => {
+      const source = canon(u.source);
+      if (have.has(source) || seen.has(source)) return [];
+      seen.add(source);
+      const p = parseEquation(u.source, { variables });
+      const by = rec.record.readings.filter((r) => r.equations.some((e) => canon(e) === source)).map((r) => readerName(r.reader));
+      return [
+        {
+          source,
+          latex: p.ok ? equationToLatex(p.value) : `\\text{${u.source.replace(/[\\{}$&#^_%~]/g, '')}}`,
+          proposedBy: by.length ? [...new Set(by)] : rec.models.map((m) => m.name),
+          reasons: u.reasons,
+        },
+      ];
+    });
+  }
+
+  /**
+   * Whether the response's reading has been changed only by the instructor's corrections since the
+   * last reading that came with a model's record (no new text, no new reading or imported list).
+   */
+  private onlyCorrectedSince(key: string): boolean {
+    let fromModel = false;
+    for (const a of this.ws.auditLog({ keyPrefix: key })) {
+      if (a.entityKey !== key) continue;
+      if (a.action === 'response.update') fromModel = false;
+      else if (a.action === 'extraction.save') {
+        const n = (a.new ?? {}) as { source?: string; models?: unknown };
+        if (Array.isArray(n.models)) fromModel = true;
+        else if (n.source !== 'manual') fromModel = false;
+      }
+    }
+    return fromModel;
   }
 
   /** Replace a response's equations with the instructor's list and re-mark it at once. */
@@ -348,17 +402,29 @@ export class AppService {
     const old = d.extractionDetail;
     const oldSpans = new Map((old?.equations ?? []).map((e) => [e.source, e.span]));
     const canon = eqs.map(equationToSympy);
+    // Equations held back as possibly invented that the instructor now accepts: said so in the
+    // reading's notes and in the audited comment.
+    const key = `${d.examId}/${d.studentId}/${d.questionId}`;
+    const accepted = this.heldBack(responseId, key, old, cq.variables).filter((h) => canon.includes(h.source));
+    const acceptedText = accepted.map((h) => `${h.source} (proposed by ${h.proposedBy.join(' and ')}; ${h.reasons.join('; ')})`);
     const x: Extraction = {
       equations: canon.map((source) => (oldSpans.get(source) ? { source, span: oldSpans.get(source) } : { source })),
       status: canon.length ? 'read' : 'blank',
       source: 'manual',
       flags: [],
       unread: [],
-      notes: [`corrected by the instructor${old ? ` (first read by ${old.source === 'given' ? 'an imported list' : old.source})` : ''}`],
+      notes: [
+        `corrected by the instructor${old ? ` (first read by ${old.source === 'given' ? 'an imported list' : old.source})` : ''}`,
+        ...acceptedText.map((t) => `accepted by the instructor although possibly invented: ${t}`),
+      ],
     };
     const engine = await this.engine();
     const xid = this.ws.saveExtraction(responseId, x, 'manual');
-    if (comment?.trim()) this.ws.addComment(responseId, comment.trim());
+    const said = [
+      ...(acceptedText.length ? [`Accepted ${accepted.length === 1 ? 'a possibly-invented equation' : 'possibly-invented equations'}: ${acceptedText.join('; ')}.`] : []),
+      ...(comment?.trim() ? [comment.trim()] : []),
+    ];
+    if (said.length) this.ws.addComment(responseId, said.join(' '));
     const marks = await markEquations(engine, cq, eqs);
     this.ws.saveMarks(responseId, xid, marks);
   }
