@@ -16,7 +16,7 @@ import { evaluate, formatEvalReport, formatTableOneOf, type EvalReport } from '.
 import { isModelTechnique, ollamaReachable, resolveTechnique, TECHNIQUE_NAMES, type Technique } from '../engine/techniques.ts';
 import { gpuPower, GPU_BOARD_POWER_W, type BatchAccounting } from '../engine/ollama/accounting.ts';
 import { resolveOllamaUrl, settingsWarnings } from '../engine/ollama/settings.ts';
-import { OllamaError } from '../engine/ollama/client.ts';
+import { OllamaClient, OllamaError } from '../engine/ollama/client.ts';
 import { createEngine } from '../engine/engine-factory.ts';
 import { Workspace } from '../engine/workspace/index.ts';
 import type { EntailmentEngine } from '../engine/entail/types.ts';
@@ -38,6 +38,10 @@ export const USAGE = `Usage:
       confidence) and precision (of those, equivalent to gold) overall and per tag, agreement of
       marks, and Table I (per technique: time, tokens, correct answers). Several techniques
       (--technique embedded,hybrid) are compared in one run.
+  equimark models [--ollama-url URL] [--json]
+      The models installed in Ollama, with their digests (a batch records the digest it was read with).
+  equimark pull NAME [--ollama-url URL]
+      Download a model into Ollama, showing progress.
   equimark help
 
 Techniques (--technique):
@@ -382,6 +386,64 @@ async function cmdEval(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+/** The Ollama server of --ollama-url / OLLAMA_HOST, with the off-machine warning. */
+function ollamaAt(opts: Record<string, string>, cmd: string, io: Io): { url: string; client: OllamaClient } {
+  let url: string;
+  try {
+    url = resolveOllamaUrl(opts['ollama-url'] ?? null, process.env);
+  } catch (e) {
+    throw new UsageError(`${cmd}: ${(e as Error).message}`);
+  }
+  for (const w of settingsWarnings({ url })) io.err(`warning: ${w}\n`);
+  // A pull of several GB over a slow link can take hours: its limit is generous.
+  return { url, client: new OllamaClient({ url, retries: 1, timeoutMs: cmd === 'pull' ? 6 * 3600_000 : 10_000 }) };
+}
+
+const gb = (bytes: number): string => `${(bytes / 1e9).toFixed(1)} GB`;
+
+async function cmdModels(argv: string[], io: Io): Promise<number> {
+  const { opts, flags, positionals } = parseArgs(argv, { values: ['ollama-url'], flags: ['json'] });
+  if (positionals.length) throw new UsageError(`models: unexpected argument '${positionals[0]}'`);
+  const { url, client } = ollamaAt(opts, 'models', io);
+  const models = await client.listModels();
+  if (flags.has('json')) {
+    io.out(`${JSON.stringify({ url, models }, null, 2)}\n`);
+    return 0;
+  }
+  if (models.length === 0) {
+    io.out(`Ollama at ${url} has no models installed (equimark pull NAME downloads one)\n`);
+    return 0;
+  }
+  const rows = models.map((m) => [m.name, m.parameterSize || '?', gb(m.size), m.digest.replace(/^sha256:/, '').slice(0, 12)]);
+  const head = ['model', 'parameters', 'size', 'digest'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const r of [head, ...rows]) io.out(`${r.map((c, i) => c.padEnd(w[i])).join('  ').trimEnd()}\n`);
+  return 0;
+}
+
+async function cmdPull(argv: string[], io: Io): Promise<number> {
+  const { opts, positionals } = parseArgs(argv, { values: ['ollama-url'], flags: [] });
+  if (positionals.length !== 1) throw new UsageError(`pull: give one model name, got ${positionals.length}`);
+  const name = positionals[0];
+  const { url, client } = ollamaAt(opts, 'pull', io);
+  let lastStatus = '';
+  let lastDraw = 0;
+  await client.pull(name, (p) => {
+    const pct = p.fraction !== undefined ? ` ${(100 * p.fraction).toFixed(0)}%${p.total ? ` of ${gb(p.total)}` : ''}` : '';
+    if (io.isTTY) {
+      const t = Date.now();
+      if (p.status === lastStatus && t - lastDraw < 200) return;
+      lastDraw = t;
+      io.err(`\r\x1b[K${p.status}${pct}`);
+    } else if (p.status !== lastStatus) io.err(`${p.status}${pct}\n`);
+    lastStatus = p.status;
+  });
+  if (io.isTTY) io.err('\n');
+  const m = OllamaClient.findModel(await client.listModels(), name);
+  io.out(`pulled ${name} into Ollama at ${url}${m ? ` (digest ${m.digest.replace(/^sha256:/, '').slice(0, 12)})` : ''}\n`);
+  return 0;
+}
+
 /** Run the CLI; returns the exit status. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -393,6 +455,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         return await cmdCheck(rest, io);
       case 'eval':
         return await cmdEval(rest, io);
+      case 'models':
+        return await cmdModels(rest, io);
+      case 'pull':
+        return await cmdPull(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -7,6 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin/equimark.mjs');
 export const DATA = resolve(ROOT, '../shared/data');
+/** Env for a CLI run that names a non-local host: its name lookups fail at once, nothing leaves the machine. */
+export const OFFLINE_DNS = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/offline-dns.cjs')}` };
 export const hasData = existsSync(join(DATA, 'exam.json')) && existsSync(join(DATA, 'gold.csv'));
 
 export function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { extractEmbedded } from '../../shared/extract/index.ts';
 import { loadDevSet } from '../../electron/engine/extract-eval.ts';
 import { startFakeOllama, type FakeOllama, type FakeRule } from '../support/fake-ollama.ts';
-import { DATA, ROOT, hasData, runCliAsync } from './helpers.ts';
+import { DATA, OFFLINE_DNS, ROOT, hasData, runCliAsync } from './helpers.ts';
 
 const M1 = 'fake-llm:7b';
 const M2 = 'fake-llm-b:8b';
@@ -243,7 +243,7 @@ test('default technique: embedded without a model (said on stderr); hybrid with 
 
   // A server not on this machine: the warning that student data would leave it.
   out = tmp();
-  r = await runCliAsync(['grade', '--exam', DEMO, '--responses', DEMO_RESPONSES, '--out', out, '--ollama-url', 'http://ollama.example.invalid:11434'], { ...NO_ENV, EQUIMARK_MODEL: M1 });
+  r = await runCliAsync(['grade', '--exam', DEMO, '--responses', DEMO_RESPONSES, '--out', out, '--ollama-url', 'http://ollama.example.invalid:11434'], { ...NO_ENV, ...OFFLINE_DNS, EQUIMARK_MODEL: M1 });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /warning: Ollama at http:\/\/ollama\.example\.invalid:11434 is not on this machine: student responses will be sent over the network/);
   assert.match(r.stderr, /Ollama not reachable at http:\/\/ollama\.example\.invalid:11434/);
