@@ -130,7 +130,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
         {error && <div className="banner error">{error}</div>}
       </div>
       {p && p.state !== 'idle' && (
-        <div className="card" data-testid="progress" data-state={p.state}>
+        <div className="card" data-testid="progress" data-state={p.state} data-started={p.startedAt ?? ''}>
           <div className="row spread">
             <strong>
               {p.state === 'done'

@@ -31,6 +31,19 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
   });
 
   const nav = (view: string) => page.click(`[data-view="${view}"]`);
+  /** Start grading and wait for THIS run to finish (a finished earlier run also shows 'done'). */
+  const gradeAndWait = async () => {
+    const before = await page.evaluate(() => document.querySelector('[data-testid="progress"]')?.getAttribute('data-started') ?? '');
+    await page.click('[data-testid="grade-start"]');
+    await page.waitForFunction(
+      (prev) => {
+        const p = document.querySelector('[data-testid="progress"]');
+        return p?.getAttribute('data-state') === 'done' && (p.getAttribute('data-started') ?? '') !== prev;
+      },
+      before,
+      { timeout: 120_000 },
+    );
+  };
   const total = async (id: string) => (await page.textContent(`[data-response="${id}"] [data-total]`))?.trim();
 
   it('shows the empty state with the demo exam offered, and the token is required', async () => {
@@ -80,8 +93,7 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     assert.match((await page.textContent('[data-testid="ollama-status"]')) ?? '', /not running.*read by the embedded extractor/);
     assert.ok(await page.isChecked('input[name="technique"][value="embedded"]'), 'the embedded extractor is chosen');
     assert.ok(await page.isDisabled('input[name="technique"][value="hybrid"]'), 'model techniques are not offered without Ollama');
-    await page.click('[data-testid="grade-start"]');
-    await page.waitForSelector('[data-testid="progress"][data-state="done"]', { timeout: 120_000 });
+    await gradeAndWait();
     assert.match((await page.textContent('[data-testid="progress"]')) ?? '', /85 of 85/);
     await shot(page, 'grade');
   });
@@ -133,8 +145,7 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     await page.setInputFiles('[data-testid="gold-file"]', join(DATA, 'gold.csv'));
     await page.waitForSelector('text=Imported 85 reference lists');
     await nav('grade');
-    await page.click('[data-testid="grade-start"]');
-    await page.waitForSelector('[data-testid="progress"][data-state="done"]', { timeout: 120_000 });
+    await gradeAndWait();
     await nav('export');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-marks"]')]);
     const csv = readFileSync((await download.path())!, 'utf8');
