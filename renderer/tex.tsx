@@ -50,3 +50,28 @@ export function EquationField(props: {
     </div>
   );
 }
+
+/** An editable list of equations (each an EquationField) with "+ add an equation". */
+export function EquationListEditor(props: { equations: string[]; onChange(eqs: string[]): void; variables?: readonly string[]; onHover?(i: number | null): void }) {
+  const { equations: eqs, onChange } = props;
+  return (
+    <>
+      <ol className="eqlist">
+        {eqs.map((e, i) => (
+          <li key={i} onMouseEnter={() => props.onHover?.(i)} onMouseLeave={() => props.onHover?.(null)}>
+            <EquationField
+              value={e}
+              variables={props.variables}
+              label={`equation ${i + 1}`}
+              onChange={(v) => onChange(eqs.map((x, k) => (k === i ? v : x)))}
+              onRemove={() => onChange(eqs.filter((_, k) => k !== i))}
+            />
+          </li>
+        ))}
+      </ol>
+      <button className="link" onClick={() => onChange([...eqs, ''])}>
+        + add an equation
+      </button>
+    </>
+  );
+}

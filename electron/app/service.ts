@@ -72,6 +72,30 @@ type Job = {
   phaseTotal: number;
 };
 
+/** A job just started: running, nothing counted yet. */
+function newJob(examId: string, technique: string, phase: Job['phase'], phaseTotal: number): Job {
+  const now = Date.now();
+  return {
+    examId,
+    technique,
+    controller: new AbortController(),
+    state: 'running',
+    startedAt: now,
+    runSeconds: 0,
+    stretchStart: now,
+    finishedAtStart: 0,
+    tokens: 0,
+    energyJoules: 0,
+    message: null,
+    failed: 0,
+    run: null,
+    phase,
+    phaseStart: now,
+    phaseDone: 0,
+    phaseTotal,
+  };
+}
+
 export class AppService {
   readonly ws: Workspace;
   private engineP: Promise<Engine> | null = null;
@@ -526,26 +550,7 @@ export class AppService {
   private startRemark(examId: string): number {
     const n = this.ws.pending(examId, 'mark').length;
     if (!n) return 0;
-    const now = Date.now();
-    const j: Job = {
-      examId,
-      technique: REMARK,
-      controller: new AbortController(),
-      state: 'running',
-      startedAt: now,
-      runSeconds: 0,
-      stretchStart: now,
-      finishedAtStart: 0,
-      tokens: 0,
-      energyJoules: 0,
-      message: null,
-      failed: 0,
-      run: null,
-      phase: 'marking',
-      phaseStart: now,
-      phaseDone: 0,
-      phaseTotal: n,
-    };
+    const j = newJob(examId, REMARK, 'marking', n);
     this.job = j;
     this.remarkStretch(j);
     return n;
@@ -764,25 +769,7 @@ export class AppService {
         const techs = await this.techniques();
         const name = technique;
         if (!techs[name]) unavailable(`'${technique}' is not available in this build`);
-        const j: Job = {
-          examId,
-          technique: name,
-          controller: new AbortController(),
-          state: 'running',
-          startedAt: Date.now(),
-          runSeconds: 0,
-          stretchStart: Date.now(),
-          finishedAtStart: 0,
-          tokens: 0,
-          energyJoules: 0,
-          message: null,
-          failed: 0,
-          run: null,
-          phase: null,
-          phaseStart: Date.now(),
-          phaseDone: 0,
-          phaseTotal: 0,
-        };
+        const j = newJob(examId, name, null, 0);
         this.job = j;
         await this.runStretch(j);
         return this.progress();

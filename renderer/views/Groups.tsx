@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../App.tsx';
-import { EquationField, Tex, checkEquation } from '../tex.tsx';
+import { EquationListEditor, Tex, checkEquation } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
 
 export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
@@ -99,22 +99,7 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
           </div>
           {editing === g.key && (
             <div className="group-edit">
-              <ol className="eqlist">
-                {eqs.map((e, i) => (
-                  <li key={i}>
-                    <EquationField
-                      value={e}
-                      variables={variables}
-                      label={`equation ${i + 1}`}
-                      onChange={(v) => setEqs(eqs.map((x, k) => (k === i ? v : x)))}
-                      onRemove={() => setEqs(eqs.filter((_, k) => k !== i))}
-                    />
-                  </li>
-                ))}
-              </ol>
-              <button className="link" onClick={() => setEqs([...eqs, ''])}>
-                + add an equation
-              </button>
+              <EquationListEditor equations={eqs} onChange={setEqs} variables={variables} />
               <div className="save-bar">
                 <input placeholder="Why (optional, kept in each response's history)" aria-label="group correction comment" value={comment} onChange={(e) => setComment(e.target.value)} />
                 <button

@@ -6,7 +6,7 @@ import { Fragment, useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../App.tsx';
 import { Chips } from '../chips.tsx';
-import { EquationField, Tex, checkEquation } from '../tex.tsx';
+import { EquationListEditor, Tex, checkEquation } from '../tex.tsx';
 import { download, errorText } from '../util.ts';
 import type { ResponseDetail, SympyDetail } from '../../shared/api.ts';
 import { exprToLatex } from '../../shared/equation/index.ts';
@@ -253,22 +253,7 @@ function EquationsEditor({ d, onSaved, onHover }: { d: ResponseDetail; onSaved(d
         {d.current ? `Read by ${d.current.flags.includes('models-disagree') ? 'two models that disagree (only the equations both read are kept)' : sourceLabel(d.current.source)}.` : 'Not read yet.'} Correct any equation below; the marks are recomputed as soon as
         you save. Variables: {d.variables.join(', ')}.
       </p>
-      <ol className="eqlist">
-        {eqs.map((e, i) => (
-          <li key={i} onMouseEnter={() => onHover(i)} onMouseLeave={() => onHover(null)}>
-            <EquationField
-              value={e}
-              variables={d.variables}
-              label={`equation ${i + 1}`}
-              onChange={(v) => setEqs(eqs.map((x, k) => (k === i ? v : x)))}
-              onRemove={() => setEqs(eqs.filter((_, k) => k !== i))}
-            />
-          </li>
-        ))}
-      </ol>
-      <button className="link" onClick={() => setEqs([...eqs, ''])}>
-        + add an equation
-      </button>
+      <EquationListEditor equations={eqs} onChange={setEqs} variables={d.variables} onHover={onHover} />
       {dirty && (
         <div className="save-bar">
           <input placeholder="Why (optional, kept in the history)" aria-label="correction comment" value={comment} onChange={(e) => setComment(e.target.value)} />
