@@ -2,6 +2,7 @@
 // record per response, account for the compute, and report which responses wait for the model
 // when Ollama can't be reached (re-run to resume: the reply cache makes finished work free).
 import { parseEquation } from '../../../shared/equation/index.ts';
+import { extractEmbedded } from '../../../shared/extract/index.ts';
 import { realDomain, type Question } from '../../../shared/exam.ts';
 import type { Extraction, ExtractionFlag } from '../../../shared/extraction.ts';
 import type { EntailmentEngine } from '../entail/types.ts';
@@ -86,12 +87,9 @@ export async function readResponses(responses: ResponseInput[], question: Questi
   const modelTechnique: Exclude<Technique, 'hybrid'> = options.hybridModelTechnique ?? (settings.model2 ? 'consensus' : 'llm-modulo');
   const needsCompare = technique === 'consensus' || technique === 'hybrid';
   if (needsCompare && !options.engine) warnings.push('no entailment engine given: lists are compared by their canonical text only (stricter than entailment)');
-  let embedded: ((text: string, q: Question) => Extraction | Promise<Extraction>) | undefined =
-    typeof options.embedded === 'function' ? options.embedded : options.embedded ? (t, q) => (options.embedded as Extractor).extract(t, q) : undefined;
-  if (technique === 'hybrid' && !embedded) {
-    embedded = await loadEmbedded();
-    if (!embedded) throw new Error("technique 'hybrid' needs the embedded extractor, which is not available; pass `embedded` or pick another technique");
-  }
+  // Hybrid reads with the embedded extractor first (Equimark's own unless another is given).
+  const embedded: (text: string, q: Question) => Extraction | Promise<Extraction> =
+    typeof options.embedded === 'function' ? options.embedded : options.embedded ? (t, q) => (options.embedded as Extractor).extract(t, q) : extractEmbedded;
 
   // Models are resolved (digest, size) on first need, so a batch the embedded extractor reads alone never touches Ollama.
   let modelsPromise: Promise<ModelRef[]> | null = null;
@@ -139,7 +137,7 @@ export async function readResponses(responses: ResponseInput[], question: Questi
     }
     let emb: Extraction | undefined;
     if (technique === 'hybrid') {
-      emb = await embedded!(r.text, q);
+      emb = await embedded(r.text, q);
       record.embedded = emb;
       record.readings.push({ reader: 'embedded', equations: emb.equations.map((e) => e.source) });
       if ((emb.status === 'read' || emb.status === 'blank') && !options.verifyEmbedded) {
@@ -266,36 +264,4 @@ export async function readResponses(responses: ResponseInput[], question: Questi
     warnings,
     url: settings.url,
   };
-}
-
-/** The embedded extractor, if its module is there (it is written separately). */
-async function loadEmbedded(): Promise<((text: string, q: Question) => Extraction | Promise<Extraction>) | undefined> {
-  const path = '../../../shared/extract/index.ts';
-  try {
-    const mod = (await import(path)) as { extractEmbedded?: (text: string, q: Question) => Extraction };
-    return mod.extractEmbedded;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The pipeline as an Extractor (one response at a time; records are on `lastRecord`). */
-export function ollamaExtractor(options: ReadOptions): { name: string; extract(text: string, q: Question): Promise<Extraction>; lastRecord?: ResponseRecord } {
-  const client =
-    options.client ??
-    (() => {
-      const s = makeSettings(options);
-      const cache = typeof options.cache === 'string' || options.cache == null ? openReplyCache(options.cache as string | null) : options.cache;
-      return new OllamaClient({ url: s.url, timeoutMs: s.timeoutMs, retries: s.retries, backoffMs: s.backoffMs, stream: s.stream, parallel: s.parallel, cache });
-    })();
-  const ex = {
-    name: `model:${options.model}`,
-    lastRecord: undefined as ResponseRecord | undefined,
-    async extract(text: string, q: Question): Promise<Extraction> {
-      const r = await readResponses([{ id: 'single', text }], q, { ...options, client });
-      ex.lastRecord = r.items[0].record;
-      return r.items[0].extraction;
-    },
-  };
-  return ex;
 }
