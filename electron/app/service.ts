@@ -189,6 +189,8 @@ export class AppService {
     const extra = await extraTechniques({
       ollamaUrl: this.settings.ollamaUrl,
       models: this.models,
+      // Model replies are kept beside the workspace, so grading the same responses again costs nothing.
+      cachePath: this.opts.workspacePath === ':memory:' ? null : `${this.opts.workspacePath.replace(/\.sqlite$/, '')}.ollama-replies.jsonl`,
       ...(engine ? { engine } : {}),
       onRecord: (_text, _q, rec) => {
         const j = this.job;

@@ -13,6 +13,8 @@ export type AppTechnique = Technique & { dispose?: () => Promise<void> };
 export type TechniqueContext = {
   ollamaUrl: string;
   models: string[];
+  /** The reply cache file (JSON lines); none when absent. */
+  cachePath?: string | null;
   engine?: EntailmentEngine;
   /** Called with each model record (tokens, readings) after a response is read. */
   onRecord?: (text: string, q: Question, record: ResponseRecord) => void;
@@ -48,7 +50,7 @@ export async function extraTechniques(ctx: TechniqueContext): Promise<Record<str
         model: m1,
         ...(m2 && info.maxModels > 1 ? { model2: m2 } : {}),
         url: ctx.ollamaUrl,
-        cache: null,
+        cache: ctx.cachePath ?? null,
         retries: 1,
         timeoutMs: 120_000,
         ...(ctx.engine ? { engine: ctx.engine } : {}),

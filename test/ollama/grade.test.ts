@@ -116,3 +116,30 @@ test("the app's model technique (from the engine registry) stores records and re
   assert.equal(ws.getExtraction(ws.responseIds('fall-exam')[0])!.reader, `llm-modulo:${M1}`);
   ws.close();
 });
+
+test("the app's model techniques keep replies in the cache file they are given: the same responses again cost no model call", async () => {
+  const { mkdtempSync, rmSync, existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-app-cache-'));
+  try {
+    const f = await start({ rules: [{ reply: ['Eq(v, sqrt(2*g*h))'], tokensIn: 50, tokensOut: 5 }] });
+    const cachePath = join(dir, 'w.ollama-replies.jsonl');
+    const gradeOnce = async () => {
+      const ws = new Workspace(':memory:');
+      const techs = await extraTechniques({ ollamaUrl: f.url, models: [M1], cachePath });
+      await grade({ workspace: ws, exam, engine: await engine(), technique: await techs['llm-modulo'](), input: { kind: 'responses', rows: rows(['v = sqrt(2gh)', 'v=sqrt(2*g*h)']) } });
+      const eqs = ws.listResponses('fall-exam').map((r) => r.extraction!.equations);
+      ws.close();
+      return eqs;
+    };
+    const first = await gradeOnce();
+    assert.equal(f.count('chat'), 2);
+    assert.ok(existsSync(cachePath));
+    f.resetCounts();
+    assert.deepEqual(await gradeOnce(), first);
+    assert.equal(f.count('chat'), 0, 'every reply came from the cache');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
