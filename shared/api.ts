@@ -223,6 +223,38 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
+/**
+ * An Ollama model name as `ollama pull` takes it: `qwen2.5:14b`, `llama3.2`, `library/name:tag`,
+ * `namespace/name:tag`, or with a registry host (`registry.example.com:5000/ns/name:tag`).
+ */
+export const OllamaModelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'give a model name, like qwen2.5:7b')
+  .max(200, 'a model name is at most 200 characters')
+  .regex(
+    /^(?:[A-Za-z0-9][A-Za-z0-9.-]*(?::\d{1,5})?\/)?(?:[A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*(?::[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?$/,
+    'not an Ollama model name (like qwen2.5:7b or library/name:tag): letters, digits, and . _ - only, one optional :tag',
+  );
+
+/** A model being downloaded into Ollama (one at a time): what Ollama last said, and how far it has got. */
+export const PullProgressSchema = z.object({
+  /** idle: no download since the app started. */
+  state: z.enum(['idle', 'running', 'done', 'failed']),
+  model: z.string().nullable(),
+  /** Ollama's words: 'pulling manifest', 'pulling 1a2b3c4d5e6f', 'verifying sha256 digest', 'success'. */
+  status: z.string(),
+  /** Bytes downloaded over bytes to download, every layer together (null until Ollama says a size). */
+  fraction: z.number().nullable(),
+  completed: z.number().nullable(),
+  total: z.number().nullable(),
+  /** Ollama's message when the download failed ('pull model manifest: file does not exist'). */
+  error: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  elapsedSeconds: z.number(),
+});
+export type PullProgress = z.infer<typeof PullProgressSchema>;
+
 export const ExamSummarySchema = z.object({ id: z.string(), title: z.string(), questions: z.number(), responses: z.number(), graded: z.number() });
 
 export const ValidationIssueSchema = z.object({ path: z.string(), message: z.string() });
@@ -303,6 +335,10 @@ export const API = {
       recommended: z.object({ technique: TechniqueNameSchema, models: z.array(z.string()) }),
     }),
   ),
+  /** Download a model into Ollama (at the configured address), in the background: one at a time (a second while one runs is a conflict). */
+  'ollama.pull': method(z.object({ model: OllamaModelNameSchema }), PullProgressSchema),
+  /** How the download is going (state 'idle' before the first). */
+  'ollama.pullStatus': method(z.object({}), PullProgressSchema),
   'grade.start': method(z.object({ examId: Id, technique: TechniqueNameSchema, models: z.array(z.string().min(1).max(200)).max(4) }), GradeProgressSchema),
   'grade.pause': method(z.object({}), GradeProgressSchema),
   'grade.resume': method(z.object({}), GradeProgressSchema),

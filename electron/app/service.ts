@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { ApiFailure, type ApiHandlers, type ApiResponse, type Chip, type GradeProgress, type ReviewRow, type Settings } from '../../shared/api.ts';
+import { ApiFailure, type ApiHandlers, type ApiResponse, type Chip, type GradeProgress, type PullProgress, type ReviewRow, type Settings } from '../../shared/api.ts';
 import { equationToLatex, equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { questionDomain, realDomain, type Exam } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
@@ -18,7 +18,7 @@ import { markEquations } from '../../electron/engine/marking.ts';
 import { createEngine, type Engine } from '../../electron/engine/engine-factory.ts';
 import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
 import { Workspace, goldKey, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
-import { OllamaClient } from '../../electron/engine/ollama/client.ts';
+import { OllamaClient, OllamaError } from '../../electron/engine/ollama/client.ts';
 import { DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
 import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
 import { SympyDetails } from './sympy-detail.ts';
@@ -165,6 +165,8 @@ export class AppService {
   async close(): Promise<void> {
     this.job?.controller.abort();
     await this.job?.run?.catch(() => {});
+    this.pullJob?.client.abort();
+    await this.pullJob?.run;
     if (this.engineP) await (await this.engineP.catch(() => null))?.close();
     this.ws.close();
   }
@@ -613,6 +615,65 @@ export class AppService {
     return { compared, equivalent };
   }
 
+  // ---------- downloading a model into Ollama (ollama.pull) ----------
+
+  /** The download running or last finished: one at a time, in the background; its client is aborted on close. */
+  private pullJob: PullJob | null = null;
+
+  private startPull(model: string): PullProgress {
+    const cur = this.pullJob;
+    if (cur?.state === 'running') {
+      const p = this.pullProgress();
+      const how = p.fraction !== null ? ` (${Math.floor(100 * p.fraction)}%)` : '';
+      throw new ApiFailure({ code: 'conflict', message: `'${cur.model}' is still being downloaded${how}: wait until it is done, then download '${model}'` });
+    }
+    // Retries would start the download over: none; Ollama itself resumes a pull asked again.
+    const client = new OllamaClient({ url: this.settings.ollamaUrl, timeoutMs: PULL_TIME_LIMIT_MS, retries: 0 });
+    const job: PullJob = { model, client, state: 'running', status: 'starting', layers: new Map(), error: null, startedAt: Date.now(), endedAt: null, run: Promise.resolve() };
+    job.run = client
+      .pull(model, (p) => {
+        job.status = p.status;
+        // Every layer together, so the bar only moves forward (a model has a big layer and small ones).
+        if (p.digest && p.total) job.layers.set(p.digest, { total: p.total, completed: Math.min(p.total, p.completed ?? 0) });
+      })
+      .then(
+        () => {
+          job.state = 'done';
+          job.status = 'success';
+        },
+        (e: unknown) => {
+          job.state = 'failed';
+          job.error = pullError(model, e);
+        },
+      )
+      .finally(() => (job.endedAt = Date.now()));
+    this.pullJob = job;
+    return this.pullProgress();
+  }
+
+  private pullProgress(): PullProgress {
+    const j = this.pullJob;
+    if (!j) return { state: 'idle', model: null, status: '', fraction: null, completed: null, total: null, error: null, startedAt: null, elapsedSeconds: 0 };
+    let total = 0;
+    let completed = 0;
+    for (const l of j.layers.values()) {
+      total += l.total;
+      completed += l.completed;
+    }
+    const fraction = j.state === 'done' ? 1 : total > 0 ? completed / total : null;
+    return {
+      state: j.state,
+      model: j.model,
+      status: j.status,
+      fraction,
+      completed: total > 0 ? completed : null,
+      total: total > 0 ? total : null,
+      error: j.error,
+      startedAt: new Date(j.startedAt).toISOString(),
+      elapsedSeconds: ((j.endedAt ?? Date.now()) - j.startedAt) / 1000,
+    };
+  }
+
   // ---------- the handlers ----------
 
   handlers(): ApiHandlers {
@@ -760,6 +821,9 @@ export class AppService {
           recommended,
         };
       },
+
+      'ollama.pull': async ({ model }) => this.startPull(model),
+      'ollama.pullStatus': async () => this.pullProgress(),
 
       'grade.start': async ({ examId, technique, models }) => {
         if (this.job && (this.job.state === 'running' || this.job.state === 'pausing')) throw new ApiFailure({ code: 'conflict', message: 'grading is already running' });
@@ -952,6 +1016,35 @@ export class AppService {
       },
     };
   }
+}
+
+/** A model download in the background (ollama.pull). */
+type PullJob = {
+  model: string;
+  client: OllamaClient;
+  state: 'running' | 'done' | 'failed';
+  /** Ollama's last status line. */
+  status: string;
+  /** Layer digest -> bytes to download and downloaded. */
+  layers: Map<string, { total: number; completed: number }>;
+  error: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  /** Settles (never rejects) when the download ends. */
+  run: Promise<void>;
+};
+
+/** A large model over a slow line takes hours: the whole download may take this long. */
+const PULL_TIME_LIMIT_MS = 6 * 3600_000;
+
+/** Why a download failed, with Ollama's own message where it gave one. */
+function pullError(model: string, e: unknown): string {
+  const msg = (e instanceof Error ? e.message : String(e)).replace(/^pulling '.*?' failed: /s, '');
+  if (e instanceof OllamaError && (e.kind === 'server' || e.kind === 'request' || e.kind === 'model-not-found' || e.kind === 'malformed')) {
+    return `Ollama could not download '${model}': ${msg.replace(/^Ollama failed: /, '')}`;
+  }
+  if (e instanceof OllamaError && e.kind === 'aborted') return `the download of '${model}' was stopped (Equimark was closing)`;
+  return `'${model}' was not downloaded: ${msg}`;
 }
 
 const AUDIT_WORDS: Record<string, string> = {

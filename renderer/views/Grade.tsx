@@ -1,20 +1,29 @@
 // Grade: choose how responses are read (embedded extractor, or installed Ollama models), start,
-// pause and resume, and watch the progress.
-import { useEffect, useState } from 'react';
+// pause and resume, and watch the progress. Where the models are listed, a model can be
+// downloaded into Ollama (with progress); it is then listed and chosen.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../App.tsx';
 import { errorText, fmtSeconds, useLoad } from '../util.ts';
-import type { GradeProgress, TechniqueName } from '../../shared/api.ts';
+import { ApiFailure, type ApiResponse, type GradeProgress, type PullProgress, type TechniqueName } from '../../shared/api.ts';
 
 export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
-  const [options, optError] = useLoad(() => api['grade.options']({}), []);
+  const [options, optError, reloadOptions] = useLoad(() => api['grade.options']({}), []);
   const [technique, setTechnique] = useState<TechniqueName>('embedded');
   const [models, setModels] = useState<string[]>([]);
+  /** A model just downloaded: chosen once the list has it. */
+  const pulled = useRef<string | null>(null);
   // Start from what Equimark recommends: hybrid with a model when Ollama has one, else the embedded extractor.
   useEffect(() => {
     if (!options) return;
     setTechnique(options.recommended.technique);
     setModels(options.recommended.models);
+    const m = pulled.current ? findModel(options.ollama.models, pulled.current) : undefined;
+    if (m && options.techniques.some((t) => t.id === 'hybrid' && t.available)) {
+      setTechnique('hybrid');
+      setModels([m.name]);
+      pulled.current = null;
+    }
   }, [options]);
   const info = options?.techniques.find((t) => t.id === technique);
   const maxModels = info?.maxModels ?? 0;
@@ -89,7 +98,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
             {ollama.reachable
               ? ollama.models.length
                 ? `Ollama is running at ${ollama.url} with ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'} installed.`
-                : `Ollama is running at ${ollama.url} but has no models installed.`
+                : `Ollama is running at ${ollama.url} but has no models installed: download one below to read responses with a model, or use the embedded extractor.`
               : `Ollama is not running at ${ollama.url}, so the models are not available: responses are read by the embedded extractor, which runs inside Equimark on this computer. Start Ollama (or change its address in Settings) to use a model.`}
           </div>
         )}
@@ -116,6 +125,15 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
             ))}
           </fieldset>
         ) : null}
+        {ollama?.reachable && (
+          <PullModel
+            first={ollama.models.length === 0}
+            onPulled={(name) => {
+              pulled.current = name;
+              reloadOptions();
+            }}
+          />
+        )}
         <div className="row">
           <button className="primary" disabled={running || !options || !enough} onClick={() => run('start')} data-testid="grade-start">
             {p?.state === 'done' ? 'Grade again' : 'Start grading'}
@@ -187,5 +205,132 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
         </div>
       )}
     </section>
+  );
+}
+
+type InstalledModel = ApiResponse<'grade.options'>['ollama']['models'][number];
+
+/** The installed model a name refers to ("qwen2.5" means "qwen2.5:latest", as in Ollama). */
+function findModel(installed: InstalledModel[], name: string): InstalledModel | undefined {
+  const full = name.includes(':') ? name : `${name}:latest`;
+  return installed.find((m) => m.name === name) ?? installed.find((m) => m.name === full);
+}
+
+const bytes = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(1)} GB` : n >= 1e6 ? `${Math.round(n / 1e6)} MB` : `${Math.round(n / 1e3)} kB`);
+
+/** Ollama's status in a line: "pulling 1a2b3c… 45% of 4.7 GB", "verifying sha256 digest". */
+function pullLine(p: PullProgress): string {
+  if (p.state === 'done') return 'downloaded';
+  const layer = /^pulling ([0-9a-f]{6})[0-9a-f]*$/.exec(p.status);
+  if (layer && p.fraction !== null && p.total) return `pulling ${layer[1]}… ${Math.floor(100 * p.fraction)}% of ${bytes(p.total)}`;
+  return p.status === 'starting' ? 'asking Ollama…' : p.status;
+}
+
+/** "Download a model": a name, then the download's progress (polled), then the refreshed list. */
+function PullModel({ first, onPulled }: { first: boolean; onPulled: (name: string) => void }) {
+  const [name, setName] = useState('');
+  const [p, setP] = useState<PullProgress>();
+  const [error, setError] = useState<string>();
+  const onPulledRef = useRef(onPulled);
+  onPulledRef.current = onPulled;
+  // Poll while a download runs (one may have been started before this view opened); say when it ends.
+  const [polling, setPolling] = useState(true);
+  /** Shown once a download was started here or found running: not a stale result from long ago. */
+  const [watching, setWatching] = useState(false);
+  useEffect(() => {
+    if (!polling) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout>;
+    let wasRunning = false;
+    const poll = async () => {
+      try {
+        const s = await api['ollama.pullStatus']({});
+        if (!live) return;
+        setP(s);
+        if (s.state === 'running') {
+          wasRunning = true;
+          setWatching(true);
+          timer = setTimeout(poll, 300);
+          return;
+        }
+        setPolling(false);
+        if (wasRunning && s.state === 'done' && s.model) {
+          setName('');
+          onPulledRef.current(s.model);
+        }
+      } catch (e) {
+        if (live) {
+          setError(errorText(e));
+          setPolling(false);
+        }
+      }
+    };
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [polling]);
+
+  const start = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      setP(await api['ollama.pull']({ model: name }));
+      setWatching(true);
+      setPolling(true);
+    } catch (err) {
+      setError(err instanceof ApiFailure && err.error.issues?.length ? err.error.issues[0].message : errorText(err));
+    }
+  };
+  const running = p?.state === 'running';
+  const pct = p ? Math.floor(100 * (p.fraction ?? 0)) : 0;
+  return (
+    <div className={`pull ${first ? 'first' : ''}`} data-testid="pull">
+      <form className="pull-form" onSubmit={start}>
+        <label className="field">
+          <span>{first ? 'Download a model' : 'Download another model'}</span>
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="qwen2.5:7b"
+            spellCheck={false}
+            autoComplete="off"
+            maxLength={200}
+            aria-label="model to download"
+            data-testid="pull-name"
+          />
+        </label>
+        <button className={first ? 'primary' : ''} type="submit" disabled={running || !name.trim()} data-testid="pull-start">
+          Download
+        </button>
+      </form>
+      <p className="muted small pull-hint">
+        A name from the Ollama library, such as <code>qwen2.5:7b</code> (about 4.7 GB). Ollama fetches it from its library; a large model takes a while, and you can go on working meanwhile.
+      </p>
+      {error && <div className="banner error">{error}</div>}
+      {p && watching && p.state !== 'idle' && (
+        <div className="pull-progress" data-testid="pull-progress" data-state={p.state}>
+          {p.state === 'failed' ? (
+            <div className="banner error" data-testid="pull-error">
+              <strong>The download failed.</strong> {p.error}
+            </div>
+          ) : (
+            <>
+              <div className="row spread">
+                <strong>{p.state === 'done' ? `Downloaded ${p.model}.` : `Downloading ${p.model}…`}</strong>
+                <span className="muted" data-testid="pull-status">
+                  {pullLine(p)} · {fmtSeconds(p.elapsedSeconds)}
+                </span>
+              </div>
+              <div className="progress" role="progressbar" aria-label={`downloading ${p.model}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+                <div style={{ width: `${p.state === 'done' ? 100 : pct}%` }} />
+              </div>
+              {p.state === 'done' && <p className="muted small">It is listed with the models above and chosen for grading.</p>}
+            </>
+          )}
+        </div>
+      )}
+    </div>
   );
 }

@@ -60,6 +60,8 @@ export type FakeScript = {
   /** Reply when no rule matches (default: an empty list). */
   fallback?: FakeReply;
   latencyMs?: number;
+  /** Delay before each /api/pull progress line after the first (default: 1 ms between the layer's lines only), so progress can be watched. */
+  pullDelayMs?: number;
   faults?: FakeFault[];
   version?: string;
 };
@@ -303,11 +305,17 @@ export class FakeOllama {
     }
     const digest = `sha256:${digestOf(m)}`;
     const total = 4_683_073_184;
+    const delay = this.script.pullDelayMs;
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    if (delay) await wait(delay);
     for (const f of [0, 0.25, 0.5, 0.75, 1]) {
       line({ status: `pulling ${digestOf(m).slice(0, 12)}`, digest, total, completed: Math.round(total * f) });
-      await new Promise((r) => setTimeout(r, 1));
+      await wait(delay ?? 1);
     }
-    for (const s of ['verifying sha256 digest', 'writing manifest', 'removing any unused layers']) line({ status: s });
+    for (const s of ['verifying sha256 digest', 'writing manifest', 'removing any unused layers']) {
+      line({ status: s });
+      if (delay) await wait(delay);
+    }
     if (!this.find(m.name)) this.installed.push(m);
     res.end(`${JSON.stringify({ status: 'success' })}\n`);
   }
