@@ -2,6 +2,7 @@ import type { Chip } from '../shared/api.ts';
 
 export const CHIP_LABEL: Record<Chip, string> = {
   extractor: 'read by extractor',
+  imported: 'imported list',
   model: 'read by model',
   consensus: 'consensus reached',
   disagree: 'models disagree',
@@ -17,6 +18,7 @@ export const CHIP_LABEL: Record<Chip, string> = {
 
 const TONE: Record<Chip, string> = {
   extractor: 'info',
+  imported: 'info',
   model: 'info',
   consensus: 'good',
   disagree: 'warn',

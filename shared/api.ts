@@ -52,6 +52,7 @@ export const ItemMarkSchema = z.object({
 /** Chips shown in the review table: what happened to a response, in words a teacher can read. */
 export const CHIPS = [
   'extractor', // read by the embedded extractor
+  'imported', // an equation list imported as it is (a corrected or gold extraction)
   'model', // read by a model
   'consensus', // models agreed
   'disagree', // models disagree

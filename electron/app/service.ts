@@ -218,7 +218,8 @@ export class AppService {
     if (x) {
       if (x.status === 'blank') {
         /* nothing was read: the blank chip says it all */
-      } else if (x.source === 'embedded' || x.source === 'given') out.push('extractor');
+      } else if (x.source === 'embedded') out.push('extractor');
+      else if (x.source === 'given') out.push('imported');
       else if (x.source.startsWith('model:')) out.push('model');
       else if (x.source === 'consensus') out.push(x.flags.includes('models-disagree') ? 'model' : 'consensus');
       else if (x.source === 'manual') out.push('corrected');

@@ -122,6 +122,9 @@ describe('gold lists for the accuracy figure', { skip }, () => {
       await call(s, 'responses.import', { examId, csv: readFileSync(join(DATA, 'responses.csv'), 'utf8'), fileName: 'responses.csv' });
       await call(s, 'equations.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
       assert.equal((await call(s, 'summary.get', { examId })).accuracy, null, 'no gold yet');
+      // Imported lists are said to be imported, not read by the extractor.
+      const rows = (await call(s, 'review.list', { examId })).rows;
+      assert.ok(rows.every((r) => r.chips.includes('imported') && !r.chips.includes('extractor')), 'every row is an imported list');
       const g = await call(s, 'gold.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
       assert.equal(g.imported, 85);
       // The responses were read from the gold lists themselves: all equivalent.
