@@ -60,8 +60,12 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
   if (error) return <div className="banner error">{error}</div>;
   if (!d) return <div className="muted">Loading…</div>;
   const hasNextReview = queue.slice(idx + 1).some((r) => r.needsReview);
-  // The held-back equations have a card of their own: their notes are not repeated here.
-  const notes = (d.current?.notes ?? []).filter((n) => !(d.heldBack.length > 0 && n.startsWith('possibly invented, held back')));
+  // The held-back equations and the readers' lists have cards of their own: their notes are not repeated here.
+  const notes = (d.current?.notes ?? []).filter(
+    (n) =>
+      !(d.heldBack.length > 0 && n.startsWith('possibly invented, held back')) &&
+      !(d.readings.length > 1 && /^the (models still disagree|embedded extractor and the model read this response differently)/.test(n)),
+  );
   return (
     <section className="detail" data-testid="response-detail" data-response-id={d.responseId}>
       <div className="row spread">
