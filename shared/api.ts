@@ -221,6 +221,8 @@ export const SettingsSchema = z.object({
   ollamaUrl: z.string().url().max(500),
   models: z.array(z.string().min(1).max(200)).max(4),
   pythonPath: z.string().max(1000),
+  /** The GPU Ollama runs on, for the energy estimate: a name ("RTX 4090") or a board power ("320W"); blank: 250 W assumed. */
+  gpu: z.string().max(100).optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

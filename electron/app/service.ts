@@ -19,7 +19,8 @@ import { createEngine, type Engine } from '../../electron/engine/engine-factory.
 import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
 import { Workspace, goldKey, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
 import { OllamaClient, OllamaError } from '../../electron/engine/ollama/client.ts';
-import { DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
+import { DEFAULT_OLLAMA_URL, resolveOllamaUrl } from '../../electron/engine/ollama/settings.ts';
+import { GPU_BOARD_POWER_W, gpuPower } from '../../electron/engine/ollama/accounting.ts';
 import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
 import { SympyDetails } from './sympy-detail.ts';
 
@@ -43,8 +44,22 @@ const unavailable = (message: string): never => {
 /** The job name of a re-marking run (scheme changed; nothing is read again). */
 const REMARK = 'marking only (the scheme changed)';
 
-/** Energy estimate while a model runs (a typical desktop GPU's board power). */
+/** Energy estimate while a model runs when no GPU is named in Settings (a typical desktop GPU's board power). */
 const ASSUMED_GPU_WATTS = 250;
+
+/** Board power for the energy estimate: the GPU named in Settings, else the assumed one. */
+export function gpuWatts(gpu: string | undefined): number {
+  return (gpu?.trim() ? gpuPower(gpu) : null) ?? ASSUMED_GPU_WATTS;
+}
+
+/** Ollama's address the way Ollama's own tools read OLLAMA_HOST (host:port without a scheme too); a bad value is ignored. */
+function defaultOllamaUrl(): string {
+  try {
+    return resolveOllamaUrl(null);
+  } catch {
+    return DEFAULT_OLLAMA_URL;
+  }
+}
 
 const REVIEW_STATUSES = new Set(['needs-review', 'partial', 'abstained']);
 const REVIEW_FLAGS = new Set(['models-disagree', 'invented', 'attachment', 'unmapped-symbol', 'parse-error', 'waiting-for-model']);
@@ -108,7 +123,7 @@ export class AppService {
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);
     this.settingsPath = opts.settingsPath ?? (opts.workspacePath === ':memory:' ? '' : `${opts.workspacePath}.settings.json`);
-    this.settings = { ollamaUrl: process.env.OLLAMA_HOST?.startsWith('http') ? process.env.OLLAMA_HOST : DEFAULT_OLLAMA_URL, models: [], pythonPath: '' };
+    this.settings = { ollamaUrl: defaultOllamaUrl(), models: [], pythonPath: '', gpu: '' };
     if (this.settingsPath && existsSync(this.settingsPath)) {
       try {
         this.settings = { ...this.settings, ...JSON.parse(readFileSync(this.settingsPath, 'utf8')) };
@@ -203,7 +218,7 @@ export class AppService {
           j.tokens += c.tokensIn + c.tokensOut;
           wall += c.wallMs;
         }
-        j.energyJoules += (wall / 1000) * ASSUMED_GPU_WATTS;
+        j.energyJoules += (wall / 1000) * gpuWatts(this.settings.gpu);
       },
     });
     return extra;
@@ -997,6 +1012,9 @@ export class AppService {
 
       'settings.get': async () => this.settings,
       'settings.set': async (s) => {
+        if (s.gpu?.trim() && gpuPower(s.gpu) == null) {
+          throw new ApiFailure({ code: 'invalid-request', message: `unknown GPU '${s.gpu.trim()}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}` });
+        }
         const pythonChanged = s.pythonPath.trim() !== this.settings.pythonPath.trim();
         this.settings = s;
         // A new Python path takes effect at once, grading or not: the engine swaps its SymPy worker

@@ -192,7 +192,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
               <dd data-stat="tokens">{p.tokens.toLocaleString()}</dd>
             </div>
             <div>
-              <dt>Energy (est.)</dt>
+              <dt title="model time × the board power of the GPU named in Settings (250 W when none is named)">Energy (est.)</dt>
               <dd data-stat="energy">{p.energyJoules < 3600 ? `${Math.round(p.energyJoules)} J` : `${(p.energyJoules / 3600).toFixed(2)} Wh`}</dd>
             </div>
           </dl>

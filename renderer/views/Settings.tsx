@@ -40,6 +40,10 @@ export function SettingsView({ info: initialInfo }: { info?: ApiResponse<'app.in
             />
           </label>
           <label className="field">
+            <span>GPU Ollama runs on (for the energy estimate)</span>
+            <input value={s.gpu ?? ''} placeholder="RTX 4090, or its board power such as 320W (blank: 250 W assumed)" onChange={(e) => setS({ ...s, gpu: e.target.value })} />
+          </label>
+          <label className="field">
             <span>Python (for the SymPy checker)</span>
             <input value={s.pythonPath} onChange={(e) => setS({ ...s, pythonPath: e.target.value })} />
           </label>

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppService } from '../../electron/app/service.ts';
+import { AppService, gpuWatts } from '../../electron/app/service.ts';
+import { gpuPower } from '../../electron/engine/ollama/accounting.ts';
 import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
 import type { Exam } from '../../shared/exam.ts';
 
@@ -141,5 +142,26 @@ describe('gold lists for the accuracy figure', { skip }, () => {
       await s.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('settings', () => {
+  it('a GPU for the energy estimate is checked against known boards or watts; blank means 250 W assumed', async () => {
+    const s = new AppService({ workspacePath: ':memory:', mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    try {
+      const base = { ollamaUrl: 'http://127.0.0.1:11434', models: [], pythonPath: '' };
+      const bad = await dispatch(s.handlers(), 'settings.set', { ...base, gpu: 'potato 9000' });
+      assert.equal(bad.ok, false);
+      assert.match(!bad.ok ? bad.error.message : '', /unknown GPU 'potato 9000'.*320W/);
+      const ok = await dispatch(s.handlers(), 'settings.set', { ...base, gpu: 'RTX 4090' });
+      assert.ok(ok.ok);
+      assert.ok((await dispatch(s.handlers(), 'settings.set', { ...base, gpu: '320W' })).ok);
+    } finally {
+      await s.close();
+    }
+    assert.equal(gpuWatts(''), 250);
+    assert.equal(gpuWatts(undefined), 250);
+    assert.equal(gpuWatts('320W'), 320);
+    assert.equal(gpuWatts('NVIDIA GeForce RTX 4090'), gpuPower('rtx 4090'));
   });
 });
