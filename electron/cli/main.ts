@@ -265,7 +265,7 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
     io.out(
       [
         `graded ${summary.responses} responses of exam '${summary.examId}' (${by})${summary.waiting.length ? `; ${summary.waiting.length} waiting for the model` : ''}`,
-        `this run: extracted ${summary.extractedNow}, marked ${summary.markedNow} with technique ${summary.technique} (finished work is kept in ${wsPath})`,
+        `this run: extracted ${summary.extractedNow}, marked ${summary.markedNow} ${input.kind === 'given' ? 'from the given equation lists' : `with technique ${summary.technique}`} (finished work is kept in ${wsPath})`,
         `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
         ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
         ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),

@@ -14,6 +14,7 @@ test('grade --equations gold.csv gives the marks of gold-marks.csv', { skip: !ha
     const r = runCli(['grade', '--exam', join(DATA, 'exam.json'), '--equations', join(DATA, 'gold.csv'), '--out', out]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /graded 85 responses/);
+    assert.match(r.stdout, /marked 85 from the given equation lists/);
     const ours = parse(readFileSync(join(out, 'marks.csv')), { columns: true }) as Record<string, string>[];
     const gold = parse(readFileSync(join(DATA, 'gold-marks.csv')), { columns: true }) as Record<string, string>[];
     const byKey = new Map(ours.map((row) => [`${row.student_id}/${row.question_id}`, row]));
