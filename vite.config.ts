@@ -15,6 +15,14 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
     target: 'es2022',
+    rollupOptions: {
+      // zod's sources carry /* @__PURE__ */ comments where Rollup can't use them; it drops them
+      // and says so on every build. Harmless, and not ours: only that notice is silenced.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
   },
   server: { host: '127.0.0.1' },
 });
