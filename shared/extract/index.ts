@@ -117,6 +117,41 @@ function findDefinitions(s: string, ctx: Ctx): void {
   }
 }
 
+const MATH_NEIGHBOUR = new Set(['eq', 'op', 'lp', 'rp', 'pm', 'rel', 'id', 'num']);
+
+/**
+ * Numbered symbols (I1, I_2, T1) are read as the variable they number (t1, t2 -> t) only when
+ * that can be one quantity: when the variable's description names one particular quantity ("total
+ * current", not "a journey time") and the response writes two numbered forms (I1 and I2) or a
+ * numbered form beside the plain symbol in its maths (I = I1 + I2, T1 ... T), they are other
+ * quantities (branch currents, another orbit's period): marked as not variables, so the equations
+ * with them are left unread. Returns whether anything was marked.
+ */
+function numberedQuantities(ctx: Ctx, toks: Tok[]): boolean {
+  const numbered = new Map<string, Set<string>>(); // variable -> written forms
+  const plain = new Set<string>();
+  toks.forEach((t, k) => {
+    if (t.kind !== 'id') return;
+    for (const p of t.pieces!) {
+      if (p.kind !== 'sym') continue;
+      if (ctx.lex.numberedRoot(p.text, ctx.aliases) === p.name) {
+        numbered.set(p.name, (numbered.get(p.name) ?? new Set()).add(p.text));
+      } else if (!/\d/.test(p.text) && (t.pieces!.length > 1 || MATH_NEIGHBOUR.has(toks[k - 1]?.kind) || MATH_NEIGHBOUR.has(toks[k + 1]?.kind))) {
+        plain.add(p.name);
+      }
+    }
+  });
+  let marked = false;
+  for (const [v, forms] of numbered) {
+    const distinct = new Set([...forms].map((f) => f.replace(/_/g, '')));
+    if (!ctx.lex.describesOne(v) || (distinct.size < 2 && !plain.has(v))) continue;
+    for (const f of forms) ctx.aliases.set(f, '');
+    ctx.notes.push(`${[...forms].map((f) => `'${f}'`).join(', ')}${plain.has(v) ? ` beside '${v}'` : ''} name quantities other than ${v}, which is one particular quantity in this question: not read as ${v}`);
+    marked = true;
+  }
+  return marked;
+}
+
 const isMathTok = (t: Tok): boolean => ['num', 'id', 'usym', 'op', 'eq', 'lp', 'rp', 'pm', 'rel'].includes(t.kind);
 
 /** Runs of maths tokens, as [start, end) indices into toks. */
@@ -209,6 +244,7 @@ function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): Tok[] {
   let cut = -1;
   if (n >= 5 && unitAt(n - 5) && t[n - 4].text === '/' && unitAt(n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && operandBefore(n - 5)) cut = n - 5;
   else if (n >= 3 && unitAt(n - 3) && t[n - 2].text === '/' && unitAt(n - 1) && operandBefore(n - 3) && ['s', 'm', 'h', 'hr', 'min', 'kg'].includes(t[n - 1].text)) cut = n - 3;
+  else if (n >= 3 && unitAt(n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && operandBefore(n - 3) && (!lex.variables.includes(t[n - 3].text) || numericSide(n - 3))) cut = n - 3; // `0.01 m^3`
   else if (n >= 1 && unitAt(n - 1) && operandBefore(n - 1)) {
     const u = t[n - 1].text;
     if (!lex.variables.includes(u) || numericSide(n - 1)) cut = n - 1;
@@ -255,6 +291,9 @@ function labelOf(ctx: Ctx, toks: Tok[], i0: number, startsWithEq: boolean): { ki
     else if (p && p.kind === 'word') label = labelBefore(toks, i0);
   }
   if (!label) return null;
+  // A clause ("The time to the bottom is a quarter of the period: π/2 √(L/g)") is not a name: what
+  // it says the expression is can't be told from its words.
+  if (/\b(is|are|was|were|equals|gives|becomes|means)\b/i.test(label)) return { kind: 'unknown', v: null, label };
   const kind = ctx.lex.labelKind(label);
   return { kind, v: kind === 'variable' ? ctx.lex.labelVariable(label) : null, label };
 }
@@ -391,6 +430,31 @@ function limitingCondition(toks: Tok[], i1: number): string | null {
   return null;
 }
 
+/**
+ * The same read backwards: an equation after a limiting condition earlier in its sentence ("when
+ * R2 >> R1, R ≈ R1 so I = V/R1", "If R2 is huge the term vanishes and I = V/R1", "As r → ∞, v = 0")
+ * is the limiting value, not recorded (convention 1). The condition needs a condition word and then
+ * a limit: '>>', '<<', '≈', an arrow '→', or a word such as small, large, huge, vanishes, tends.
+ */
+function limitingConditionBefore(toks: Tok[], i0: number): string | null {
+  let k = i0 - 1;
+  while (k >= 0 && toks[k].kind !== 'nl' && !(toks[k].kind === 'punct' && /^[.;!?]$/.test(toks[k].text))) k--;
+  let cond = -1;
+  for (let j = k + 1; j < i0; j++) {
+    const x = toks[j];
+    if (cond < 0) {
+      if (x.kind === 'word' && CONDITION_WORD.test(x.text)) cond = j;
+      continue;
+    }
+    const limit =
+      (x.kind === 'rel' && ['>>', '<<', '~'].includes(x.text)) ||
+      (x.kind === 'arrow' && (x.text === '->' || x.text === '→')) ||
+      (x.kind === 'word' && (LIMIT_WORD.test(x.text) || /^(infinity|huge|tiny|vanish|vanishing|disappears)$/i.test(x.text)));
+    if (limit) return toks.slice(cond, j + 1).map((t) => t.text).join(' ');
+  }
+  return null;
+}
+
 function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   // An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)".
   const open: number[] = [];
@@ -415,6 +479,14 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   if (!hasSym && (!hasEq || !hasNum)) return; // numbers, "take the + sign", "the square root", words = words
   const prev = toks[i0 - 1];
   const next = toks[i1];
+  // "T = 2?√(L/g)", "cos?": a '?' glued to a number, '(' or a function is a Greek letter lost in
+  // typing that could not be restored (see normalize): the maths around it is not what was meant.
+  const last = t[t.length - 1];
+  if (next?.kind === 'punct' && next.text === '?' && !next.sp && last === toks[i1 - 1] && (last.kind === 'num' || last.kind === 'lp' || (last.kind === 'id' && last.pieces!.at(-1)!.kind === 'fn'))) {
+    ctx.mathSeen = true;
+    unread(ctx, t, "a '?' where a symbol was lost in typing");
+    return;
+  }
   if (hasRel) {
     ctx.mathSeen = true;
     if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');
@@ -466,7 +538,7 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     unread(ctx, t, `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`);
     return;
   }
-  const condition = limitingCondition(toks, i1);
+  const condition = limitingCondition(toks, i1) ?? limitingConditionBefore(toks, i0);
   if (condition) {
     unread(ctx, t, `holds only in a limiting case ("${condition}"): limits are not recorded`);
     return;
@@ -562,7 +634,8 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   work = readSympyForms(work, ctx);
   ctx.norm = normalize(work, lex.greek);
   findDefinitions(ctx.norm.text, ctx);
-  const toks = tokenize(ctx.norm.text, lex, ctx.aliases);
+  let toks = tokenize(ctx.norm.text, lex, ctx.aliases);
+  if (numberedQuantities(ctx, toks)) toks = tokenize(ctx.norm.text, lex, ctx.aliases);
   for (const [a, b] of segments(toks)) readSegment(ctx, toks, a, b);
 
   ctx.unread.sort((x, y) => x.span.start - y.span.start);

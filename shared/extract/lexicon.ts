@@ -26,7 +26,11 @@ export const STOPWORDS = new Set(
 const ENGLISH_LETTERS = new Set(['a', 'A', 'I']);
 
 /** Unit words dropped after a value (`100 m`, `2 m/s`, `9.8 m/s^2`). */
-export const UNIT_WORDS = new Set(['m', 's', 'kg', 'N', 'J', 'W', 'cm', 'mm', 'km', 'h', 'g', 'ms', 'Hz', 'Pa', 'degrees', 'deg', 'rad', 'min', 'hr']);
+export const UNIT_WORDS = new Set([
+  'm', 's', 'kg', 'N', 'J', 'W', 'cm', 'mm', 'km', 'h', 'g', 'ms', 'Hz', 'Pa', 'degrees', 'deg', 'rad', 'min', 'hr',
+  // Electrical and thermal units: `12 V`, `5 A`, `300 K`, `2 mol`, `101 kPa`.
+  'V', 'A', 'mA', 'kV', 'kW', 'kJ', 'K', 'mol', 'kPa', 'atm', 'ohm', 'ohms',
+]);
 
 const STOP_LABEL = new Set(['the', 'a', 'an', 'her', 'his', 'their', 'its', 'our', 'my', 'this', 'that', 'is', 'so', 'and', 'then', 'now', 'we', 'i', 'let', 'be', 'denote', 'denotes', 'represent', 'represents']);
 const PREPOSITIONS = new Set(['of', 'for', 'to', 'at', 'relative', 'per', 'in', 'on', 'above', 'below', 'from', 'with', 'when', 'along', 'over', 'by', 'across', 'until']);
@@ -53,7 +57,7 @@ function headOf(ws: string[]): { head: string | null; content: string[] } {
 export type Lexicon = {
   variables: string[];
   target?: string;
-  /** The question's only Greek-named variable, if exactly one. */
+  /** The question's only Greek-named variable, if it is the only Greek letter in the question (pi counted). */
   greek?: string;
   /** Resolve one written symbol (no implicit products) to a variable, or null. */
   resolve(sym: string, aliases: ReadonlyMap<string, string>): string | null;
@@ -64,6 +68,13 @@ export type Lexicon = {
    * variables ("speed over the ground", "time to the top"): its equations can't be written.
    */
   labelKind(label: string): 'variable' | 'other' | 'unknown';
+  /** The variable a numbered symbol stands for by the numbered-subscript rule alone (t1, T_2 -> t), or null. */
+  numberedRoot(sym: string, aliases: ReadonlyMap<string, string>): string | null;
+  /**
+   * Whether the variable's description names one particular quantity ("total current drawn from the
+   * battery"), not any of several ("a journey time"): numbered symbols then name other quantities.
+   */
+  describesOne(name: string): boolean;
 };
 
 const cache = new WeakMap<Question, Lexicon>();
@@ -78,7 +89,11 @@ export function lexiconFor(q: Question): Lexicon {
     const k = v.replace(/_/g, '').toLowerCase();
     flat.set(k, [...(flat.get(k) ?? []), v]);
   }
-  const greekVars = variables.filter((v) => /^[a-z]+$/i.test(v) && v.length > 2 && GREEKISH.has(v.toLowerCase()));
+  // Greek letters a lost '?' could stand for: Greek-named variables, subscripted ones too (theta_0),
+  // and pi when the question's answers use it ("T = 2?√(L/g)" lost a π, not the variable).
+  const greekVars = variables.filter((v) => GREEKISH.has(v.replace(/_[A-Za-z0-9]+$/, '').toLowerCase()));
+  const usesPi = [q.answer ?? '', ...q.scheme.flatMap((it) => it.accept ?? [])].some((f) => /\bpi\b/.test(f));
+  const greekCandidates = greekVars.length + (usesPi ? 1 : 0);
   const promptWords = new Set(words(`${q.prompt} ${q.title}`));
   const capitalInitials = new Set((`${q.prompt} ${q.variables.map((v) => v.description).join(' ')}`.match(/\b[A-Z][a-z]+/g) ?? []).map((w) => w[0]));
   const descInfo = q.variables.map((v) => {
@@ -98,8 +113,8 @@ export function lexiconFor(q: Question): Lexicon {
   };
 
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
-    const a = aliases.get(sym);
-    if (a) return a;
+    // An alias '' marks a symbol the response uses for something that is not a variable.
+    if (aliases.has(sym)) return aliases.get(sym) || null;
     const b = base(sym);
     if (b) return b;
     // Subscripted variant of a variable: t1, t_2, T_group, t_Mali, V_M.
@@ -111,8 +126,22 @@ export function lexiconFor(q: Question): Lexicon {
     const subOk =
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && (promptWords.has(stem(sub)) || MODIFIERS.has(stem(sub)))) ||
-      (/^[A-Z]$/.test(sub) && capitalInitials.has(sub));
+      (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || !base(sub)));
+    // A capital letter glued on without '_' that is itself a variable ("RT" with T the temperature)
+    // is a factor, not a subscript: "nRT" is n*R*T, never n*R_T.
     return subOk ? root : null;
+  };
+
+  const numberedRoot = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
+    if (aliases.has(sym) || base(sym)) return null;
+    const m = /^([A-Za-z]+?)_?(\d{1,2})$/.exec(sym);
+    if (!m) return null;
+    const root = aliases.get(m[1]) ?? base(m[1]);
+    return root && !root.includes('_') ? root : null;
+  };
+  const describesOne = (name: string): boolean => {
+    const d = q.variables.find((v) => v.name === name)?.description ?? '';
+    return d.trim() !== '' && !/^(a|an|any|each|either|one|every)\b/i.test(d.trim());
   };
 
   const ANSWER_HEADS = new Set(['answer', 'result', 'solution']);
@@ -153,9 +182,11 @@ export function lexiconFor(q: Question): Lexicon {
 
   const lex: Lexicon = {
     labelKind,
+    numberedRoot,
+    describesOne,
     variables,
     target: q.target,
-    greek: greekVars.length === 1 ? greekVars[0] : undefined,
+    greek: greekVars.length === 1 && greekCandidates === 1 ? greekVars[0] : undefined,
     resolve,
     labelVariable,
   };

@@ -194,6 +194,10 @@ export function render(toks: Tok[]): Rendered {
     }
     const after = items[p + 1 + n];
     if (after && after.k === 'op' && after.text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
+    // "ln V2/V1", "√L/g": the log of a ratio, the root of a ratio, or divided after? (sin θ/g stays sin(θ)/g.)
+    if (after && after.k === 'op' && after.text === '/' && (it.text === 'log' || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
+      return { ok: false, reason: `unclear whether the division is inside '${it.text === 'sqrt' ? '√' : it.text}'` };
+    }
     if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
       return { ok: false, reason: `unclear how far '√' reaches` };
     }

@@ -388,3 +388,105 @@ test('equations written in the grammar\'s own Eq(left, right) form are read as t
   assert.notEqual(x.status, 'read');
   assert.deepEqual(x.equations, []);
 });
+
+// A gas-energy question invented for these tests: T is a variable and also the initial of "The".
+const HEAT = Q(
+  'heat',
+  [
+    ['E', 'thermal energy of the gas'],
+    ['N', 'number of molecules'],
+    ['k', 'Boltzmann constant'],
+    ['T', 'temperature of the gas'],
+  ],
+  'E',
+  'The gas holds N molecules at temperature T. Find its thermal energy E.',
+);
+
+test('a capital glued to a symbol without "_" is a factor when it is itself a variable ("kT" is k*T, not k_T)', () => {
+  assert.deepEqual(read('E = 3/2 NkT', HEAT), ['Eq(E, 3/2*N*k*T)']);
+  assert.deepEqual(read('E = NkT', HEAT), ['Eq(E, N*k*T)']);
+  // Written with '_', a capital subscript still names the variable ("E_T": the energy, labelled T).
+  assert.deepEqual(read('E_T = N k T', HEAT), ['Eq(E, N*k*T)']);
+});
+
+// A two-lamp circuit invented for these tests: I is one particular current (the total), while the
+// BOAT question's T is "a crossing time" (any of several).
+const LAMPS = Q(
+  'lamps',
+  [
+    ['E', 'voltage of the supply'],
+    ['X', 'resistance of the first lamp'],
+    ['Y', 'resistance of the second lamp'],
+    ['I', 'total current from the supply'],
+  ],
+  'I',
+  'Two lamps of resistance X and Y are in parallel across a supply of voltage E. Find the total current I.',
+);
+
+test('numbered symbols are not read as a variable that names one particular quantity when they are several', () => {
+  // I1 and I2 are the lamp currents, not the total current I: left unread, never I = E/X.
+  const x = extractEmbedded('I1 = E/X\nI2 = E/Y\nso E/X + E/Y is the total', LAMPS);
+  assert.notEqual(x.status, 'read');
+  assert.ok(!x.equations.some((e) => e.source.startsWith('Eq(I,')), JSON.stringify(x.equations));
+  // A numbered form beside the plain symbol in the maths: the same.
+  const y = extractEmbedded('I_1 = E/X\nI = E/X + E/Y', LAMPS);
+  assert.deepEqual(y.equations.map((e) => e.source), ['Eq(I, E/X + E/Y)']);
+  assert.equal(y.status, 'partial');
+  // One numbered form alone still names the variable; for "a crossing time" several do.
+  assert.deepEqual(read('I1 = E/X + E/Y', LAMPS), ['Eq(I, E/X + E/Y)']);
+  assert.deepEqual(read('T1 = L/(b+c)\nT2 = L/(b-c)\nT = 2L/b', BOAT), ['Eq(T, L/(b + c))', 'Eq(T, L/(b - c))', 'Eq(T, 2*L/b)']);
+});
+
+test('electrical and thermal units after a value are dropped, even when the unit letter is a variable ("E = 12 V")', () => {
+  const CIRCUIT = Q('circuit', [['V', 'supply voltage'], ['I', 'current'], ['R', 'resistance'], ['T', 'temperature of the wire'], ['n', 'amount of gas']], 'I');
+  assert.deepEqual(read('V = 12 V, I = 3 A, T = 300 K, n = 2 mol', CIRCUIT), ['Eq(V, 12)', 'Eq(I, 3)', 'Eq(T, 300)', 'Eq(n, 2)']);
+  // A unit with a power: `0.5 m^3`.
+  assert.deepEqual(read('R = 0.5 m^3', CIRCUIT), ['Eq(R, 0.5)']);
+  // After a symbol the letter is the variable: P = I V is a product.
+  assert.deepEqual(read('R = V/I, I = T V', CIRCUIT), ['Eq(R, V/I)', 'Eq(I, T*V)']);
+});
+
+test('a bracketless log or root followed by "/" is not guessed ("ln V2/V1", "√L/g"); sin θ/g still divides after', () => {
+  const GAS = Q('gas', [['W', 'work done'], ['n', 'amount of gas'], ['c', 'a constant'], ['A', 'initial volume'], ['B', 'final volume'], ['g', 'gravitational acceleration'], ['theta', 'angle']], 'W');
+  for (const text of ['W = n c ln B/A', 'W = 2√B/g', 'W = exp n/c']) {
+    const x = extractEmbedded(text, GAS);
+    assert.notEqual(x.status, 'read', text);
+    assert.match(x.unread[0].reason, /division is inside/, text);
+  }
+  assert.deepEqual(read('W = n c ln(B/A)', GAS), ['Eq(W, n*c*log(B/A))']);
+  assert.deepEqual(read('W = √2/2 + sin θ/g', GAS), ['Eq(W, sqrt(2)/2 + sin(theta)/g)']);
+});
+
+test('an equation after a limiting condition earlier in its sentence is a limit, not recorded', () => {
+  for (const text of ['when c >> b, T ≈ L/c so T = L/c', 'If c is huge the first term vanishes and T = L/c', 'As c → ∞, T = 0']) {
+    const x = extractEmbedded(text, BOAT);
+    assert.notEqual(x.status, 'read', text);
+    assert.deepEqual(x.equations, [], text);
+    assert.match(x.unread[0].reason, /limiting case/, text);
+  }
+  // The condition ends with its sentence; a plain condition ("if b > c") is no limit.
+  assert.deepEqual(read('When c >> b the boat drifts. T = L/(b + c)', BOAT), ['Eq(T, L/(b + c))']);
+  assert.deepEqual(read('if b > c then T = L/(b - c)', BOAT), ['Eq(T, L/(b - c))']);
+});
+
+test("a lost '?' is read as a Greek variable only when no other Greek letter (subscripted or pi) could be meant", () => {
+  const SWING = (vars: [string, string][], answer?: string): Question => ({ ...Q('swing', vars, 'a'), answer });
+  // theta_0 is the only Greek letter: '?' after cos is theta_0.
+  assert.deepEqual(read('a = g cos?', SWING([['a', ''], ['g', ''], ['theta_0', 'release angle']])), ['Eq(a, g*cos(theta_0))']);
+  // With omega beside theta_0, or pi in the answers, '?' is not guessed.
+  for (const q of [SWING([['a', ''], ['g', ''], ['theta_0', ''], ['omega', '']]), SWING([['a', ''], ['g', ''], ['theta', '']], 'Eq(a, 2*pi*g)')]) {
+    const x = extractEmbedded('a = 2?g\na = g cos?', q);
+    assert.notEqual(x.status, 'read');
+    assert.deepEqual(x.equations, []);
+  }
+});
+
+test('a label that is a clause ("X is a quarter of Y: expr") does not name what the expression is', () => {
+  // "time to stop" would name t, but the words before ':' are a sentence about it.
+  for (const text of ['The time to stop is half of the total: v_0/a', 'The time to stop equals twice that = v_0/a']) {
+    const x = extractEmbedded(text, CART);
+    assert.notEqual(x.status, 'read', text);
+    assert.deepEqual(x.equations, [], text);
+  }
+  assert.deepEqual(read('time to stop: v_0/a', CART), ['Eq(t, v_0/a)']);
+});
