@@ -41,6 +41,8 @@ type Ctx = {
   mathSeen: boolean;
   /** Ranges of the normalised text that define a symbol in words ("x = Mali's speed"). */
   definitions: [number, number][];
+  /** Variables whose capitalisation this response can't be trusted to keep (m and M when it wrote g for G). */
+  caseUntrusted: Set<string>;
   /** Variables the question says are positive. */
   positive: Set<string>;
 };
@@ -303,7 +305,39 @@ const OPERATION_WORDS = /^(by|cancel|cancels|cancelling|canceling|cancelled|mult
 
 const symTok = (name: string, at: Tok): Tok => ({ kind: 'id', text: name, start: at.start, end: at.start, sp: true, pieces: [{ kind: 'sym', name, text: name }] });
 
+/**
+ * A question with both cases of a letter as variables (m and M, t and T) relies on capitalisation.
+ * A response that changed the case of another variable (g for G, V for v, P1 for p_1) doesn't keep
+ * it, so its m could be the question's M: equations with either are left unread.
+ */
+function caseTrust(ctx: Ctx, toks: Tok[]): void {
+  const vars = ctx.lex.variables;
+  const pairs = vars.filter((v) => /^[A-Za-z]$/.test(v) && v !== v.toLowerCase() && vars.includes(v.toLowerCase()));
+  if (pairs.length === 0) return;
+  const flat = (x: string): string => x.replace(/_/g, '');
+  const folded = toks
+    .flatMap((t) => (t.kind === 'id' ? t.pieces! : []))
+    .filter((p) => p.kind === 'sym' && flat(p.text) !== flat(p.name) && flat(p.text).toLowerCase() === flat(p.name).toLowerCase());
+  // Lowering a capital (g for G) makes its lowercase letters doubtful (m could be M); raising a
+  // small letter (R for r) makes its capitals doubtful.
+  for (const p of folded) {
+    const lowered = /[a-z]/.test(p.text) && p.text.toLowerCase() === p.text && /[A-Z]/.test(p.name);
+    const raised = /[A-Z]/.test(p.text) && p.text.toUpperCase() === p.text && /[a-z]/.test(p.name);
+    for (const v of pairs) {
+      const doubtful = lowered ? v.toLowerCase() : raised ? v : null;
+      if (!doubtful || ctx.caseUntrusted.has(doubtful)) continue;
+      ctx.caseUntrusted.add(doubtful);
+      ctx.notes.push(`the response wrote '${p.text}' for ${p.name}, so its '${doubtful}' could be ${doubtful === v ? v.toLowerCase() : v} too`);
+    }
+  }
+}
+
 function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
+  const untrusted = [...all, ...parts.flat()].flatMap((t) => t.pieces ?? []).find((p) => p.kind === 'sym' && ctx.caseUntrusted.has(p.name));
+  if (untrusted) {
+    unread(ctx, all, `'${untrusted.text}' could be ${untrusted.name.toLowerCase()} or ${untrusted.name.toUpperCase()}: this response changes the question's capitals`);
+    return;
+  }
   const pmCount = all.filter((t) => t.kind === 'pm').length;
   const signs = pmCount ? ['+', '-'] : [''];
   const found: ExtractedEquation[] = [];
@@ -479,6 +513,14 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   if (!hasSym && (!hasEq || !hasNum)) return; // numbers, "take the + sign", "the square root", words = words
   const prev = toks[i0 - 1];
   const next = toks[i1];
+  // "v = 2gh" with h no variable, "mgL(1 − cos θ) = ½mv²" with m none: a letter run glued to the maths
+  // (no space) that isn't the question's is part of the expression, so the run is only a fragment.
+  const gluedWord = prev?.kind === 'word' && !raw[0].sp && !UNIT_WORDS.has(prev.text) ? prev : next?.kind === 'word' && !next.sp && !UNIT_WORDS.has(next.text) ? next : null;
+  if (gluedWord && (hasEq || hasSym)) {
+    ctx.mathSeen = true;
+    unread(ctx, t, `'${gluedWord.text}' is written into it and is not a variable of the question (${ctx.lex.variables.join(', ')})`);
+    return;
+  }
   // "T = 2?√(L/g)", "cos?": a '?' glued to a number, '(' or a function is a Greek letter lost in
   // typing that could not be restored (see normalize): the maths around it is not what was meant.
   const last = t[t.length - 1];
@@ -600,6 +642,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     flags: new Set(),
     mathSeen: false,
     definitions: [],
+    caseUntrusted: new Set(),
     positive: new Set(q.variables.filter((v) => v.assumptions?.includes('positive')).map((v) => v.name)),
   };
   const result = (status: Extraction['status']): Extraction => ({
@@ -636,6 +679,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   findDefinitions(ctx.norm.text, ctx);
   let toks = tokenize(ctx.norm.text, lex, ctx.aliases);
   if (numberedQuantities(ctx, toks)) toks = tokenize(ctx.norm.text, lex, ctx.aliases);
+  caseTrust(ctx, toks);
   for (const [a, b] of segments(toks)) readSegment(ctx, toks, a, b);
 
   ctx.unread.sort((x, y) => x.span.start - y.span.start);

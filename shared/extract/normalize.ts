@@ -158,7 +158,8 @@ export function latexToPlain(src: Mapped): Mapped {
           continue;
         }
         if (GREEK_NAMES.has(name) || name === 'varepsilon' || name === 'vartheta' || name === 'varphi') {
-          b.put(` ${name.replace(/^var/, '')} `, i, cmdEnd);
+          // Kept joined to a subscript: \theta_0 -> theta_0, one name.
+          b.put(` ${name.replace(/^var/, '')}${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);
           i = cmdEnd;
           continue;
         }
@@ -230,7 +231,8 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
     const c = s[i];
     const g = GREEK_CHARS[c];
     if (g) {
-      b.put(` ${g} `, i, i + 1);
+      // Kept joined to a subscript or digit: θ₀, θ_0, θ0 -> theta_0, theta0 (one name, as v₀ is v_0).
+      b.put(` ${g}${/[_0-9₀₁₂]/.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
       continue;
     }
     if (c === '√' || c === '∛') {

@@ -490,3 +490,33 @@ test('a label that is a clause ("X is a quarter of Y: expr") does not name what 
   }
   assert.deepEqual(read('time to stop: v_0/a', CART), ['Eq(t, v_0/a)']);
 });
+
+test('when the question has both cases of a letter (m, M), a response that changes capitals elsewhere is not trusted with them', () => {
+  const MOON = Q('moon', [['m', 'mass of the moon'], ['M', 'mass of the planet'], ['G', 'gravitational constant'], ['d', 'distance between them'], ['F', 'force of gravity']], 'F');
+  // g written for G: its lowercase m might be the planet's M.
+  const x = extractEmbedded('F = gmm/d^2', MOON);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  // Only the doubtful case is left unread: a lowered capital leaves the capitals M trusted.
+  assert.deepEqual(eqs('f = GM/d\nF = gm/d', MOON), ['Eq(F, G*M/d)']);
+  // Capitals kept as in the question: read.
+  assert.deepEqual(read('F = GMm/d^2', MOON), ['Eq(F, G*M*m/d**2)']);
+});
+
+test('a letter run glued to the maths that is not a variable makes the run a fragment, left unread ("v_0 = 2gh")', () => {
+  // h is no variable of CART: "2gh" is not 2.
+  for (const text of ['d = 2gh', 'Mgh(1 - cos φ) = ½Mv_0²']) {
+    const x = extractEmbedded(text, CART);
+    assert.notEqual(x.status, 'read', text);
+    assert.deepEqual(x.equations, [], text);
+  }
+  // A unit glued to a number, or a word after a space, is not part of the expression.
+  assert.deepEqual(read('d = 5cm so d = 2 then', CART), ['Eq(d, 5)', 'Eq(d, 2)']);
+});
+
+test('a Greek letter keeps its subscript: θ₀, θ_0, \\theta_0, θ0 are theta_0', () => {
+  const REL = Q('rel', [['a', ''], ['g', ''], ['theta_0', 'release angle']], 'a');
+  for (const text of ['a = g cos θ₀', 'a = g cos θ_0', 'a = g cos θ0', '$a = g\\cos\\theta_0$']) assert.deepEqual(read(text, REL), ['Eq(a, g*cos(theta_0))'], text);
+  // Without a subscript nothing changes: 2θ is 2*theta.
+  assert.deepEqual(read('a = g sin 2θ', Q('r2', [['a', ''], ['g', ''], ['theta', '']], 'a')), ['Eq(a, g*sin(2*theta))']);
+});
