@@ -268,12 +268,16 @@ function unread(ctx: Ctx, toks: Tok[], reason: string): void {
   ctx.unread.push({ span, text: ctx.original.slice(span.start, span.end), reason });
 }
 
+const CLAUSE_JOIN = /^(and|so|then|thus|hence|therefore|but|while|whereas)$/i;
+
 /** Words right before token index i, as a label, if they start a clause. */
 function labelBefore(toks: Tok[], i: number): string | null {
   const ws: string[] = [];
   let j = i - 1;
-  while (j >= 0 && toks[j].kind === 'word') ws.unshift(toks[j--].text);
+  while (j >= 0 && toks[j].kind === 'word' && !CLAUSE_JOIN.test(toks[j].text)) ws.unshift(toks[j--].text);
   if (ws.length === 0) return null;
+  // "…, and its period is 2π√(r³/GM)": a joining word starts a clause as a line start does.
+  if (j >= 0 && toks[j].kind === 'word') return ws.join(' ');
   if (j >= 0 && !['nl', 'punct', 'arrow'].includes(toks[j].kind)) return null;
   if (j >= 0 && toks[j].kind === 'punct' && ["'", '"'].includes(toks[j].text)) return null;
   return ws.join(' ');
@@ -428,7 +432,7 @@ function readSympyForms(text: string, ctx: Ctx): string {
   return s;
 }
 
-const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated)$/i;
+const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated|times|plus|minus|divided|multiplied)$/i;
 
 /** "x = 2mgh/k all square rooted", "x = 2mgh/k (squared)": words right after change what was written. */
 function modifiedAfter(toks: Tok[], i1: number): string | null {
@@ -504,8 +508,20 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   }
   const raw = toks.slice(i0, i1);
   const ambiguous: { unit?: string } = {};
-  const t = trim(raw, ctx.lex, ambiguous);
+  let t = trim(raw, ctx.lex, ambiguous);
   if (t.length === 0) return;
+  // "T = 2π√(1.0/9.8) ≈ 2.0 s": a numerical approximation at the end of an equation is dropped
+  // (approximations aren't recorded); the equation before it is read.
+  const rels = t.filter((x) => x.kind === 'rel');
+  if (rels.length === 1 && rels[0].text === '~') {
+    const r = t.indexOf(rels[0]);
+    const tail = t.slice(r + 1);
+    const eqBefore = t.slice(0, r).some((x) => x.kind === 'eq');
+    if (eqBefore && tail.length > 0 && tail.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp') && tail.some((x) => x.kind === 'num')) {
+      ctx.notes.push(`left out an approximate value after '≈'`);
+      t = t.slice(0, r);
+    }
+  }
   const hasSym = t.some((x) => x.kind === 'usym' || (x.kind === 'id' && x.pieces!.some((p) => p.kind === 'sym')));
   const hasEq = t.some((x) => x.kind === 'eq');
   const hasRel = t.some((x) => x.kind === 'rel');
@@ -546,6 +562,11 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     if (before?.kind === 'word' && OPERATION_WORDS.test(before.text)) return;
     const lab = labelOf(ctx, toks, realStart, false);
     const where = spanOf(ctx, t);
+    const changedBy = modifiedAfter(toks, i1);
+    if (lab?.v && changedBy) {
+      unread(ctx, t, `the words after it ("${changedBy}") change the expression`);
+      return;
+    }
     const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
     if (lab?.v) {
       const n = ctx.equations.length;
@@ -555,6 +576,15 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     }
     if (lab?.kind === 'other') {
       ctx.notes.push(`left out ${shown}: "${lab.label}" is not a variable of the question`);
+      return;
+    }
+    // The whole response is one expression: the answer (convention 4, "a bare expression given as
+    // the answer is target = expression").
+    const alone = (k: number): boolean => !toks[k] || toks[k].kind === 'nl' || (toks[k].kind === 'punct' && toks[k].text === '.');
+    if (ctx.lex.target && toks.slice(0, i0).every((_, k) => alone(k)) && toks.slice(i1).every((_, k) => alone(i1 + k)) && t[0] === raw[0]) {
+      const n = ctx.equations.length;
+      emitChain(ctx, [[symTok(ctx.lex.target, t[0])], t], t);
+      if (ctx.equations.length > n) ctx.notes.push(`read ${shown}, the whole response, as the answer (${ctx.lex.target})`);
       return;
     }
     unread(ctx, t, 'an expression in prose, not written as an equation');

@@ -46,12 +46,17 @@ const stem = (w: string): string => {
 
 const words = (s: string): string[] => (s.match(/[A-Za-z]+(?:'[A-Za-z]*)?/g) ?? []).map(stem);
 
-/** Head noun: the last content word before the first preposition. */
+/** Participles after a noun ("current drawn", "power dissipated", "work done"): not the head. */
+const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|kept|lost|spent|made|stored|supplied)$/;
+
+/** Head noun: the last content word before the first preposition, participles after it skipped. */
 function headOf(ws: string[]): { head: string | null; content: string[] } {
   const content = ws.filter((w) => !STOP_LABEL.has(w));
   const p = content.findIndex((w) => PREPOSITIONS.has(w));
   const pre = p < 0 ? content : content.slice(0, p);
-  return { head: pre.length ? pre[pre.length - 1] : null, content: content.filter((w) => !PREPOSITIONS.has(w)) };
+  let h = pre.length - 1;
+  while (h > 0 && PARTICIPLE.test(pre[h])) h--;
+  return { head: h >= 0 ? pre[h] : null, content: content.filter((w) => !PREPOSITIONS.has(w)) };
 }
 
 export type Lexicon = {

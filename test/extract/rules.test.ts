@@ -520,3 +520,30 @@ test('a Greek letter keeps its subscript: θ₀, θ_0, \\theta_0, θ0 are theta_
   // Without a subscript nothing changes: 2θ is 2*theta.
   assert.deepEqual(read('a = g sin 2θ', Q('r2', [['a', ''], ['g', ''], ['theta', '']], 'a')), ['Eq(a, g*sin(2*theta))']);
 });
+
+test('a numerical approximation at the end of an equation is dropped and the equation read ("t = √(2d/a) ≈ 1.4 s")', () => {
+  assert.deepEqual(read('t = √(2·2/9.8) ≈ 0.64 s', CART), ['Eq(t, sqrt(2*2/9.8))']);
+  assert.deepEqual(read('d = v_0 t/2 = 3*4/2 ≈ 6.0', CART), ['Eq(d, v_0*t/2)', 'Eq(v_0*t/2, 3*4/2)']);
+  // A symbolic approximation is a limit: the whole run stays unread.
+  assert.notEqual(extractEmbedded('d = v_0^2/(2a) ≈ v_0 t', CART).status, 'read');
+});
+
+test('a label after a joining word ("…, and its crossing time is L/b") names the expression', () => {
+  assert.deepEqual(read('Ana rows at 2c, and her rowing speed is 2c + 1', BOAT), ['Eq(b, 2*c + 1)']);
+  // Without a name the expression stays unread.
+  assert.notEqual(extractEmbedded('It works out, and then it is 2c + 1', BOAT).status, 'read');
+});
+
+test('a response that is one bare expression is the answer (target = expression)', () => {
+  assert.deepEqual(read('v_0^2/(2a)', CART), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(read('\nL/(b - c).\n', BOAT), ['Eq(b, L/(b - c))']);
+  // With words around it, it is not the whole response: unread.
+  assert.notEqual(extractEmbedded('I think v_0^2/(2a) maybe', CART).status, 'read');
+});
+
+test('an arithmetic word right after a named expression changes it ("is nRT times ln 2")', () => {
+  const x = extractEmbedded('The stopping distance is v_0 t times two', CART);
+  assert.notEqual(x.status, 'read');
+  assert.deepEqual(x.equations, []);
+  assert.notEqual(extractEmbedded('d = v_0 t plus a bit', CART).status, 'read');
+});
