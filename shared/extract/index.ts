@@ -93,15 +93,29 @@ function applyRetractions(text: string, ctx: Ctx): string {
 const DEF_LET = /\blet[\s$]+([A-Za-z][A-Za-z0-9_]*)[\s$]+(?:be|denote|denotes|represent|represents|stand\s+for|=)\s+([^.,;:\n()=]+)/gi;
 const DEF_EQ = /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t$]*([A-Za-z][A-Za-z0-9_]*)[ \t$]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
 
+const DEF_AND = /\s+and\s+([A-Za-z][A-Za-z0-9_]*)\s+(?:be\s+|is\s+)?(?=(?:the|a|an)\s)/i;
+const DEF_DENOTE = /\bdenote\s+((?:the|a|an)\s+[A-Za-z' ]+?)\s+by\s+\$?\s*([A-Za-z][A-Za-z0-9_]*)\b/gi;
+
 /** Symbols the student defined in words ("let x = Mali's speed", "u = launch speed"). */
 function findDefinitions(s: string, ctx: Ctx): void {
   const seen = new Set<string>();
+  const found: { sym: string; phrase: string; at: number; end: number }[] = [];
   for (const re of [DEF_LET, DEF_EQ]) {
     re.lastIndex = 0;
     for (let m = re.exec(s); m; m = re.exec(s)) {
-      const [, sym, phrase] = m;
+      // "let x be the current and y the equivalent resistance": two definitions.
+      const [first, ...more] = m[2].split(DEF_AND);
+      found.push({ sym: m[1], phrase: first, at: m.index, end: m.index + m[0].length });
+      for (let k = 0; k + 1 < more.length; k += 2) found.push({ sym: more[k], phrase: more[k + 1], at: m.index, end: m.index + m[0].length });
+    }
+  }
+  // "denote the angular frequency by w"
+  DEF_DENOTE.lastIndex = 0;
+  for (let m = DEF_DENOTE.exec(s); m; m = DEF_DENOTE.exec(s)) found.push({ sym: m[2], phrase: m[1], at: m.index, end: m.index + m[0].length });
+  {
+    for (const { sym, phrase, at, end } of found) {
       if (!/[A-Za-z]{3,}/.test(phrase)) continue;
-      ctx.definitions.push([m.index, m.index + m[0].length]);
+      ctx.definitions.push([at, end]);
       if (seen.has(sym)) continue;
       const v = ctx.lex.labelVariable(phrase);
       if (!v) continue;
@@ -472,7 +486,7 @@ function limitingCondition(toks: Tok[], i1: number): string | null {
  * The same read backwards: an equation after a limiting condition earlier in its sentence ("when
  * R2 >> R1, R ≈ R1 so I = V/R1", "If R2 is huge the term vanishes and I = V/R1", "As r → ∞, v = 0")
  * is the limiting value, not recorded (convention 1). The condition needs a condition word and then
- * a limit: '>>', '<<', '≈', an arrow '→', or a word such as small, large, huge, vanishes, tends.
+ * a limit on a symbol: '>>', '<<', '≈', an arrow '→', or a word such as small, large, huge, vanishes.
  */
 function limitingConditionBefore(toks: Tok[], i0: number): string | null {
   let k = i0 - 1;
@@ -488,7 +502,10 @@ function limitingConditionBefore(toks: Tok[], i0: number): string | null {
       (x.kind === 'rel' && ['>>', '<<', '~'].includes(x.text)) ||
       (x.kind === 'arrow' && (x.text === '->' || x.text === '→')) ||
       (x.kind === 'word' && (LIMIT_WORD.test(x.text) || /^(infinity|huge|tiny|vanish|vanishing|disappears)$/i.test(x.text)));
-    if (limit) return toks.slice(cond, j + 1).map((t) => t.text).join(' ');
+    // The condition is on a symbol ("when R2 >> R1", "as r → ∞", "if R2 is huge"); "for small
+    // angles" is the question's own regime, not a limit taken by the student.
+    const onSymbol = toks.slice(cond, i0).some((y) => y.kind === 'usym' || (y.kind === 'id' && y.pieces!.some((p) => p.kind === 'sym')));
+    if (limit && onSymbol) return toks.slice(cond, j + 1).map((t) => t.text).join(' ');
   }
   return null;
 }

@@ -547,3 +547,13 @@ test('an arithmetic word right after a named expression changes it ("is nRT time
   assert.deepEqual(x.equations, []);
   assert.notEqual(extractEmbedded('d = v_0 t plus a bit', CART).status, 'read');
 });
+
+test('a limiting condition before an equation must be on a symbol: "for small angles" is a regime, not a limit', () => {
+  assert.deepEqual(read('for small angles the ramp is nearly flat so t = v_0/a', CART), ['Eq(t, v_0/a)']);
+  assert.notEqual(extractEmbedded('for small φ the ramp is flat so t = v_0/a', CART).status, 'read');
+});
+
+test('definitions joined by "and", and "denote … by x"', () => {
+  assert.deepEqual(read("Let r be Ana's rowing speed and k the crossing time.\nk = L/(r + c)", BOAT), ['Eq(T, L/(b + c))']);
+  assert.deepEqual(read('Denote the width of the river by y. Then T = y/b.', BOAT), ['Eq(T, L/b)']);
+});
