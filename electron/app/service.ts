@@ -770,10 +770,9 @@ export class AppService {
         } catch (e) {
           if (e instanceof ResponsesCsvError) {
             // The file is rejected whole (nothing stored): list every problem with its line.
-            const lines = csvLineInfo(csv);
             return {
               imported: 0,
-              rejected: e.problems.map((p) => ({ line: p.line, studentId: lines.get(p.line)?.[0] ?? null, questionId: lines.get(p.line)?.[1] ?? null, reason: p.message })),
+              rejected: e.problems.map((p) => ({ line: p.line, studentId: p.studentId ?? null, questionId: p.questionId ?? null, reason: p.message })),
               error: `${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; fix ${e.problems.length === 1 ? 'it' : 'them'} in the file and import it again.`,
             };
           }
@@ -1086,18 +1085,6 @@ function brief(v: unknown): string {
     if ('text' in o) return o.text === null ? '(no text)' : `${String(o.text).slice(0, 60)}…`;
   }
   return JSON.stringify(v).slice(0, 200);
-}
-
-/** Line number (1-based start of record) -> [student_id, question_id], for naming rejected rows. */
-function csvLineInfo(csv: string): Map<number, [string, string]> {
-  const out = new Map<number, [string, string]>();
-  const m = /^\uFEFF?(.*)$/s.exec(csv.replace(/\r\n/g, '\n'));
-  const lines = (m?.[1] ?? '').split('\n');
-  lines.forEach((l, i) => {
-    const cells = /^("(?:[^"]|"")*"|[^,]*),("(?:[^"]|"")*"|[^,]*)/.exec(l);
-    if (cells) out.set(i + 1, [cells[1].replace(/^"|"$/g, ''), cells[2].replace(/^"|"$/g, '')]);
-  });
-  return out;
 }
 
 /** One row per student: each question's items, each question's total, and the overall total. */

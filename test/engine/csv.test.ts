@@ -62,6 +62,11 @@ test('duplicate (student, question) pairs and unknown question ids are all repor
     assert.match(e.message, /line 3: unknown question id 'q9' \(the exam has q1, q2\)/);
     assert.match(e.message, /line 4: duplicate response for student 'S1', question 'q1' \(first on line 2\)/);
     assert.match(e.message, /line 5: empty student_id/);
+    // Each problem names whose row it is, as far as the row says (the app lists them so).
+    assert.deepEqual(
+      e.problems.map((p) => [p.studentId ?? null, p.questionId ?? null]),
+      [['S2', 'q9'], ['S1', 'q1'], [null, 'q2']],
+    );
   }
 });
 

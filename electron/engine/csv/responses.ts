@@ -5,7 +5,8 @@ import { readCsv, CsvFileError } from './read.ts';
 
 export type ResponseRow = { line: number; studentId: string; questionId: string; text: string };
 
-export type CsvProblem = { line: number; message: string };
+/** A problem with one record: where it starts, what is wrong, and whose row it is (as far as it says). */
+export type CsvProblem = { line: number; message: string; studentId?: string; questionId?: string };
 
 export class ResponsesCsvError extends Error {
   constructor(
@@ -32,12 +33,13 @@ export function parseResponsesCsv(input: string | Buffer, questionIds: readonly 
   for (const { line, values } of table.rows) {
     const studentId = values.student_id.trim();
     const questionId = values.question_id.trim();
-    if (!studentId) problems.push({ line, message: 'empty student_id' });
-    if (!questionId) problems.push({ line, message: 'empty question_id' });
-    else if (!known.has(questionId)) problems.push({ line, message: `unknown question id '${questionId}' (the exam has ${questionIds.join(', ')})` });
+    const who = { ...(studentId ? { studentId } : {}), ...(questionId ? { questionId } : {}) };
+    if (!studentId) problems.push({ line, message: 'empty student_id', ...who });
+    if (!questionId) problems.push({ line, message: 'empty question_id', ...who });
+    else if (!known.has(questionId)) problems.push({ line, message: `unknown question id '${questionId}' (the exam has ${questionIds.join(', ')})`, ...who });
     const key = `${studentId}\u0000${questionId}`;
     const first = seen.get(key);
-    if (first !== undefined) problems.push({ line, message: `duplicate response for student '${studentId}', question '${questionId}' (first on line ${first})` });
+    if (first !== undefined) problems.push({ line, message: `duplicate response for student '${studentId}', question '${questionId}' (first on line ${first})`, ...who });
     else seen.set(key, line);
     rows.push({ line, studentId, questionId, text: values.response });
   }
