@@ -263,8 +263,6 @@ export const ExamSummarySchema = z.object({ id: z.string(), title: z.string(), q
 export const ValidationIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
 
-const Ok = z.object({ ok: z.literal(true) });
-
 // ---------- the methods ----------
 
 function method<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) {

@@ -4,24 +4,24 @@
 // it already validated by `dispatch` (shared/api.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import { ApiFailure, type ApiHandlers, type ApiResponse, type Chip, type GradeProgress, type PullProgress, type ReviewRow, type Settings } from '../../shared/api.ts';
+import { ApiFailure, type ApiHandlers, type ApiResponse, type Chip, type GradeProgress, type ReviewRow, type Settings } from '../../shared/api.ts';
 import { equationToLatex, equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
-import { questionDomain, realDomain, type Exam } from '../../shared/exam.ts';
+import { questionDomain, realDomain } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import { ExamError, parseExamJson, validateExam, type LoadedExam } from '../../electron/engine/exam-io.ts';
 import { CsvFileError, ResponsesCsvError, parseResponsesCsv } from '../../electron/engine/csv/responses.ts';
 import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
-import { marksCsv, rowStatus } from '../../electron/engine/csv/write.ts';
+import { marksCsv } from '../../electron/engine/csv/write.ts';
 import { givenExtraction, grade } from '../../electron/engine/grade.ts';
 import { markEquations } from '../../electron/engine/marking.ts';
 import { createEngine, type Engine } from '../../electron/engine/engine-factory.ts';
-import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
 import { Workspace, goldKey, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
-import { OllamaClient, OllamaError } from '../../electron/engine/ollama/client.ts';
+import { OllamaClient } from '../../electron/engine/ollama/client.ts';
 import { DEFAULT_OLLAMA_URL, resolveOllamaUrl } from '../../electron/engine/ollama/settings.ts';
 import { GPU_BOARD_POWER_W, gpuPower } from '../../electron/engine/ollama/accounting.ts';
 import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
+import { ModelDownloads } from './model-download.ts';
+import { AUDIT_WORDS, brief, report, studentMarksCsv } from './reports.ts';
 import { SympyDetails } from './sympy-detail.ts';
 
 export type ServiceOptions = {
@@ -117,6 +117,7 @@ export class AppService {
   /** What the engine said about SymPy (missing, wrong Python), in plain words. */
   private engineNotice: string | null = null;
   private job: Job | null = null;
+  private readonly downloads = new ModelDownloads();
   private settings: Settings;
   private readonly settingsPath: string;
 
@@ -180,8 +181,7 @@ export class AppService {
   async close(): Promise<void> {
     this.job?.controller.abort();
     await this.job?.run?.catch(() => {});
-    this.pullJob?.client.abort();
-    await this.pullJob?.run;
+    await this.downloads.close();
     if (this.engineP) await (await this.engineP.catch(() => null))?.close();
     this.ws.close();
   }
@@ -631,65 +631,6 @@ export class AppService {
     return { compared, equivalent };
   }
 
-  // ---------- downloading a model into Ollama (ollama.pull) ----------
-
-  /** The download running or last finished: one at a time, in the background; its client is aborted on close. */
-  private pullJob: PullJob | null = null;
-
-  private startPull(model: string): PullProgress {
-    const cur = this.pullJob;
-    if (cur?.state === 'running') {
-      const p = this.pullProgress();
-      const how = p.fraction !== null ? ` (${Math.floor(100 * p.fraction)}%)` : '';
-      throw new ApiFailure({ code: 'conflict', message: `'${cur.model}' is still being downloaded${how}: wait until it is done, then download '${model}'` });
-    }
-    // Retries would start the download over: none; Ollama itself resumes a pull asked again.
-    const client = new OllamaClient({ url: this.settings.ollamaUrl, timeoutMs: PULL_TIME_LIMIT_MS, retries: 0 });
-    const job: PullJob = { model, client, state: 'running', status: 'starting', layers: new Map(), error: null, startedAt: Date.now(), endedAt: null, run: Promise.resolve() };
-    job.run = client
-      .pull(model, (p) => {
-        job.status = p.status;
-        // Every layer together, so the bar only moves forward (a model has a big layer and small ones).
-        if (p.digest && p.total) job.layers.set(p.digest, { total: p.total, completed: Math.min(p.total, p.completed ?? 0) });
-      })
-      .then(
-        () => {
-          job.state = 'done';
-          job.status = 'success';
-        },
-        (e: unknown) => {
-          job.state = 'failed';
-          job.error = pullError(model, e);
-        },
-      )
-      .finally(() => (job.endedAt = Date.now()));
-    this.pullJob = job;
-    return this.pullProgress();
-  }
-
-  private pullProgress(): PullProgress {
-    const j = this.pullJob;
-    if (!j) return { state: 'idle', model: null, status: '', fraction: null, completed: null, total: null, error: null, startedAt: null, elapsedSeconds: 0 };
-    let total = 0;
-    let completed = 0;
-    for (const l of j.layers.values()) {
-      total += l.total;
-      completed += l.completed;
-    }
-    const fraction = j.state === 'done' ? 1 : total > 0 ? completed / total : null;
-    return {
-      state: j.state,
-      model: j.model,
-      status: j.status,
-      fraction,
-      completed: total > 0 ? completed : null,
-      total: total > 0 ? total : null,
-      error: j.error,
-      startedAt: new Date(j.startedAt).toISOString(),
-      elapsedSeconds: ((j.endedAt ?? Date.now()) - j.startedAt) / 1000,
-    };
-  }
-
   // ---------- the handlers ----------
 
   handlers(): ApiHandlers {
@@ -837,8 +778,8 @@ export class AppService {
         };
       },
 
-      'ollama.pull': async ({ model }) => this.startPull(model),
-      'ollama.pullStatus': async () => this.pullProgress(),
+      'ollama.pull': async ({ model }) => this.downloads.start(model, this.settings.ollamaUrl),
+      'ollama.pullStatus': async () => this.downloads.progress(),
 
       'grade.start': async ({ examId, technique, models }) => {
         if (this.job && (this.job.state === 'running' || this.job.state === 'pausing')) throw new ApiFailure({ code: 'conflict', message: 'grading is already running' });
@@ -1037,111 +978,3 @@ export class AppService {
 }
 
 /** A model download in the background (ollama.pull). */
-type PullJob = {
-  model: string;
-  client: OllamaClient;
-  state: 'running' | 'done' | 'failed';
-  /** Ollama's last status line. */
-  status: string;
-  /** Layer digest -> bytes to download and downloaded. */
-  layers: Map<string, { total: number; completed: number }>;
-  error: string | null;
-  startedAt: number;
-  endedAt: number | null;
-  /** Settles (never rejects) when the download ends. */
-  run: Promise<void>;
-};
-
-/** A large model over a slow line takes hours: the whole download may take this long. */
-const PULL_TIME_LIMIT_MS = 6 * 3600_000;
-
-/** Why a download failed, with Ollama's own message where it gave one. */
-function pullError(model: string, e: unknown): string {
-  const msg = (e instanceof Error ? e.message : String(e)).replace(/^pulling '.*?' failed: /s, '');
-  if (e instanceof OllamaError && (e.kind === 'server' || e.kind === 'request' || e.kind === 'model-not-found' || e.kind === 'malformed')) {
-    return `Ollama could not download '${model}': ${msg.replace(/^Ollama failed: /, '')}`;
-  }
-  if (e instanceof OllamaError && e.kind === 'aborted') return `the download of '${model}' was stopped (Equimark was closing)`;
-  return `'${model}' was not downloaded: ${msg}`;
-}
-
-const AUDIT_WORDS: Record<string, string> = {
-  'response.import': 'imported',
-  'response.update': 'text replaced by a new import',
-  'extraction.save': 'equations read',
-  'marks.save': 'marked',
-  'override.set': 'mark overridden',
-  'override.clear': 'override removed',
-  'comment.add': 'comment',
-};
-
-function brief(v: unknown): string {
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (Array.isArray(o.equations)) return `${o.source ?? ''} ${JSON.stringify(o.equations)}`.trim();
-    if ('total' in o && 'items' in o) return `total ${o.total} ${JSON.stringify(o.items)}`;
-    if ('awarded' in o) return String(o.awarded);
-    if ('body' in o) return String(o.body);
-    if ('text' in o) return o.text === null ? '(no text)' : `${String(o.text).slice(0, 60)}…`;
-  }
-  return JSON.stringify(v).slice(0, 200);
-}
-
-/** One row per student: each question's items, each question's total, and the overall total. */
-function studentMarksCsv(ws: Workspace, exam: Exam): string {
-  const cols = exam.questions.flatMap((q) => [...q.scheme.map((s) => `${q.id}.${s.id}`), `${q.id}.total`]);
-  const by = new Map<string, Map<string, ResponseSummary>>();
-  for (const r of ws.listResponses(exam.id)) {
-    if (!by.has(r.studentId)) by.set(r.studentId, new Map());
-    by.get(r.studentId)!.set(r.questionId, r);
-  }
-  const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(Math.round(n * 1000) / 1000));
-  const rows: string[][] = [['student_id', ...cols, 'total', 'status']];
-  for (const [sid, qs] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const cells: string[] = [];
-    let total = 0;
-    const statuses = new Set<string>();
-    for (const q of exam.questions) {
-      const r = qs.get(q.id);
-      for (const s of q.scheme) cells.push(fmt(r?.marks ? r.effective[s.id] : null));
-      const t = r?.marks ? Object.values(r.effective).reduce<number>((a, v) => a + (v ?? 0), 0) : null;
-      cells.push(fmt(t));
-      total += t ?? 0;
-      statuses.add(r ? rowStatus(r, exam) : 'missing');
-    }
-    const status = ['pending', 'needs-review', 'undecided', 'missing', 'manual-open'].find((s) => statuses.has(s)) ?? 'complete';
-    rows.push([sid, ...cells, fmt(total), status]);
-  }
-  return stringify(rows, { record_delimiter: '\n' });
-}
-
-function report(d: ApiResponse<'response.get'>, exam: Exam): string {
-  const q = exam.questions.find((x) => x.id === d.questionId)!;
-  const verdict = (v: { holds: boolean | null; method: string; counterexample?: Record<string, string>; samples?: number }) =>
-    `${v.holds === true ? 'holds' : v.holds === false ? 'does not hold' : 'undecided'} (${v.method}${v.samples ? `, ${v.samples} points` : ''}${v.counterexample ? `; counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k}=${x}`).join(', ')}` : ''})`;
-  const lines = [
-    `Equimark marking report`,
-    `Exam: ${exam.title || exam.id}`,
-    `Student: ${d.studentId}    Question: ${q.id}${q.title ? ` (${q.title})` : ''}`,
-    `Mark: ${d.total ?? '-'} / ${d.available}`,
-    ``,
-    `What was written:`,
-    ...d.text.split('\n').map((l) => `  | ${l}`),
-    ``,
-    `Equations read (${d.current ? d.current.source : 'none'}):`,
-    ...(d.current?.equations.length ? d.current.equations.map((e, i) => `  ${i + 1}. ${e.source}`) : ['  (none)']),
-    ...d.inconsistent.map((x) => `  ! ${x.student} has no solution under the question's assumptions: it earns nothing`),
-    ``,
-    `Marking scheme:`,
-  ];
-  for (const it of d.items) {
-    lines.push(`  [${it.itemId}] ${it.description} — ${it.final ?? 'open'} / ${it.available}${it.override ? ' (set by the instructor)' : ''}`);
-    const ev = it.evidence[0];
-    if (ev) {
-      lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
-      lines.push(`      student => accepted: ${verdict(ev.forward)}${ev.backward ? `; accepted => student: ${verdict(ev.backward)}` : ''}`);
-    } else if (it.outcome === 'manual') lines.push('      marked by the instructor');
-    if (it.override) lines.push(`      instructor: "${it.override.comment}" (automatic mark ${it.awarded ?? 'open'})`);
-  }
-  return lines.join('\n') + '\n';
-}

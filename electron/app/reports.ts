@@ -1,0 +1,91 @@
+// What the app hands out as files: the marks CSV with one row per student, the per-response
+// report a contesting student can be shown, and the words of the response history.
+import { stringify } from 'csv-stringify/sync';
+import type { ApiResponse } from '../../shared/api.ts';
+import type { Exam } from '../../shared/exam.ts';
+import { rowStatus } from '../../electron/engine/csv/write.ts';
+import type { ResponseSummary, Workspace } from '../../electron/engine/workspace/index.ts';
+
+/** The audit log's actions, in the words the response history shows. */
+export const AUDIT_WORDS: Record<string, string> = {
+  'response.import': 'imported',
+  'response.update': 'text replaced by a new import',
+  'extraction.save': 'equations read',
+  'marks.save': 'marked',
+  'override.set': 'mark overridden',
+  'override.clear': 'override removed',
+  'comment.add': 'comment',
+};
+
+/** An audited value, shortened for the response history. */
+export function brief(v: unknown): string {
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.equations)) return `${o.source ?? ''} ${JSON.stringify(o.equations)}`.trim();
+    if ('total' in o && 'items' in o) return `total ${o.total} ${JSON.stringify(o.items)}`;
+    if ('awarded' in o) return String(o.awarded);
+    if ('body' in o) return String(o.body);
+    if ('text' in o) return o.text === null ? '(no text)' : `${String(o.text).slice(0, 60)}…`;
+  }
+  return JSON.stringify(v).slice(0, 200);
+}
+
+/** One row per student: each question's items, each question's total, and the overall total. */
+export function studentMarksCsv(ws: Workspace, exam: Exam): string {
+  const cols = exam.questions.flatMap((q) => [...q.scheme.map((s) => `${q.id}.${s.id}`), `${q.id}.total`]);
+  const by = new Map<string, Map<string, ResponseSummary>>();
+  for (const r of ws.listResponses(exam.id)) {
+    if (!by.has(r.studentId)) by.set(r.studentId, new Map());
+    by.get(r.studentId)!.set(r.questionId, r);
+  }
+  const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(Math.round(n * 1000) / 1000));
+  const rows: string[][] = [['student_id', ...cols, 'total', 'status']];
+  for (const [sid, qs] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const cells: string[] = [];
+    let total = 0;
+    const statuses = new Set<string>();
+    for (const q of exam.questions) {
+      const r = qs.get(q.id);
+      for (const s of q.scheme) cells.push(fmt(r?.marks ? r.effective[s.id] : null));
+      const t = r?.marks ? Object.values(r.effective).reduce<number>((a, v) => a + (v ?? 0), 0) : null;
+      cells.push(fmt(t));
+      total += t ?? 0;
+      statuses.add(r ? rowStatus(r, exam) : 'missing');
+    }
+    const status = ['pending', 'needs-review', 'undecided', 'missing', 'manual-open'].find((s) => statuses.has(s)) ?? 'complete';
+    rows.push([sid, ...cells, fmt(total), status]);
+  }
+  return stringify(rows, { record_delimiter: '\n' });
+}
+
+/** The plain-text report of one response, to show a student who contests a mark. */
+export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
+  const q = exam.questions.find((x) => x.id === d.questionId)!;
+  const verdict = (v: { holds: boolean | null; method: string; counterexample?: Record<string, string>; samples?: number }) =>
+    `${v.holds === true ? 'holds' : v.holds === false ? 'does not hold' : 'undecided'} (${v.method}${v.samples ? `, ${v.samples} points` : ''}${v.counterexample ? `; counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k}=${x}`).join(', ')}` : ''})`;
+  const lines = [
+    `Equimark marking report`,
+    `Exam: ${exam.title || exam.id}`,
+    `Student: ${d.studentId}    Question: ${q.id}${q.title ? ` (${q.title})` : ''}`,
+    `Mark: ${d.total ?? '-'} / ${d.available}`,
+    ``,
+    `What was written:`,
+    ...d.text.split('\n').map((l) => `  | ${l}`),
+    ``,
+    `Equations read (${d.current ? d.current.source : 'none'}):`,
+    ...(d.current?.equations.length ? d.current.equations.map((e, i) => `  ${i + 1}. ${e.source}`) : ['  (none)']),
+    ...d.inconsistent.map((x) => `  ! ${x.student} has no solution under the question's assumptions: it earns nothing`),
+    ``,
+    `Marking scheme:`,
+  ];
+  for (const it of d.items) {
+    lines.push(`  [${it.itemId}] ${it.description} — ${it.final ?? 'open'} / ${it.available}${it.override ? ' (set by the instructor)' : ''}`);
+    const ev = it.evidence[0];
+    if (ev) {
+      lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
+      lines.push(`      student => accepted: ${verdict(ev.forward)}${ev.backward ? `; accepted => student: ${verdict(ev.backward)}` : ''}`);
+    } else if (it.outcome === 'manual') lines.push('      marked by the instructor');
+    if (it.override) lines.push(`      instructor: "${it.override.comment}" (automatic mark ${it.awarded ?? 'open'})`);
+  }
+  return lines.join('\n') + '\n';
+}
