@@ -289,12 +289,13 @@ export class AppService {
 
   // ---------- response detail ----------
 
-  private reading(x: Extraction) {
+  /** A reading for the view; `variables` are the question's (a variable named E is not Euler's number). */
+  private reading(x: Extraction, variables: readonly string[]) {
     return {
       source: x.source,
       status: x.status,
       equations: x.equations.map((e) => {
-        const p = parseEquation(e.source);
+        const p = parseEquation(e.source, { variables });
         return { source: e.source, latex: p.ok ? equationToLatex(p.value) : `\\text{${e.source.replace(/[\\{}$&#^_%~]/g, '')}}`, ...(e.span ? { span: e.span } : {}) };
       }),
       flags: x.flags,
@@ -351,12 +352,13 @@ export class AppService {
         final: ov ? ov.awarded : (it?.awarded ?? null),
       } as ApiResponse<'response.get'>['items'][number];
     });
-    const current = x ? this.reading(x) : null;
+    const vars = q.variables.map((v) => v.name);
+    const current = x ? this.reading(x, vars) : null;
     // Each reader's list, from the model record stored with the extraction it produced.
     const rec = this.ws.getModelRecord(responseId);
     const stored = rec && rec.current ? rec.record.readings : [];
     const others = stored.map((r) =>
-      this.reading({ source: (r.reader.startsWith('model:') || r.reader === 'embedded' ? r.reader : `model:${r.reader}`) as Extraction['source'], status: 'read', flags: [], unread: [], notes: [], equations: r.equations.map((source) => ({ source })) }),
+      this.reading({ source: (r.reader.startsWith('model:') || r.reader === 'embedded' ? r.reader : `model:${r.reader}`) as Extraction['source'], status: 'read', flags: [], unread: [], notes: [], equations: r.equations.map((source) => ({ source })) }, vars),
     );
     return {
       responseId: String(responseId),
@@ -623,7 +625,8 @@ export class AppService {
       const gs = g.get(goldKey(r.studentId, r.questionId));
       if (!gs || !r.extraction) continue;
       const q = exam.questions.find((x) => x.id === r.questionId)!;
-      const parse = (l: string[]) => l.map((s) => parseEquation(s)).flatMap((p) => (p.ok ? [p.value] : []));
+      const variables = q.variables.map((v) => v.name);
+      const parse = (l: string[]) => l.map((s) => parseEquation(s, { variables })).flatMap((p) => (p.ok ? [p.value] : []));
       const cmp = await engine.compareLists(parse(r.extraction.equations), parse(gs), realDomain(q));
       compared++;
       if (cmp.equivalent) equivalent++;
@@ -858,7 +861,8 @@ export class AppService {
         const keys = [...buckets.keys()].sort((a, b) => buckets.get(b)!.length - buckets.get(a)!.length);
         const engine = await this.engine();
         const domain = questionDomain(q);
-        const parse = (k: string) => (JSON.parse(k) as string[]).map((s) => parseEquation(s)).flatMap((p) => (p.ok ? [p.value] : []));
+        const variables = q.variables.map((v) => v.name);
+        const parse = (k: string) => (JSON.parse(k) as string[]).map((s) => parseEquation(s, { variables })).flatMap((p) => (p.ok ? [p.value] : []));
         const groups: { key: string; members: ResponseSummary[] }[] = [];
         for (const k of keys) {
           const mine = parse(k);
@@ -882,7 +886,7 @@ export class AppService {
             return {
               key: g.key,
               equations: (JSON.parse(g.key) as string[]).map((s) => {
-                const p = parseEquation(s);
+                const p = parseEquation(s, { variables });
                 return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
               }),
               responseIds: g.members.map((m) => String(m.id)),

@@ -32,7 +32,10 @@ export type ParseError = { code: ParseErrorCode; message: string; column?: numbe
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: ParseError[] };
 
 export type ParseOptions = {
-  /** When given, every symbol must be one of these names (exact case). */
+  /**
+   * When given, every symbol must be one of these names (exact case). A question's variable
+   * named like a constant (`E` for an energy) is that variable, not Euler's number, in its equations.
+   */
   variables?: readonly string[];
 };
 
@@ -126,7 +129,11 @@ function tokenize(src: string): Token[] {
 class Parser {
   private pos = 0;
   private depth = 0;
-  constructor(private readonly toks: Token[]) {}
+  constructor(
+    private readonly toks: Token[],
+    /** Variables that shadow a constant of the same name (E, pi). */
+    private readonly shadowed: ReadonlySet<string> = new Set(),
+  ) {}
 
   private peek(): Token {
     return this.toks[this.pos];
@@ -324,7 +331,7 @@ class Parser {
       }
       return { kind: 'call', fn, args };
     }
-    if ((CONSTANTS as readonly string[]).includes(name) && !isCall) return { kind: 'const', name: name as 'pi' | 'E' };
+    if ((CONSTANTS as readonly string[]).includes(name) && !isCall && !this.shadowed.has(name)) return { kind: 'const', name: name as 'pi' | 'E' };
     if (isCall) {
       // A lowercase word that isn't a Greek letter reads as a function name; anything else
       // (v, S, v_0, theta) is a variable written before a bracket, i.e. a missing '*'.
@@ -337,11 +344,12 @@ class Parser {
   }
 }
 
-function run<T>(src: string, body: (p: Parser) => T): ParseResult<T> {
+function run<T>(src: string, body: (p: Parser) => T, variables?: readonly string[]): ParseResult<T> {
   try {
     if (src.length > MAX_SOURCE_LENGTH) fail('too-complex', `input longer than ${MAX_SOURCE_LENGTH} characters`);
     if (src.trim() === '') fail('syntax', 'empty input');
-    return { ok: true, value: body(new Parser(tokenize(src))) };
+    const shadowed = new Set((variables ?? []).filter((v) => (CONSTANTS as readonly string[]).includes(v)));
+    return { ok: true, value: body(new Parser(tokenize(src), shadowed)) };
   } catch (e) {
     if (e instanceof Fail) return { ok: false, errors: [e.error] };
     if (e instanceof RangeError) {
@@ -368,14 +376,14 @@ export function checkSymbols(node: Equation | Expr, variables: readonly string[]
 }
 
 export function parseEquation(src: string, options: ParseOptions = {}): ParseResult<Equation> {
-  const r = run(src, (p) => p.parseEquation());
+  const r = run(src, (p) => p.parseEquation(), options.variables);
   if (!r.ok || !options.variables) return r;
   const errors = checkSymbols(r.value, options.variables);
   return errors.length ? { ok: false, errors } : r;
 }
 
 export function parseExpression(src: string, options: ParseOptions = {}): ParseResult<Expr> {
-  const r = run(src, (p) => p.parseExpressionOnly());
+  const r = run(src, (p) => p.parseExpressionOnly(), options.variables);
   if (!r.ok || !options.variables) return r;
   const errors = checkSymbols(r.value, options.variables);
   return errors.length ? { ok: false, errors } : r;

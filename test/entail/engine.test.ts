@@ -62,6 +62,15 @@ describe('consistency', () => {
     const c = await engine.consistent(P('Eq(v, -(u + w)/2)'), DOMAINS.Q1);
     assert.deepEqual([c.satisfiable, c.method], [false, 'z3']);
   });
+  it("a variable named E is a variable (an energy), not Euler's number", async () => {
+    const vars = ['E', 'k', 'A'];
+    const domain = { variables: vars.map((name) => ({ name, assumptions: ['positive' as const] })) };
+    const E = (s: string) => parseEquationOrThrow(s, { variables: vars });
+    assert.equal((await engine.consistent(E('Eq(E, 1)'), domain)).satisfiable, true);
+    const f = await engine.entails(E('Eq(E, k*A**2/2)'), E('Eq(2*E, k*A**2)'), domain);
+    assert.deepEqual([f.holds, f.method], [true, 'z3-proved']);
+    assert.equal((await engine.entails(E('Eq(E, k*A**2/2)'), E('Eq(E, k*A**2)'), domain)).holds, false);
+  });
   it('ranges are open intervals', async () => {
     assert.equal((await engine.consistent(P('Eq(theta, 0)'), DOMAINS.Q2)).satisfiable, false);
     assert.equal((await engine.consistent(P('Eq(theta, 1)'), DOMAINS.Q2)).satisfiable, true);

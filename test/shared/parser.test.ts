@@ -92,3 +92,16 @@ test('LaTeX printer', () => {
   assert.equal(equationToLatex(parseEquationOrThrow('Eq(R, v_0**2*sin(2*theta)/g)')), 'R = \\frac{v_{0}^{2} \\sin\\left(2 \\theta\\right)}{g}');
   assert.equal(equationToLatex(parseEquationOrThrow('Eq(x, 2*3)')), 'x = 2 \\cdot 3');
 });
+
+test("a question's variable named like a constant (E for an energy) is that variable; elsewhere E is Euler's number", () => {
+  const vars = ['E', 'k', 'A'];
+  const r = parseEquation('Eq(E, k*A**2/2)', { variables: vars });
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.lhs, { kind: 'sym', name: 'E' });
+  assert.equal(equationToSympy(r.value), 'Eq(E, k*A**2/2)');
+  assert.equal(equationToLatex(r.value), 'E = \\frac{k A^{2}}{2}');
+  const plain = parseEquation('Eq(k, E)', { variables: ['k'] });
+  assert.ok(plain.ok);
+  assert.deepEqual(plain.value.rhs, { kind: 'const', name: 'E' });
+  assert.deepEqual(parseEquationOrThrow('Eq(k, pi)', { variables: ['k', 'pi'] }).rhs, { kind: 'sym', name: 'pi' });
+});
