@@ -510,6 +510,26 @@ function limitingConditionBefore(toks: Tok[], i0: number): string | null {
   return null;
 }
 
+/**
+ * "x(t) = A cos(ωt)", "q(0) = C V_0": a symbol glued to a bracket holding one lone symbol or number
+ * is function notation (x as a function of t, q at time 0), not a product: the equation can't be
+ * written in the question's variables. ("u(v + w)", "m(g + a)", "2S(v - w)" hold more than one
+ * term and stay products.) Returns the reason, or null.
+ */
+function functionNotation(t: Tok[]): string | null {
+  for (let k = 0; k + 3 < t.length; k++) {
+    const f = t[k];
+    const [lp, arg, rp] = [t[k + 1], t[k + 2], t[k + 3]];
+    if (lp.kind !== 'lp' || lp.sp || rp.kind !== 'rp') continue;
+    const name = f.kind === 'usym' ? f.text : f.kind === 'id' && f.pieces!.at(-1)!.kind === 'sym' ? f.pieces!.at(-1)!.text : null;
+    if (!name) continue;
+    const lone = arg.kind === 'usym' || arg.kind === 'num' || (arg.kind === 'id' && arg.pieces!.length === 1 && arg.pieces![0].kind === 'sym');
+    if (!lone) continue;
+    return `'${name}(${arg.text})' looks like ${name} as a function of ${arg.text}, not a product`;
+  }
+  return null;
+}
+
 function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   // An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)".
   const open: number[] = [];
@@ -560,6 +580,12 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   if (next?.kind === 'punct' && next.text === '?' && !next.sp && last === toks[i1 - 1] && (last.kind === 'num' || last.kind === 'lp' || (last.kind === 'id' && last.pieces!.at(-1)!.kind === 'fn'))) {
     ctx.mathSeen = true;
     unread(ctx, t, "a '?' where a symbol was lost in typing");
+    return;
+  }
+  const fnNotation = functionNotation(t);
+  if (fnNotation) {
+    ctx.mathSeen = true;
+    unread(ctx, t, fnNotation);
     return;
   }
   if (hasRel) {

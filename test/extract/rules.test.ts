@@ -557,3 +557,30 @@ test('definitions joined by "and", and "denote … by x"', () => {
   assert.deepEqual(read("Let r be Ana's rowing speed and k the crossing time.\nk = L/(r + c)", BOAT), ['Eq(T, L/(b + c))']);
   assert.deepEqual(read('Denote the width of the river by y. Then T = y/b.', BOAT), ['Eq(T, L/b)']);
 });
+
+// A block-on-a-spring question invented for the tests below.
+const SPRING = Q(
+  'spring',
+  [
+    ['y', 'displacement of the block'],
+    ['t', 'time'],
+    ['B', 'amplitude of the motion'],
+    ['omega', 'angular frequency'],
+    ['m', 'mass of the block'],
+    ['k', 'spring constant'],
+    ['u', 'speed of the block'],
+  ],
+  'omega',
+  'A block of mass m on a spring of constant k oscillates with amplitude B. Find the angular frequency.',
+);
+
+test('a symbol glued to a bracket holding one symbol is function notation ("y(t) = …"), left unread; products stay products', () => {
+  for (const text of ['y(t) = B cos(ωt)', '$y(t) = B\\cos(\\omega t)$', 'u(t) = Bω cos(ωt + π/2)', 'y(0) = B']) {
+    const x = extractEmbedded(text, SPRING);
+    assert.equal(x.status, 'abstained', text);
+    assert.deepEqual(x.equations, [], text);
+    assert.match(x.unread[0].reason, /as a function of/);
+  }
+  assert.deepEqual(read('k(y + B) = m u', SPRING), ['Eq(k*(y + B), m*u)']);
+  assert.deepEqual(read('2m(u - y) = k', SPRING), ['Eq(2*m*(u - y), k)']);
+});
