@@ -29,6 +29,23 @@ const ATTACHMENT_LINE = /^[ \t]*attachments?[ \t]*:.*$/gim;
 const RETRACTION =
   /\b(scratch that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
 
+/**
+ * Retractions of one line ("ignore that line", "(that line is wrong)", "disregard the previous
+ * step", "cross out the line above"). Group 1 is set when the phrase points back ("previous",
+ * "last", "above", "preceding"): the line before is retracted. Otherwise ("that line", "this
+ * step") the line holding the phrase when maths is on it, else the line before.
+ */
+const LINE_WORD = String.raw`(?:line|step|equation|working|bit|part)`;
+const BACK_WORD = String.raw`(?:previous|last|preceding|above|prior)`;
+const LINE_RETRACTION = new RegExp(
+  [
+    String.raw`\b(?:ignore|disregard|delete|scratch|forget|cross\s+out|strike(?:\s+out)?|remove|skip)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:that|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
+    String.raw`\b(?:(?:the|my)\s+(${BACK_WORD})|that|this)\s+${LINE_WORD}\s+(?:is|was|'s)\s+(?:wrong|incorrect|a\s+mistake|an\s+error|nonsense|rubbish)\b`,
+    String.raw`\b(?:that|this)\s+${LINE_WORD}'s\s+(?:wrong|incorrect|a\s+mistake)\b`,
+  ].join('|'),
+  'gi',
+);
+
 type Ctx = {
   lex: Lexicon;
   aliases: Map<string, string>;
@@ -59,10 +76,52 @@ function sentenceStarts(s: string): number[] {
 
 const looksMath = (s: string): boolean => /=|[+\-*/^√²]\s*\w|\d/.test(s);
 
+/** The [start, end) of the line holding offset at (end before the newline). */
+function lineAt(s: string, at: number): [number, number] {
+  const a = s.lastIndexOf('\n', at - 1) + 1;
+  const e = s.indexOf('\n', at);
+  return [a, e < 0 ? s.length : e];
+}
+
+/** Blank the lines the student retracted in words ("ignore that line"); returns the new text. */
+function applyLineRetractions(text: string, ctx: Ctx): string {
+  let s = text;
+  for (const h of text.matchAll(LINE_RETRACTION)) {
+    const at = h.index!;
+    const end = at + h[0].length;
+    const back = h.slice(1).some((g) => g !== undefined);
+    const [a, e] = lineAt(s, at);
+    let range: [number, number] | null = null;
+    const mathAfter = looksMath(s.slice(end, e));
+    if (!back && looksMath(s.slice(a, at))) {
+      // The line holding the phrase: all of it, unless maths follows the phrase on it.
+      range = mathAfter ? [a, end] : [a, e];
+    } else if (!back && mathAfter) {
+      range = [end, e]; // "Ignore this line: v = 2": the maths after it on its line
+    } else {
+      // The line before (the phrase's own words before it are prose, blanked with it below).
+      for (let j = a - 1; j > 0; ) {
+        const [pa, pe] = lineAt(s, j);
+        if (s.slice(pa, pe).trim() !== '') {
+          range = [pa, pe];
+          break;
+        }
+        j = pa - 1;
+      }
+    }
+    if (range && s.slice(range[0], range[1]).trim() !== '') {
+      ctx.notes.push(`retracted by the student ("${h[0]}"), not recorded: ${JSON.stringify(s.slice(range[0], range[1]).trim().slice(0, 120))}`);
+      s = blankOut(s, range[0], range[1]);
+    }
+    s = blankOut(s, at, end);
+  }
+  return s;
+}
+
 /** Blank what the student retracted in words; returns the new text. */
 function applyRetractions(text: string, ctx: Ctx): string {
-  let s = text;
-  const hits = [...text.matchAll(RETRACTION)];
+  let s = applyLineRetractions(text, ctx);
+  const hits = [...s.matchAll(RETRACTION)];
   for (const h of hits) {
     const at = h.index!;
     const starts = sentenceStarts(s);

@@ -584,3 +584,13 @@ test('a symbol glued to a bracket holding one symbol is function notation ("y(t)
   assert.deepEqual(read('k(y + B) = m u', SPRING), ['Eq(k*(y + B), m*u)']);
   assert.deepEqual(read('2m(u - y) = k', SPRING), ['Eq(2*m*(u - y), k)']);
 });
+
+test('retracting one line in words ("ignore that line", "that step is wrong", "cross out the line above") drops that line only', () => {
+  assert.deepEqual(read('u = k B / m (oops, that is backwards, ignore that line)\nu = B ω\nω = u / B', SPRING), ['Eq(u, B*omega)', 'Eq(omega, u/B)']);
+  assert.deepEqual(read('u = 2B\nignore the previous line\nu = B ω', SPRING), ['Eq(u, B*omega)']);
+  assert.deepEqual(read('k = m\nu = 2B\ncross out the line above\nu = B ω', SPRING), ['Eq(k, m)', 'Eq(u, B*omega)']);
+  assert.deepEqual(read('k = m\nu = 2B. That line is wrong.\nu = B ω', SPRING), ['Eq(k, m)', 'Eq(u, B*omega)']);
+  assert.deepEqual(read('k = m\nDisregard this step: u = 2B\nu = B ω', SPRING), ['Eq(k, m)', 'Eq(u, B*omega)']);
+  // The older phrases keep their reach: "ignore the above" drops everything above.
+  assert.deepEqual(read('k = m\nu = 2B\nignore the above\nu = B ω', SPRING), ['Eq(u, B*omega)']);
+});
