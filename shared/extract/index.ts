@@ -12,7 +12,7 @@
 import { equationToSympy, parseEquation, formatErrors } from '../equation/index.ts';
 import type { Question } from '../exam.ts';
 import type { ExtractedEquation, Extraction, ExtractionFlag, Span, UnreadSpan } from '../extraction.ts';
-import { lexiconFor, UNIT_WORDS, type Lexicon } from './lexicon.ts';
+import { lexiconFor, STOPWORDS, UNIT_WORDS, type Lexicon } from './lexicon.ts';
 import { normalize, type Mapped } from './normalize.ts';
 import { mentionsAttachment } from './attachment.ts';
 import { render, tokenize, type Tok } from './tokens.ts';
@@ -62,6 +62,8 @@ type Ctx = {
   caseUntrusted: Set<string>;
   /** Variables the question says are positive. */
   positive: Set<string>;
+  /** Expressions already reported as cut up by unreadable maths (token ranges "from:to"). */
+  cutUp: Set<string>;
 };
 
 const blankOut = (s: string, a: number, b: number): string => s.slice(0, a) + s.slice(a, b).replace(/[^\n]/g, ' ') + s.slice(b);
@@ -589,6 +591,33 @@ function functionNotation(t: Tok[]): string | null {
   return null;
 }
 
+/** A letter run that is neither English nor a unit nor the question's ('dq', 'dt' in "R dq/dt + q/C"). */
+const unreadableRun = (t: Tok | undefined): boolean =>
+  !!t && t.kind === 'word' && /^[A-Za-z][A-Za-z0-9_]*$/.test(t.text) && t.text.length <= 6 && !STOPWORDS.has(t.text.toLowerCase()) && !UNIT_WORDS.has(t.text) && !CLAUSE_JOIN.test(t.text);
+
+/**
+ * "R dq/dt + q/C = V_0": maths the reader can't read ('dq', 'dt') splits the run, and what is left
+ * ("+ q/C = V_0") is a side with a part silently dropped. The cut shows by an operator dangling at
+ * it, or by an operator on the far side of the unreadable run. Returns [reason, token range of
+ * the whole cut-up expression] or null.
+ */
+function cutByUnreadable(toks: Tok[], i0: number, i1: number): [string, number, number] | null {
+  const prev = toks[i0 - 1];
+  const next = toks[i1];
+  const first = toks[i0];
+  const last = toks[i1 - 1];
+  let from = i0;
+  let run: Tok | null = null;
+  if (unreadableRun(prev) && (first.kind === 'op' || toks[i0 - 2]?.kind === 'op')) run = prev;
+  else if (unreadableRun(next) && (last.kind === 'op' || toks[i1 + 1]?.kind === 'op')) run = next;
+  if (!run) return null;
+  // The whole expression on the line: out over maths and unreadable runs.
+  let to = i1;
+  while (from > 0 && (isMathTok(toks[from - 1]) || unreadableRun(toks[from - 1]))) from--;
+  while (to < toks.length && (isMathTok(toks[to]) || unreadableRun(toks[to]))) to++;
+  return [`'${run.text}' is written into it and can't be read: the equation would be recorded with a part missing`, from, to];
+}
+
 function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   // An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)".
   const open: number[] = [];
@@ -631,6 +660,16 @@ function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   if (gluedWord && (hasEq || hasSym)) {
     ctx.mathSeen = true;
     unread(ctx, t, `'${gluedWord.text}' is written into it and is not a variable of the question (${ctx.lex.variables.join(', ')})`);
+    return;
+  }
+  const cutUp = cutByUnreadable(toks, i0, i1);
+  if (cutUp && (hasEq || hasSym)) {
+    ctx.mathSeen = true;
+    const key = `${cutUp[1]}:${cutUp[2]}`;
+    if (ctx.cutUp.has(key)) return; // another piece of the same expression, already reported
+    ctx.cutUp.add(key);
+    const whole = trim(toks.slice(cutUp[1], cutUp[2]), ctx.lex);
+    unread(ctx, whole.length ? whole : t, cutUp[0]);
     return;
   }
   // "T = 2?√(L/g)", "cos?": a '?' glued to a number, '(' or a function is a Greek letter lost in
@@ -775,6 +814,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     mathSeen: false,
     definitions: [],
     caseUntrusted: new Set(),
+    cutUp: new Set(),
     positive: new Set(q.variables.filter((v) => v.assumptions?.includes('positive')).map((v) => v.name)),
   };
   const result = (status: Extraction['status']): Extraction => ({

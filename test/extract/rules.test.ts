@@ -594,3 +594,30 @@ test('retracting one line in words ("ignore that line", "that step is wrong", "c
   // The older phrases keep their reach: "ignore the above" drops everything above.
   assert.deepEqual(read('k = m\nu = 2B\nignore the above\nu = B ω', SPRING), ['Eq(u, B*omega)']);
 });
+
+test('an equation cut by maths that cannot be read ("R dq/dt + q/C = V_0") is left unread whole, not recorded with a part missing', () => {
+  const CHARGING = Q(
+    'charging',
+    [
+      ['R', 'resistance of the resistor'],
+      ['q', 'charge on the capacitor'],
+      ['C', 'capacitance'],
+      ['V_0', 'supply voltage'],
+      ['t', 'time since the switch closed'],
+    ],
+    'q',
+    'A capacitor C charges through a resistor R from a supply V_0. Find the charge q at time t.',
+  );
+  for (const text of ['R dq/dt + q/C = V_0', 'V_0 = q/C + R dq/dt', 'V_0 - R dq/dt = q/C']) {
+    const x = extractEmbedded(text, CHARGING);
+    assert.equal(x.status, 'abstained', text);
+    assert.deepEqual(x.equations, [], text);
+    assert.equal(x.unread.length, 1, text);
+    assert.equal(x.unread[0].text, text);
+  }
+  const y = extractEmbedded('Loop rule: R dq/dt + q/C = V_0\nat the end q = C V_0', CHARGING);
+  assert.equal(y.status, 'partial');
+  assert.deepEqual(y.equations.map((e) => e.source), ['Eq(q, C*V_0)']);
+  // A joining word before a signed side is not unreadable maths.
+  assert.deepEqual(read('so -q/C = V_0', CHARGING), ['Eq(-q/C, V_0)']);
+});
