@@ -59,8 +59,8 @@ const LATEX_WORDS: Record<string, string> = {
 const LATEX_TEXT = new Set(['text', 'mathrm', 'mathit', 'textrm', 'textit', 'operatorname', 'mathbf', 'boldsymbol', 'mbox']);
 const LATEX_FRAC = new Set(['frac', 'dfrac', 'tfrac', 'cfrac']);
 
-/** Whether the text contains LaTeX worth converting. */
-export const hasLatex = (s: string): boolean => /\\[A-Za-z]|\$|\\[,;!]/.test(s);
+/** Whether the text contains LaTeX worth converting (a braced power `10^{-3}` counts). */
+export const hasLatex = (s: string): boolean => /\\[A-Za-z]|\$|\\[,;!]|[_^]\{/.test(s);
 
 /** LaTeX source to plain maths. Unknown commands become a word (prose), never a guess. */
 export function latexToPlain(src: Mapped): Mapped {
@@ -205,7 +205,6 @@ const GREEK_CHARS: Record<string, string> = {
 };
 
 const UNICODE: Record<string, string> = {
-  '²': '^2', '³': '^3', '⁴': '^4', '¹': '^1', '⁰': '^0',
   '½': '(1/2)', '¼': '(1/4)', '¾': '(3/4)', '⅓': '(1/3)', '⅔': '(2/3)',
   '·': '*', '×': '*', '⋅': '*', '∙': '*', '∗': '*', '÷': '/', '⁄': '/',
   '−': '-', '–': '-', '‐': '-', '‑': '-',
@@ -217,6 +216,30 @@ const UNICODE: Record<string, string> = {
   '’': "'", '‘': "'", '“': '"', '”': '"', '\u00a0': ' ', '\u2009': ' ', '\u202f': ' ',
   '₀': '_0', '₁': '_1', '₂': '_2',
 };
+
+const SUPERSCRIPT: Record<string, string> = {
+  '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9', '⁻': '-', '⁺': '+',
+};
+
+/**
+ * Numbers in e-notation (1.2e-3, 4E5) become a power of ten, (1.2*10^(-3)), so the exponent is
+ * never lost to a letter read as a variable.
+ */
+export function sciToPlain(src: Mapped): Mapped {
+  const s = src.text;
+  const re = /(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)[eE]([+-]?\d+)(?![A-Za-z0-9_.])/g;
+  if (!re.test(s)) return src;
+  re.lastIndex = 0;
+  const b = new Builder(src);
+  let i = 0;
+  for (const m of s.matchAll(re)) {
+    for (; i < m.index!; i++) b.copy(i);
+    b.put(`(${m[1]}*10^(${m[2]}))`, m.index!, m.index! + m[0].length);
+    i = m.index! + m[0].length;
+  }
+  for (; i < s.length; i++) b.copy(i);
+  return b.done();
+}
 
 /**
  * Unicode maths to ASCII. `√` becomes `sqrt` (its argument is worked out later), `±` stays
@@ -248,6 +271,15 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
         continue;
       }
     }
+    if (SUPERSCRIPT[c] !== undefined) {
+      // A run of superscripts is one power: x²  -> x^2, 10⁻³ -> 10^(-3), x¹⁰ -> x^(10).
+      let j = i;
+      let pow = '';
+      while (j < s.length && SUPERSCRIPT[s[j]] !== undefined) pow += SUPERSCRIPT[s[j++]];
+      b.put(/^\d$/.test(pow) ? `^${pow}` : `^(${pow})`, i, j);
+      i = j - 1;
+      continue;
+    }
     const u = UNICODE[c];
     if (u !== undefined) {
       b.put(u, i, i + 1);
@@ -262,5 +294,5 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
 export function normalize(text: string, greekForQuestionMark?: string): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
-  return unicodeToPlain(m, greekForQuestionMark);
+  return sciToPlain(unicodeToPlain(m, greekForQuestionMark));
 }

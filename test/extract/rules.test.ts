@@ -621,3 +621,12 @@ test('an equation cut by maths that cannot be read ("R dq/dt + q/C = V_0") is le
   // A joining word before a signed side is not unreadable maths.
   assert.deepEqual(read('so -q/C = V_0', CHARGING), ['Eq(-q/C, V_0)']);
 });
+
+test('powers of ten keep their exponent: 10⁻³, 10^-3, 10^{-3}, 1.2e-3 (never 1.2*10 or 1.2*e - 3)', () => {
+  for (const text of ['k = 1.2×10⁻³', 'k = 1.2×10^-3', 'k = 1.2 × 10^{-3}', 'k = 1.2e-3', 'k = 1.2E-3']) {
+    assert.deepEqual(read(text, SPRING), ['Eq(k, 1.2*10**(-3))'], text);
+  }
+  assert.deepEqual(read('m = 4e5', SPRING), ['Eq(m, 4*10**5)']);
+  assert.deepEqual(read('y = B¹⁰ + u²', SPRING), ['Eq(y, B**10 + u**2)']);
+  assert.equal(normalize('10⁻³').text, '10^(-3)');
+});
