@@ -211,7 +211,7 @@ export type Piece = { kind: 'sym'; name: string; text: string } | { kind: 'fn'; 
  * theta), longest pieces first with backtracking. Null when it doesn't split: a word, or a symbol
  * the question doesn't know.
  */
-export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string, string>): Piece[] | null {
+export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string, string>, why?: { caseChange?: boolean }): Piece[] | null {
   if (STOPWORDS.has(run.toLowerCase()) && !lex.variables.includes(run) && !aliases.has(run)) return null;
   if (ENGLISH_LETTERS.has(run) && !lex.variables.includes(run) && !aliases.has(run)) return null;
   // A plural of a function word is English ("the roots v = ..."), not root(s)*...
@@ -241,6 +241,15 @@ export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string,
   // ("UV" from a student who writes in capitals) is still a product.
   const syms = pieces?.filter((p) => p.kind === 'sym') ?? [];
   const mixedCase = /[A-Z]/.test(run) && /[a-z]/.test(run);
-  if (mixedCase && syms.length >= 2 && syms.some((p) => p.text !== p.name && p.text.toLowerCase() === p.name.toLowerCase())) return null;
+  const caseChanged = syms.some((p) => p.text !== p.name && p.text.toLowerCase() === p.name.toLowerCase());
+  if (mixedCase && syms.length >= 2 && caseChanged) return null;
+  // An all-lowercase product that needs a capital to split ("ma" as m*A when the question has A but
+  // no a) is doubtful: the student more likely meant a letter the question doesn't have. Not read;
+  // `why.caseChange` tells the caller it is maths it couldn't map, not a word. (A lone letter, s for
+  // S, is still read.)
+  if (!/[A-Z]/.test(run) && syms.length >= 2 && caseChanged) {
+    if (why) why.caseChange = true;
+    return null;
+  }
   return pieces;
 }

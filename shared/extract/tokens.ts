@@ -61,10 +61,13 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
         // not reached: handled below
       }
       if (!text.includes("'")) {
-        const pieces = splitRun(text, lex, aliases);
+        const why: { caseChange?: boolean } = {};
+        const pieces = splitRun(text, lex, aliases, why);
         if (pieces) {
           t.kind = 'id';
           t.pieces = pieces;
+        } else if (why.caseChange) {
+          t.kind = 'usym'; // "ma" with the question's A but no a: maths, but not mapped
         } else if (/^[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text) && (text.length === 1 || /[_0-9]/.test(text)) && !['a', 'A', 'I'].includes(text) && !STOPWORDS.has(text.toLowerCase())) {
           t.kind = 'usym';
         }

@@ -630,3 +630,14 @@ test('powers of ten keep their exponent: 10⁻³, 10^-3, 10^{-3}, 1.2e-3 (never 
   assert.deepEqual(read('y = B¹⁰ + u²', SPRING), ['Eq(y, B**10 + u**2)']);
   assert.equal(normalize('10⁻³').text, '10^(-3)');
 });
+
+test('an all-lowercase product that needs a capital to split ("mb" for m*B with no b in the question) is left unread; a lone letter still maps', () => {
+  for (const text of ['ky = mb', 'so mb = -ky']) {
+    const x = extractEmbedded(text, SPRING);
+    assert.equal(x.status, 'abstained', text);
+    assert.deepEqual(x.equations, [], text);
+    assert.match(x.unread[0].reason, /'mb'/);
+  }
+  assert.deepEqual(read('y = b cos(ωt)', SPRING), ['Eq(y, B*cos(omega*t))']);
+  assert.deepEqual(read('k y = m u ω', SPRING), ['Eq(k*y, m*u*omega)']);
+});
