@@ -254,8 +254,10 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
     const c = s[i];
     const g = GREEK_CHARS[c];
     if (g) {
-      // Kept joined to a subscript or digit: θ₀, θ_0, θ0 -> theta_0, theta0 (one name, as v₀ is v_0).
-      b.put(` ${g}${/[_0-9₀₁₂]/.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
+      // Kept joined to a subscript or digit (θ₀, θ_0, θ0 -> theta_0, theta0: one name, as v₀ is v_0)
+      // and to a letter (ωt -> omegat, which splits as the product omega*t but stays one tight
+      // factor, so "cos ωt" is not read as cos(ω)*t).
+      b.put(` ${g}${/[_0-9₀₁₂\p{L}]/u.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
       continue;
     }
     if (c === '√' || c === '∛') {

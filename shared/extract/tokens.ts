@@ -204,6 +204,11 @@ export function render(toks: Tok[]): Rendered {
     if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
       return { ok: false, reason: `unclear how far '√' reaches` };
     }
+    // "cos ωt": the argument glued to another factor is most likely all of it (cos(ωt)), but it
+    // could be cos(ω)·t: not guessed. ("sinθcosθ" is two functions, and is read.)
+    if (after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'lp')) {
+      return { ok: false, reason: `unclear how far '${it.text}' reaches` };
+    }
     items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false });
     items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false });
   }

@@ -641,3 +641,16 @@ test('an all-lowercase product that needs a capital to split ("mb" for m*B with 
   assert.deepEqual(read('y = b cos(ωt)', SPRING), ['Eq(y, B*cos(omega*t))']);
   assert.deepEqual(read('k y = m u ω', SPRING), ['Eq(k*y, m*u*omega)']);
 });
+
+test('a bare function argument glued to another factor ("cos ωt") is not guessed; spaced or bracketed it is read', () => {
+  const SPRING = Q('spring', [['y', 'displacement'], ['B', 'amplitude'], ['omega', 'angular frequency'], ['t', 'time']], 'y');
+  for (const text of ['y = B cos ωt', 'y = B sin ωt']) {
+    const x = extractEmbedded(text, SPRING);
+    assert.notEqual(x.status, 'read', text);
+    assert.deepEqual(x.equations, [], text);
+    assert.match(x.unread[0].reason, /how far '(cos|sin)' reaches/, text);
+  }
+  assert.deepEqual(read('y = B cos(ωt)', SPRING), ['Eq(y, B*cos(omega*t))']);
+  assert.deepEqual(read('y = B cos ω t', SPRING), ['Eq(y, B*cos(omega)*t)']);
+  assert.deepEqual(extractEmbedded('y = Bω sinωt', SPRING).equations, []);
+});
