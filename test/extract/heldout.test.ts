@@ -1,9 +1,15 @@
-// The embedded extractor on a held-out set written for it (test/fixtures/heldout: four questions on
-// topics the development exam doesn't have — parallel resistors, a pendulum, an isothermal gas, a
-// circular orbit — and 97 typed responses with gold lists following ../shared/data/README.md).
-// Measured when this test was written: coverage 58.1% (54/93 non-blank read with confidence),
-// precision 98.1% (53/54; the one miss is a response whose gold is marked ambiguous: T written for
-// the time t). Floors: precision >= 98%, coverage >= 52% (a little below what was measured).
+// The embedded extractor on sets written for it beside the development set, each with gold lists
+// following ../shared/data/README.md:
+// - test/fixtures/heldout: four questions on topics the development exam doesn't have (parallel
+//   resistors, a pendulum, an isothermal gas, a circular orbit), 97 typed responses. Measured when
+//   written: coverage 58.1% (54/93 non-blank read with confidence), precision 98.1% (53/54; the one
+//   miss has gold marked ambiguous: T written for the time t). Rules were fixed against it, so it
+//   is not unbiased. Floors: precision >= 98%, coverage >= 52%.
+// - test/fixtures/blind: three more questions (RC charging, Snell's law, a mass on a spring), 81
+//   responses written by someone who had not seen the extractor. Its first, blind measurement:
+//   coverage 48.7% (38/78), precision 92.1% (35/38); after general fixes for the three causes
+//   (function notation x(t), a one-line retraction, 'cos ωt'): coverage 50.0%, precision 100%
+//   (39/39). Floors: precision >= 97%, coverage >= 45%.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
@@ -11,37 +17,44 @@ import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet
 import { extractEmbedded } from '../../shared/extract/index.ts';
 import { parseEquation } from '../../shared/equation/index.ts';
 
-const set = loadDevSet(resolve('test/fixtures/heldout'))!;
+const SETS = [
+  { name: 'held-out', dir: 'test/fixtures/heldout', precision: 0.98, coverage: 0.52, mustBeEmpty: 12 },
+  { name: 'blind', dir: 'test/fixtures/blind', precision: 0.97, coverage: 0.45, mustBeEmpty: 8 },
+];
 
-test('held-out: no blank, attachment-only or words-only response gets an equation', () => {
-  const qs = new Map(set.exam.questions.map((q) => [q.id, q]));
-  const gold = new Map(set.gold.map((g) => [`${g.studentId}/${g.questionId}`, g]));
-  let checked = 0;
-  for (const r of set.responses) {
-    const q = qs.get(r.questionId)!;
-    const g = gold.get(`${r.studentId}/${r.questionId}`)!;
-    const x = extractEmbedded(r.text, q);
-    for (const e of x.equations) assert.ok(parseEquation(e.source, { variables: q.variables.map((v) => v.name) }).ok, e.source);
-    if (!mustBeEmpty(g)) continue;
-    checked++;
-    assert.deepEqual(x.equations, [], `${r.studentId} ${r.questionId}`);
-    if (g.tags.includes('blank')) assert.equal(x.status, 'blank');
-    if (g.tags.includes('attachment')) assert.ok(x.flags.includes('attachment'), `${r.studentId} ${r.questionId}`);
-  }
-  assert.ok(checked >= 12, `only ${checked} rows checked`);
-});
+for (const spec of SETS) {
+  const set = loadDevSet(resolve(spec.dir))!;
 
-test('held-out: precision >= 98% and coverage >= 52% against gold (entailment comparator)', { timeout: 120_000 }, async () => {
-  const { compare, close } = await entailerComparator();
-  try {
-    const r = await evaluateExtraction(set.exam, set.responses, set.gold, compare);
-    const msg = formatExtractReport(r, { wrong: true });
-    assert.equal(r.violations.length, 0, msg);
-    assert.ok(r.overall.precision >= 0.98, msg);
-    assert.ok(r.overall.coverage >= 0.52, msg);
-    // Every confident miss is on a response whose gold is marked ambiguous.
-    assert.deepEqual(r.wrong.filter((w) => !w.ambiguous).map((w) => `${w.studentId} ${w.questionId}`), [], msg);
-  } finally {
-    await close();
-  }
-});
+  test(`${spec.name}: no blank, attachment-only or words-only response gets an equation`, () => {
+    const qs = new Map(set.exam.questions.map((q) => [q.id, q]));
+    const gold = new Map(set.gold.map((g) => [`${g.studentId}/${g.questionId}`, g]));
+    let checked = 0;
+    for (const r of set.responses) {
+      const q = qs.get(r.questionId)!;
+      const g = gold.get(`${r.studentId}/${r.questionId}`)!;
+      const x = extractEmbedded(r.text, q);
+      for (const e of x.equations) assert.ok(parseEquation(e.source, { variables: q.variables.map((v) => v.name) }).ok, e.source);
+      if (!mustBeEmpty(g)) continue;
+      checked++;
+      assert.deepEqual(x.equations, [], `${r.studentId} ${r.questionId}`);
+      if (g.tags.includes('blank')) assert.equal(x.status, 'blank');
+      if (g.tags.includes('attachment')) assert.ok(x.flags.includes('attachment'), `${r.studentId} ${r.questionId}`);
+    }
+    assert.ok(checked >= spec.mustBeEmpty, `only ${checked} rows checked`);
+  });
+
+  test(`${spec.name}: precision >= ${100 * spec.precision}% and coverage >= ${100 * spec.coverage}% against gold (entailment comparator)`, { timeout: 120_000 }, async () => {
+    const { compare, close } = await entailerComparator();
+    try {
+      const r = await evaluateExtraction(set.exam, set.responses, set.gold, compare);
+      const msg = formatExtractReport(r, { wrong: true });
+      assert.equal(r.violations.length, 0, msg);
+      assert.ok(r.overall.precision >= spec.precision, msg);
+      assert.ok(r.overall.coverage >= spec.coverage, msg);
+      // Every confident miss is on a response whose gold is marked ambiguous.
+      assert.deepEqual(r.wrong.filter((w) => !w.ambiguous).map((w) => `${w.studentId} ${w.questionId}`), [], msg);
+    } finally {
+      await close();
+    }
+  });
+}
