@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { Entailer } from '../electron/engine/entail/index.ts';
-import type { Verdict } from '../electron/engine/entail/types.ts';
+import { Entailer } from '../electron/engine/decide/entail/index.ts';
+import type { Verdict } from '../electron/engine/decide/entail/types.ts';
 import { type Equation, parseEquation } from '../shared/equation/index.ts';
 import { ExamSchema, questionDomain, type Domain } from '../shared/exam.ts';
 

@@ -3,7 +3,7 @@
 // Standalone: node --import tsx bench/extract.bench.ts
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadDevSet } from '../electron/engine/extract-eval.ts';
+import { loadDevSet } from '../electron/engine/eval/figures.ts';
 import { extractEmbedded } from '../shared/extract/index.ts';
 
 export async function main(): Promise<void> {

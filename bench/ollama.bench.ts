@@ -4,9 +4,9 @@
 // 2. Parallel requests: a server with fixed latency; N requests in flight should give close to
 //    N x the throughput of 1 (ratio measured in the same run).
 import type { Question } from '../shared/exam.ts';
-import { readResponses } from '../electron/engine/pipeline/batch.ts';
-import { MemoryReplyCache } from '../electron/engine/ollama/cache.ts';
-import { OllamaClient } from '../electron/engine/ollama/client.ts';
+import { readResponses } from '../electron/engine/read/model/batch.ts';
+import { MemoryReplyCache } from '../electron/engine/read/ollama/cache.ts';
+import { OllamaClient } from '../electron/engine/read/ollama/client.ts';
 import { startFakeOllama } from '../test/support/fake-ollama.ts';
 
 const Q: Question = {

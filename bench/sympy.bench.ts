@@ -6,11 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Equation } from '../shared/equation/ast.ts';
 import { parseEquationOrThrow } from '../shared/equation/parser.ts';
 import type { Domain } from '../shared/exam.ts';
-import { SympyWorker } from '../electron/engine/sympy/index.ts';
-import { createEngine } from '../electron/engine/engine-factory.ts';
-import { loadExamFile } from '../electron/engine/exam-io.ts';
-import { parseEquationsCsv } from '../electron/engine/csv/equations.ts';
-import { markEquations } from '../electron/engine/marking.ts';
+import { SympyWorker } from '../electron/engine/decide/sympy/index.ts';
+import { createEngine } from '../electron/engine/decide/engine-factory.ts';
+import { loadExamFile } from '../electron/engine/io/exam.ts';
+import { parseEquationsCsv } from '../electron/engine/io/csv/equations.ts';
+import { markEquations } from '../electron/engine/decide/marking.ts';
 
 const eq = (s: string): Equation => parseEquationOrThrow(s);
 const pos = (...names: string[]): Domain => ({ variables: names.map((name) => ({ name, assumptions: ['positive'] })) });

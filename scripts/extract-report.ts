@@ -2,7 +2,7 @@
 // per tag, the blank/attachment/words-only check, and (with --wrong, --unread) the responses to
 // look at. Run: node --import tsx scripts/extract-report.ts [--wrong] [--unread] [data-dir]
 import { resolve } from 'node:path';
-import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet } from '../electron/engine/extract-eval.ts';
+import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet } from '../electron/engine/eval/figures.ts';
 
 const args = process.argv.slice(2);
 const dir = resolve(args.find((a) => !a.startsWith('--')) ?? '../shared/data');

@@ -2,7 +2,7 @@
 // at a time, in the background, with progress summed over the model's layers so the bar only
 // moves forward; Ollama's own message when it fails; aborted when the app closes.
 import { ApiFailure, type PullProgress } from '../../shared/api.ts';
-import { OllamaClient, OllamaError } from '../../electron/engine/ollama/client.ts';
+import { OllamaClient, OllamaError } from '../engine/read/ollama/client.ts';
 
 type PullJob = {
   model: string;

@@ -1,10 +1,7 @@
-// What the app hands out as files: the marks CSV with one row per student, the per-response
-// report a contesting student can be shown, and the words of the response history.
-import { stringify } from 'csv-stringify/sync';
+// What the app hands out as words: the per-response report a contesting student can be shown,
+// and the words of the response history.
 import type { ApiResponse } from '../../shared/api.ts';
 import type { Exam } from '../../shared/exam.ts';
-import { rowStatus } from '../../electron/engine/csv/write.ts';
-import type { ResponseSummary, Workspace } from '../../electron/engine/workspace/index.ts';
 
 /** The audit log's actions, in the words the response history shows. */
 export const AUDIT_WORDS: Record<string, string> = {
@@ -28,34 +25,6 @@ export function brief(v: unknown): string {
     if ('text' in o) return o.text === null ? '(no text)' : `${String(o.text).slice(0, 60)}…`;
   }
   return JSON.stringify(v).slice(0, 200);
-}
-
-/** One row per student: each question's items, each question's total, and the overall total. */
-export function studentMarksCsv(ws: Workspace, exam: Exam): string {
-  const cols = exam.questions.flatMap((q) => [...q.scheme.map((s) => `${q.id}.${s.id}`), `${q.id}.total`]);
-  const by = new Map<string, Map<string, ResponseSummary>>();
-  for (const r of ws.listResponses(exam.id)) {
-    if (!by.has(r.studentId)) by.set(r.studentId, new Map());
-    by.get(r.studentId)!.set(r.questionId, r);
-  }
-  const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(Math.round(n * 1000) / 1000));
-  const rows: string[][] = [['student_id', ...cols, 'total', 'status']];
-  for (const [sid, qs] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const cells: string[] = [];
-    let total = 0;
-    const statuses = new Set<string>();
-    for (const q of exam.questions) {
-      const r = qs.get(q.id);
-      for (const s of q.scheme) cells.push(fmt(r?.marks ? r.effective[s.id] : null));
-      const t = r?.marks ? Object.values(r.effective).reduce<number>((a, v) => a + (v ?? 0), 0) : null;
-      cells.push(fmt(t));
-      total += t ?? 0;
-      statuses.add(r ? rowStatus(r, exam) : 'missing');
-    }
-    const status = ['pending', 'needs-review', 'undecided', 'missing', 'manual-open'].find((s) => statuses.has(s)) ?? 'complete';
-    rows.push([sid, ...cells, fmt(total), status]);
-  }
-  return stringify(rows, { record_delimiter: '\n' });
 }
 
 /** The plain-text report of one response, to show a student who contests a mark. */

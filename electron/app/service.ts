@@ -6,22 +6,23 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiFailure, type ApiHandlers, type ApiResponse, type Chip, type GradeProgress, type ReviewRow, type Settings } from '../../shared/api.ts';
 import { equationToLatex, equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
-import { questionDomain, realDomain } from '../../shared/exam.ts';
+import { questionDomain, realDomain, type Exam } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
-import { ExamError, parseExamJson, validateExam, type LoadedExam } from '../../electron/engine/exam-io.ts';
-import { CsvFileError, ResponsesCsvError, parseResponsesCsv } from '../../electron/engine/csv/responses.ts';
-import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
-import { marksCsv } from '../../electron/engine/csv/write.ts';
-import { givenExtraction, grade } from '../../electron/engine/grade.ts';
-import { markEquations } from '../../electron/engine/marking.ts';
-import { createEngine, type Engine } from '../../electron/engine/engine-factory.ts';
-import { Workspace, goldKey, type ResponseSummary } from '../../electron/engine/workspace/index.ts';
-import { OllamaClient } from '../../electron/engine/ollama/client.ts';
-import { DEFAULT_OLLAMA_URL, resolveOllamaUrl } from '../../electron/engine/ollama/settings.ts';
-import { GPU_BOARD_POWER_W, gpuPower } from '../../electron/engine/ollama/accounting.ts';
+import { ExamError, parseExamJson, validateExam, type LoadedExam } from '../engine/io/exam.ts';
+import { CsvFileError, ResponsesCsvError, parseResponsesCsv } from '../engine/io/csv/responses.ts';
+import { parseEquationsCsv } from '../engine/io/csv/equations.ts';
+import { marksCsv, studentMarksCsv } from '../engine/io/csv/write.ts';
+import { givenExtraction, grade } from '../engine/grade.ts';
+import { markEquations } from '../engine/decide/marking.ts';
+import { createEngine, type Engine } from '../engine/decide/engine-factory.ts';
+import { Workspace, goldKey, type ResponseSummary } from '../engine/store/workspace.ts';
+import { OllamaClient } from '../engine/read/ollama/client.ts';
+import { DEFAULT_OLLAMA_URL, resolveOllamaUrl } from '../engine/read/ollama/settings.ts';
+import { GPU_BOARD_POWER_W, gpuPower } from '../engine/read/ollama/accounting.ts';
 import { extraTechniques, TECHNIQUE_INFO, TECHNIQUE_ORDER, type AppTechnique } from './techniques.ts';
 import { ModelDownloads } from './model-download.ts';
-import { AUDIT_WORDS, brief, report, studentMarksCsv } from './reports.ts';
+import { AUDIT_WORDS, brief, report } from './reports.ts';
+import { effectiveTotal, reviewCounts, reviewOfResponse } from '../engine/review/state.ts';
 import { SympyDetails } from './sympy-detail.ts';
 
 export type ServiceOptions = {
@@ -61,8 +62,6 @@ function defaultOllamaUrl(): string {
   }
 }
 
-const REVIEW_STATUSES = new Set(['needs-review', 'partial', 'abstained']);
-const REVIEW_FLAGS = new Set(['models-disagree', 'invented', 'attachment', 'unmapped-symbol', 'parse-error', 'waiting-for-model']);
 
 type Job = {
   examId: string;
@@ -226,7 +225,7 @@ export class AppService {
 
   // ---------- rows and chips ----------
 
-  private chips(r: ResponseSummary): Chip[] {
+  private chips(r: ResponseSummary, exam: Exam): Chip[] {
     const out: Chip[] = [];
     const x = r.extraction;
     if (!x || !r.marks) out.push('not-graded');
@@ -245,37 +244,24 @@ export class AppService {
     }
     if (r.marks?.inconsistent.length) out.push('inconsistent');
     if (r.overrides > 0) out.push('overridden');
-    if (this.needsReview(r)) out.push('needs-review');
+    if (reviewOfResponse(r, exam).needsReview) out.push('needs-review');
     return out;
-  }
-
-  /** Needs an instructor: the reading is uncertain or flagged, or a mark is undecided; a correction by hand settles the reading. */
-  private needsReview(r: ResponseSummary): boolean {
-    const x = r.extraction;
-    if (!x || !r.marks) return false;
-    if (x.source !== 'manual' && (REVIEW_STATUSES.has(x.status) || x.flags.some((f) => REVIEW_FLAGS.has(f)))) return true;
-    return Object.values(r.effective).some((v) => v === null) && r.marks.status === 'undecided';
-  }
-
-  private total(r: ResponseSummary): number | null {
-    if (!r.marks) return null;
-    return Object.values(r.effective).reduce<number>((s, v) => s + (v ?? 0), 0);
   }
 
   private excerpt(text: string | null): string {
     return (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
   }
 
-  private row(r: ResponseSummary, text: string | null, available: number): ReviewRow {
+  private row(r: ResponseSummary, exam: Exam, text: string | null, available: number): ReviewRow {
     return {
       responseId: String(r.id),
       studentId: r.studentId,
       questionId: r.questionId,
       excerpt: this.excerpt(text),
-      chips: this.chips(r),
-      needsReview: this.needsReview(r),
+      chips: this.chips(r, exam),
+      needsReview: reviewOfResponse(r, exam).needsReview,
       marks: r.effective,
-      total: this.total(r),
+      total: effectiveTotal(r),
       available: r.marks?.available ?? available,
       group: r.extraction ? JSON.stringify([...r.extraction.equations].sort()) : null,
       equationCount: r.extraction?.equations.length ?? 0,
@@ -371,9 +357,9 @@ export class AppService {
       readings: others.length > 1 ? others : current ? [current] : [],
       items,
       inconsistent: (d.marks?.inconsistent ?? []).map((i) => ({ student: i.student, ...(i.note ? { note: i.note } : {}) })),
-      total: this.total(d),
+      total: effectiveTotal(d),
       available: q.scheme.reduce((s, i) => s + i.marks, 0),
-      chips: this.chips(d),
+      chips: this.chips(d, exam),
       audit,
       heldBack: this.heldBack(responseId, key, x, q.variables.map((v) => v.name)),
     };
@@ -486,6 +472,7 @@ export class AppService {
     const j = this.job;
     if (!j) return { state: 'idle', examId: null, technique: null, total: 0, done: 0, read: 0, phase: null, failed: 0, needsReview: 0, startedAt: null, elapsedSeconds: 0, etaSeconds: null, tokens: 0, energyJoules: 0, message: null };
     const rows = this.ws.listResponses(j.examId);
+    const jobExam = this.ws.getExam(j.examId);
     const done = rows.filter((r) => r.marks && r.extraction).length;
     const read = rows.filter((r) => r.extraction).length;
     const running = j.state === 'running' || j.state === 'pausing';
@@ -512,7 +499,7 @@ export class AppService {
       read,
       phase: running ? j.phase : null,
       failed: j.failed,
-      needsReview: rows.filter((r) => this.needsReview(r)).length,
+      needsReview: jobExam ? reviewCounts(rows, jobExam).needsReview : 0,
       startedAt: new Date(j.startedAt).toISOString(),
       elapsedSeconds: Math.round(elapsed * 10) / 10,
       etaSeconds: eta === null ? null : Math.round(eta),
@@ -825,7 +812,7 @@ export class AppService {
         const texts = this.texts(examId);
         const avail = new Map(exam.questions.map((q) => [q.id, q.scheme.reduce((s, i) => s + i.marks, 0)]));
         return {
-          rows: this.ws.listResponses(examId).map((r) => this.row(r, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
+          rows: this.ws.listResponses(examId).map((r) => this.row(r, exam, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
           items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),
         };
       },
@@ -882,7 +869,7 @@ export class AppService {
         return groups
           .sort((a, b) => b.members.length - a.members.length)
           .map((g) => {
-            const totals = new Set(g.members.map((m) => this.total(m)));
+            const totals = new Set(g.members.map((m) => effectiveTotal(m)));
             return {
               key: g.key,
               equations: (JSON.parse(g.key) as string[]).map((s) => {
@@ -936,16 +923,16 @@ export class AppService {
           const counts = new Array(Math.floor(available) + 1).fill(0) as number[];
           for (const r of rows) {
             if (r.questionId !== q.id) continue;
-            const t = this.total(r);
+            const t = effectiveTotal(r);
             if (t !== null) counts[Math.min(counts.length - 1, Math.floor(t))]++;
           }
           return { questionId: q.id, available, counts };
         });
-        for (const r of rows) for (const c of this.chips(r)) chips[c] = (chips[c] ?? 0) + 1;
+        for (const r of rows) for (const c of this.chips(r, exam)) chips[c] = (chips[c] ?? 0) + 1;
         return {
           responses: rows.length,
           graded: rows.filter((r) => r.marks).length,
-          needsReview: rows.filter((r) => this.needsReview(r)).length,
+          needsReview: reviewCounts(rows, exam).needsReview,
           overridden: rows.filter((r) => r.overrides > 0).length,
           available: exam.questions.reduce((s, q) => s + q.scheme.reduce((t, i) => t + i.marks, 0), 0),
           distribution,

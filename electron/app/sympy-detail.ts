@@ -11,10 +11,10 @@
 import type { SympyDetail } from '../../shared/api.ts';
 import { equationToSympy, exprToLatex, exprToSympy, parseEquation, symbolsOf, type Equation, type Expr } from '../../shared/equation/index.ts';
 import { questionDomain } from '../../shared/exam.ts';
-import type { Engine } from '../engine/engine-factory.ts';
-import type { CompiledQuestion } from '../engine/exam-io.ts';
-import { solvedFor } from '../engine/marking.ts';
-import type { SympyValue } from '../engine/sympy/index.ts';
+import type { Engine } from '../engine/decide/engine-factory.ts';
+import type { CompiledQuestion } from '../engine/io/exam.ts';
+import { solvedFor } from '../engine/decide/marking.ts';
+import type { SympyValue } from '../engine/decide/sympy/index.ts';
 
 export type SympyDetailOptions = {
   /** Time limit of one simplify call (ms). */

@@ -4,9 +4,9 @@
 // response's model record (readings, calls, tokens) is stored in the workspace with its extraction.
 import type { Question } from '../../shared/exam.ts';
 import type { TechniqueName } from '../../shared/api.ts';
-import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
-import type { ResponseRecord } from '../../electron/engine/pipeline/types.ts';
-import { MODEL_TECHNIQUES, resolveTechnique, TECHNIQUES, type Technique } from '../../electron/engine/techniques.ts';
+import type { EntailmentEngine } from '../engine/decide/entail/types.ts';
+import type { ResponseRecord } from '../engine/read/model/types.ts';
+import { MODEL_TECHNIQUES, resolveTechnique, TECHNIQUES, type Technique } from '../engine/read/registry.ts';
 
 export type AppTechnique = Technique & { dispose?: () => Promise<void> };
 

@@ -11,17 +11,17 @@
 // not extracted); everything else is left as it is.
 import { parseEquation, type Equation } from '../../shared/equation/index.ts';
 import type { Extraction } from '../../shared/extraction.ts';
-import type { EntailmentEngine } from './entail/types.ts';
-import type { LoadedExam } from './exam-io.ts';
-import { markEquations } from './marking.ts';
-import type { ResponseRow } from './csv/responses.ts';
-import type { EquationsRow } from './csv/equations.ts';
-import { WAITING_FLAG, type Workspace } from './workspace/index.ts';
-import { resolveTechnique, type Technique } from './techniques.ts';
-import type { BatchAccounting } from './ollama/accounting.ts';
-import type { ModelRef, ResponseInput } from './pipeline/types.ts';
+import type { EntailmentEngine } from './decide/entail/types.ts';
+import type { LoadedExam } from './io/exam.ts';
+import { markEquations } from './decide/marking.ts';
+import type { ResponseRow } from './io/csv/responses.ts';
+import type { EquationsRow } from './io/csv/equations.ts';
+import { WAITING_FLAG, type Workspace } from './store/workspace.ts';
+import { resolveTechnique, type Technique } from './read/registry.ts';
+import type { BatchAccounting } from './read/ollama/accounting.ts';
+import type { ModelRef, ResponseInput } from './read/model/types.ts';
 
-export { TECHNIQUES, TECHNIQUE_NAMES, MODEL_TECHNIQUES, isModelTechnique, resolveTechnique, type Technique, type ModelSettings } from './techniques.ts';
+export { TECHNIQUES, TECHNIQUE_NAMES, MODEL_TECHNIQUES, isModelTechnique, resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
 export type GradeInput =
   /** Typed responses to extract and mark. */

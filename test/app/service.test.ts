@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppService, gpuWatts } from '../../electron/app/service.ts';
-import { gpuPower } from '../../electron/engine/ollama/accounting.ts';
+import { gpuPower } from '../../electron/engine/read/ollama/accounting.ts';
 import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
 import type { Exam } from '../../shared/exam.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import Database from 'better-sqlite3';
 import { extractEmbedded } from '../../shared/extract/index.ts';
-import { loadDevSet } from '../../electron/engine/extract-eval.ts';
+import { loadDevSet } from '../../electron/engine/eval/figures.ts';
 import { startFakeOllama, type FakeOllama, type FakeRule } from '../support/fake-ollama.ts';
 import { DATA, OFFLINE_DNS, ROOT, hasData, runCliAsync } from './helpers.ts';
 

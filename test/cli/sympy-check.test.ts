@@ -41,7 +41,7 @@ test('without SymPy the engine the CLI uses answers by sampling and says why onc
   // Debian's python3-sympy always finds it, so the missing case runs the same factory with only a
   // bogus configured interpreter and no system search.
   const script = `
-    const { createEngine } = await import('./electron/engine/engine-factory.ts');
+    const { createEngine } = await import('./electron/engine/decide/engine-factory.ts');
     const { parseEquationOrThrow: eq } = await import('./shared/equation/parser.ts');
     const e = await createEngine({ sympy: { pythonPath: '/nonexistent/equimark/python3', searchSystem: false, env: {} } });
     const d = { variables: [{ name: 'R', assumptions: ['positive'] }, { name: 'v_0', assumptions: ['positive'] }, { name: 'g', assumptions: ['positive'] }, { name: 'theta', assumptions: ['positive'], range: [0, 1.5] }] };

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv, CsvFileError } from '../../electron/engine/csv/read.ts';
-import { parseResponsesCsv, ResponsesCsvError } from '../../electron/engine/csv/responses.ts';
-import { parseEquationsCsv } from '../../electron/engine/csv/equations.ts';
+import { readCsv, CsvFileError } from '../../electron/engine/io/csv/read.ts';
+import { parseResponsesCsv, ResponsesCsvError } from '../../electron/engine/io/csv/responses.ts';
+import { parseEquationsCsv } from '../../electron/engine/io/csv/equations.ts';
 
 const Q = ['q1', 'q2'];
 

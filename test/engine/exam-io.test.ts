@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
-import { parseExamJson, validateExam, exportExamJson, ExamError } from '../../electron/engine/exam-io.ts';
+import { parseExamJson, validateExam, exportExamJson, ExamError } from '../../electron/engine/io/exam.ts';
 
 const base = () => ({
   format: 'exam.v1',

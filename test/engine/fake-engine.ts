@@ -2,7 +2,7 @@
 // conclusion print the same, or when the pair is listed; equations listed as inconsistent are
 // unsatisfiable; pairs listed as unknown are undecided. Records every call.
 import { equationToSympy, type Equation } from '../../shared/equation/index.ts';
-import type { EntailmentEngine, ListComparison, Verdict, Consistency, Domain } from '../../electron/engine/entail/types.ts';
+import type { EntailmentEngine, ListComparison, Verdict, Consistency, Domain } from '../../electron/engine/decide/entail/types.ts';
 
 export class FakeEngine implements EntailmentEngine {
   calls: string[] = [];

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
-import { validateExam } from '../../electron/engine/exam-io.ts';
-import { markEquations, solvedFor } from '../../electron/engine/marking.ts';
+import { validateExam } from '../../electron/engine/io/exam.ts';
+import { markEquations, solvedFor } from '../../electron/engine/decide/marking.ts';
 import { FakeEngine } from './fake-engine.ts';
 
 const exam = validateExam({

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPlain } from '../../electron/engine/extract/plain.ts';
+import { extractPlain } from '../../electron/engine/read/plain.ts';
 import type { Question } from '../../shared/exam.ts';
 
 const q: Question = { id: 'q1', title: '', prompt: '', variables: ['v', 'u', 'w', 'S', 't'].map((name) => ({ name, description: '', assumptions: [] })), scheme: [] };

@@ -2,8 +2,8 @@
 // time-outs, reproducibility and the optional algebra prover.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Entailer } from '../../electron/engine/entail/index.ts';
-import type { AlgebraProver } from '../../electron/engine/entail/types.ts';
+import { Entailer } from '../../electron/engine/decide/entail/index.ts';
+import type { AlgebraProver } from '../../electron/engine/decide/entail/types.ts';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import { DOMAINS } from './domains.ts';
 

@@ -1,7 +1,7 @@
 // The cheap algebraic proof rule: proves only what follows, declines the rest (Z3 then decides).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { algebraicEntails } from '../../electron/engine/entail/poly.ts';
+import { algebraicEntails } from '../../electron/engine/decide/entail/poly.ts';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import { DOMAINS } from './domains.ts';
 

@@ -1,7 +1,7 @@
 // The equivalence table: pairs with known answers, checked by hand (reasons in the comments).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Entailer } from '../../electron/engine/entail/index.ts';
+import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import type { VerdictMethod } from '../../shared/verdict.ts';
 import { DOMAINS } from './domains.ts';

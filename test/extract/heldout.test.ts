@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet, mustBeEmpty } from '../../electron/engine/extract-eval.ts';
+import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet, mustBeEmpty } from '../../electron/engine/eval/figures.ts';
 import { extractEmbedded } from '../../shared/extract/index.ts';
 import { parseEquation } from '../../shared/equation/index.ts';
 

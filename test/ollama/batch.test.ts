@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readResponses } from '../../electron/engine/pipeline/batch.ts';
-import { tableOne, formatTableOne, evaluateTechniques } from '../../electron/engine/pipeline/eval.ts';
-import { syntacticComparer } from '../../electron/engine/pipeline/techniques.ts';
-import { computeAccounting, gpuPower, parseParameterSize } from '../../electron/engine/ollama/accounting.ts';
-import { Entailer } from '../../electron/engine/entail/index.ts';
+import { readResponses } from '../../electron/engine/read/model/batch.ts';
+import { tableOne, formatTableOne, evaluateTechniques } from '../../electron/engine/eval/table-one.ts';
+import { syntacticComparer } from '../../electron/engine/read/model/strategies.ts';
+import { computeAccounting, gpuPower, parseParameterSize } from '../../electron/engine/read/ollama/accounting.ts';
+import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { fake, FALL, M1, M2, baseOptions } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
 

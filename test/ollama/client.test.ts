@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveOllamaUrl, isLoopbackUrl, settingsWarnings, makeSettings, DEFAULT_OLLAMA_URL } from '../../electron/engine/ollama/settings.ts';
-import { OllamaClient, OllamaError } from '../../electron/engine/ollama/client.ts';
-import { JsonlReplyCache } from '../../electron/engine/ollama/cache.ts';
+import { resolveOllamaUrl, isLoopbackUrl, settingsWarnings, makeSettings, DEFAULT_OLLAMA_URL } from '../../electron/engine/read/ollama/settings.ts';
+import { OllamaClient, OllamaError } from '../../electron/engine/read/ollama/client.ts';
+import { JsonlReplyCache } from '../../electron/engine/read/ollama/cache.ts';
 import { fake, clientFor, M1 } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
 

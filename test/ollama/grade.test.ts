@@ -5,13 +5,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { grade } from '../../electron/engine/grade.ts';
-import { resolveTechnique } from '../../electron/engine/techniques.ts';
+import { resolveTechnique } from '../../electron/engine/read/registry.ts';
 import { extraTechniques } from '../../electron/app/techniques.ts';
-import { Workspace } from '../../electron/engine/workspace/index.ts';
-import { validateExam } from '../../electron/engine/exam-io.ts';
-import { Entailer } from '../../electron/engine/entail/index.ts';
+import { Workspace } from '../../electron/engine/store/workspace.ts';
+import { validateExam } from '../../electron/engine/io/exam.ts';
+import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { extractEmbedded } from '../../shared/extract/index.ts';
-import type { EntailmentEngine } from '../../electron/engine/entail/types.ts';
+import type { EntailmentEngine } from '../../electron/engine/decide/entail/types.ts';
 import { fake, FALL, M1 } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
 

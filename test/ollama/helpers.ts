@@ -1,7 +1,7 @@
 // Shared test fixtures: an invented question (not from the development data) and a fake server.
 import type { Question } from '../../shared/exam.ts';
-import { OllamaClient } from '../../electron/engine/ollama/client.ts';
-import { MemoryReplyCache, type ReplyCache } from '../../electron/engine/ollama/cache.ts';
+import { OllamaClient } from '../../electron/engine/read/ollama/client.ts';
+import { MemoryReplyCache, type ReplyCache } from '../../electron/engine/read/ollama/cache.ts';
 import { startFakeOllama, type FakeScript, type FakeOllama } from '../support/fake-ollama.ts';
 
 export const FALL: Question = {

@@ -1,8 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readResponses } from '../../electron/engine/pipeline/batch.ts';
-import { MemoryReplyCache } from '../../electron/engine/ollama/cache.ts';
-import { fenceFor } from '../../electron/engine/pipeline/prompts.ts';
+import { readResponses } from '../../electron/engine/read/model/batch.ts';
+import { MemoryReplyCache } from '../../electron/engine/read/ollama/cache.ts';
+import { fenceFor } from '../../electron/engine/read/model/prompts.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import { fake, FALL, M1, M2, baseOptions } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
@@ -247,7 +247,7 @@ test('prompt injection: student text stays fenced data; an obedient model reply 
 });
 
 test('grounding: an angle whose Greek letter was lost to encoding ("sin?") is still traceable', async () => {
-  const { groundList } = await import('../../electron/engine/pipeline/guards.ts');
+  const { groundList } = await import('../../electron/engine/read/model/guards.ts');
   assert.equal(groundList([{ source: 'Eq(t, 2*v_0*sin(theta)/g)' }], 't = 2v0 sin?/g', FALL).ungrounded.length, 0);
   assert.equal(groundList([{ source: 'Eq(t, 2*v_0*sin(theta)/g)' }], 't = 2v0/g', FALL).ungrounded.length, 1);
 });

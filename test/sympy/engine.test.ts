@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseEquationOrThrow } from '../../shared/equation/parser.ts';
 import { questionDomain } from '../../shared/exam.ts';
-import { createEngine } from '../../electron/engine/engine-factory.ts';
-import { loadExamFile } from '../../electron/engine/exam-io.ts';
-import { markEquations } from '../../electron/engine/marking.ts';
-import { SYMPY_NOT_FOUND } from '../../electron/engine/sympy/index.ts';
+import { createEngine } from '../../electron/engine/decide/engine-factory.ts';
+import { loadExamFile } from '../../electron/engine/io/exam.ts';
+import { markEquations } from '../../electron/engine/decide/marking.ts';
+import { SYMPY_NOT_FOUND } from '../../electron/engine/decide/sympy/index.ts';
 import { PYTHON, devDomain, sympySkipReason } from './helpers.ts';
 
 const skip = sympySkipReason() ?? false;

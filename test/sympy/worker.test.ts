@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Equation, Expr } from '../../shared/equation/ast.ts';
 import { parseEquationOrThrow, parseExpression } from '../../shared/equation/parser.ts';
 import type { Domain } from '../../shared/exam.ts';
-import { SYMPY_NOT_FOUND, SympyError, SympyWorker, pythonCandidates } from '../../electron/engine/sympy/index.ts';
+import { SYMPY_NOT_FOUND, SympyError, SympyWorker, pythonCandidates } from '../../electron/engine/decide/sympy/index.ts';
 import { PYTHON, devDomain, sympySkipReason } from './helpers.ts';
 
 const skip = sympySkipReason() ?? false;

@@ -1,0 +1,343 @@
+// The entailment engine (contract: ./types.ts; semantics: ../shared/data/README.md).
+//
+// entails(e1, e2, domain) decides whether every admissible assignment at which e1 is defined and
+// true also makes e2 defined and true. How a pair is decided, in order:
+//   1. cache: each (canonical premise, canonical conclusion, domain) is decided once;
+//   2. premise consistency (cached per equation and domain): sampled points on the premise's
+//      solution set show it is satisfiable; when none are found, Z3 decides; a premise with no
+//      admissible solution entails nothing ('vacuous-premise', holds false);
+//   3. identical canonical equations (or the same with sides swapped): 'identical';
+//   4. numeric fast path: a sampled premise point that clearly violates the conclusion is a
+//      counterexample ('numeric-counterexample');
+//   5. Z3, refutationally, when both equations are algebraic: e1 ∧ defined(e1) ∧ assumptions ∧
+//      ¬(defined(e2) ∧ e2) unsat => 'z3-proved'; sat => 'z3-refuted' with the model.
+//      On a Z3 time-out the verdict is 'numeric-agreement' (holds true, labelled as sampling, with
+//      a note saying Z3 timed out) only if the conclusion held at every one of `samples` premise
+//      points; otherwise 'unknown' (holds null).
+//   6. trig, exp, log, pi, E (Z3 can't decide): 'numeric-agreement' at `samples` points, upgraded to
+//      'sympy-proved' when an AlgebraProver says so; too few points => 'unknown'.
+// A proof ('identical', 'z3-proved', 'sympy-proved') is always distinguishable from sampling
+// ('numeric-agreement') in the verdict's method.
+import { type Equation, equationToSympy, symbolsOf } from '../../../../shared/equation/index.ts';
+import type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict } from './types.ts';
+import { checkAt, compileEquation, formatValue, samplePremise, sampleValue, varSpecs } from './numeric.ts';
+import { algebraicEntails } from './poly.ts';
+import { rngFor } from './rng.ts';
+import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
+
+export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict };
+
+export type EntailerOptions = {
+  prover?: AlgebraProver;
+  /** Z3 time limit per check (default 2000 ms). */
+  z3TimeoutMs?: number;
+  /** Premise points sampled for numeric verdicts (default 24). */
+  samples?: number;
+  /** PRNG seed (default 1): same seed, same verdicts. */
+  seed?: number;
+  /**
+   * 'engine' (default): cache, identical shortcut, numeric fast path, then Z3.
+   * 'pairwise-z3': the study's method, the baseline of the benchmark: no cache and no numeric fast
+   * path; every algebraic pair goes to Z3 on its own (entailment check, then a consistency check
+   * when the entailment is proved). Non-algebraic pairs are still decided numerically.
+   */
+  mode?: 'engine' | 'pairwise-z3';
+};
+
+type Env = Record<string, number>;
+type PremiseInfo = { consistency: Consistency; points: Env[] };
+
+/** Minimum number of agreeing premise points for a numeric-agreement verdict. */
+const MIN_AGREEMENT_POINTS = 8;
+
+export function domainKey(domain: Domain): string {
+  const vs = [...domain.variables]
+    .map((v) => ({ n: v.name, a: [...new Set(v.assumptions ?? [])].filter((a) => a !== 'real').sort(), r: v.range ?? null }))
+    .sort((x, y) => (x.n < y.n ? -1 : x.n > y.n ? 1 : 0));
+  return JSON.stringify(vs);
+}
+
+const swapped = (eq: Equation): Equation => ({ lhs: eq.rhs, rhs: eq.lhs });
+
+/** Same canonical equation, or the same with its sides swapped. */
+export function identicalEquations(a: Equation, b: Equation): boolean {
+  const kb = equationToSympy(b);
+  return equationToSympy(a) === kb || equationToSympy(swapped(a)) === kb;
+}
+
+export class Entailer implements EntailmentEngine {
+  private readonly pairCache = new Map<string, Promise<Verdict>>();
+  /** Cached pairs whose verdict is 'numeric-agreement' (the only ones a prover can change). */
+  private readonly numericKeys = new Set<string>();
+  /** Bumped by forgetNumericVerdicts(): numeric verdicts decided before it are not kept. */
+  private numericGeneration = 0;
+  private readonly premiseCache = new Map<string, Promise<PremiseInfo>>();
+  private readonly st = { pairs: 0, cacheHits: 0, decidedWithoutZ3: 0 };
+  private readonly samples: number;
+  private readonly seed: number;
+  private readonly pairwise: boolean;
+  private prover?: AlgebraProver;
+
+  private constructor(
+    private readonly z3: Z3Backend,
+    opts: EntailerOptions,
+  ) {
+    this.samples = Math.max(1, Math.floor(opts.samples ?? 24));
+    this.seed = opts.seed ?? 1;
+    this.pairwise = opts.mode === 'pairwise-z3';
+    this.prover = opts.prover;
+  }
+
+  static async create(opts: EntailerOptions = {}): Promise<Entailer> {
+    const z3 = await Z3Backend.create(Math.max(1, Math.floor(opts.z3TimeoutMs ?? 2000)));
+    return new Entailer(z3, opts);
+  }
+
+  stats(): EntailerStats {
+    return { ...this.st, z3Calls: this.z3.calls };
+  }
+
+  async close(): Promise<void> {
+    await this.z3.close();
+  }
+
+  /**
+   * Use another AlgebraProver from now on (e.g. a different Python) and forget the cached
+   * 'numeric-agreement' verdicts, so a pair the new prover can prove is not left at sampling
+   * (every other verdict is decided without the prover and stays cached).
+   */
+  setProver(prover: AlgebraProver | undefined): void {
+    this.prover = prover;
+    this.forgetNumericVerdicts();
+  }
+
+  /** Drop cached 'numeric-agreement' verdicts (they are decided again, asking the prover). Returns how many. */
+  forgetNumericVerdicts(): number {
+    this.numericGeneration++;
+    let n = 0;
+    for (const k of this.numericKeys) if (this.pairCache.delete(k)) n++;
+    this.numericKeys.clear();
+    return n;
+  }
+
+  async entails(premise: Equation, conclusion: Equation, domain: Domain): Promise<Verdict> {
+    this.st.pairs++;
+    if (this.pairwise) return this.decidePairwise(premise, conclusion, domain);
+    const key = `${equationToSympy(premise)}\u0000${equationToSympy(conclusion)}\u0000${domainKey(domain)}`;
+    const hit = this.pairCache.get(key);
+    if (hit) {
+      this.st.cacheHits++;
+      return { ...(await hit) };
+    }
+    const generation = this.numericGeneration;
+    let self: Promise<Verdict> | undefined; // set below, before `decide` resumes
+    const p = (async () => {
+      const before = this.z3.calls;
+      const v = await this.decide(premise, conclusion, domain);
+      if (this.z3.calls === before && v.holds !== null) this.st.decidedWithoutZ3++;
+      if (v.method === 'numeric-agreement') {
+        // Decided with a prover that has since been replaced: answer it, but don't keep it.
+        if (generation !== this.numericGeneration) {
+          if (this.pairCache.get(key) === self) this.pairCache.delete(key);
+        } else this.numericKeys.add(key);
+      }
+      return v;
+    })();
+    self = p;
+    this.pairCache.set(key, p);
+    try {
+      return { ...(await p) };
+    } catch (e) {
+      this.pairCache.delete(key);
+      throw e;
+    }
+  }
+
+  async consistent(eq: Equation, domain: Domain): Promise<Consistency> {
+    return { ...(await this.premise(eq, domain)).consistency };
+  }
+
+  async compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison> {
+    // An equation written identically in the other list counts as covered even when it has no
+    // solution: the metric compares an extraction with what the student wrote, right or wrong.
+    const cover = async (xs: Equation[], ys: Equation[]): Promise<number[]> => {
+      const out: number[] = [];
+      for (const x of xs) {
+        let found = ys.findIndex((y) => identicalEquations(y, x));
+        for (let j = 0; found < 0 && j < ys.length; j++) {
+          if ((await this.entails(ys[j], x, domain)).holds === true) found = j;
+        }
+        out.push(found);
+      }
+      return out;
+    };
+    const aCoveredBy = await cover(a, b);
+    const bCoveredBy = await cover(b, a);
+    const equivalent =
+      a.length === 0 || b.length === 0 ? a.length === b.length : aCoveredBy.every((i) => i >= 0) && bCoveredBy.every((i) => i >= 0);
+    return { equivalent, aCoveredBy, bCoveredBy };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private premise(eq: Equation, domain: Domain): Promise<PremiseInfo> {
+    const key = `${equationToSympy(eq)}\u0000${domainKey(domain)}`;
+    let p = this.premiseCache.get(key);
+    if (!p) {
+      p = this.computePremise(eq, domain, key);
+      this.premiseCache.set(key, p);
+      p.catch(() => this.premiseCache.delete(key));
+    }
+    return p;
+  }
+
+  private async computePremise(eq: Equation, domain: Domain, key: string): Promise<PremiseInfo> {
+    const syms = symbolsOf(eq);
+    const specs = varSpecs(domain, syms);
+    const sample = samplePremise(eq, specs, this.samples, rngFor(key, this.seed));
+    if (sample.points.length > 0) {
+      const witness: Record<string, string> = {};
+      for (const s of syms) witness[s] = formatValue(sample.points[0][s]);
+      return { consistency: { satisfiable: true, method: 'numeric', witness, note: `admissible solution found numerically` }, points: sample.points };
+    }
+    if (encodable(eq)) {
+      const r = await this.z3.check((enc) => {
+        const e = enc.equation(eq);
+        return { assertions: [...enc.assumptions(domain, syms), ...e.defs, e.defined, e.holds], report: syms };
+      });
+      if (r.result === 'sat') return { consistency: { satisfiable: true, method: 'z3', witness: r.model }, points: [] };
+      if (r.result === 'unsat')
+        return { consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment satisfies the equation' }, points: [] };
+      return { consistency: { satisfiable: null, method: 'unknown', note: r.note }, points: [] };
+    }
+    // Trig/exp/log premise with no sampled solution: Z3 with those terms abstracted (bounded
+    // atoms) over-approximates it, so 'unsat' still proves it has no admissible solution.
+    const r = await this.z3.check(
+      (enc) => {
+        const e = enc.useDomain(domain).equation(eq);
+        return { assertions: [...enc.assumptions(domain, syms), ...e.defs, e.defined, e.holds], report: syms };
+      },
+      { abstract: true },
+    );
+    if (r.result === 'unsat')
+      return {
+        consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment, even with trig/exp/log terms treated as bounded unknowns' },
+        points: [],
+      };
+    if (sample.constant === 'false')
+      return { consistency: { satisfiable: false, method: 'numeric', note: 'an equation between constants that evaluates false' }, points: [] };
+    return {
+      consistency: { satisfiable: null, method: 'unknown', note: "no admissible solution found by sampling, and Z3 can't decide this equation" },
+      points: [],
+    };
+  }
+
+  private async decide(e1: Equation, e2: Equation, domain: Domain): Promise<Verdict> {
+    const info = await this.premise(e1, domain);
+    const cons = info.consistency;
+    if (cons.satisfiable === false) {
+      return { holds: false, method: 'vacuous-premise', note: `the premise has no admissible solution (${cons.method}); it entails nothing` };
+    }
+    const algebraic = encodable(e1) && encodable(e2);
+    if (cons.satisfiable === true && identicalEquations(e1, e2)) return { holds: true, method: 'identical' };
+
+    // Numeric fast path over the premise's sampled points.
+    const k1 = equationToSympy(e1);
+    const k2 = equationToSympy(e2);
+    const c2 = compileEquation(e2);
+    const specs = varSpecs(domain, symbolsOfAll(e1, e2));
+    const rng = rngFor(`${k1}\u0000${k2}`, this.seed);
+    const extra = symbolsOf(e2).filter((s) => !(info.points[0] && s in info.points[0]));
+    let agree = 0;
+    let borderline = 0;
+    for (const pt of info.points) {
+      const env = { ...pt };
+      for (const s of extra) {
+        env[s] = sampleValue(specs.get(s)!, rng);
+      }
+      const r = checkAt(c2, env);
+      if (r === 'violate') {
+        const counterexample: Record<string, string> = {};
+        for (const s of symbolsOfAll(e1, e2)) counterexample[s] = formatValue(env[s]);
+        return {
+          holds: false,
+          method: 'numeric-counterexample',
+          counterexample,
+          note: 'an admissible point satisfying the premise (to rounding) clearly violates the conclusion',
+        };
+      }
+      if (r === 'agree') agree++;
+      else borderline++;
+    }
+    const numericAgreement = async (note: string): Promise<Verdict> => {
+      if (this.prover && (await this.prover.proveEntailment(e1, e2, domain).catch(() => 'unknown' as const)) === 'proved') {
+        return { holds: true, method: 'sympy-proved', samples: agree, note: `SymPy proof; the conclusion also held at ${agree} sampled points` };
+      }
+      return { holds: true, method: 'numeric-agreement', samples: agree, note };
+    };
+
+    if (algebraic && cons.satisfiable === true && algebraicEntails(e1, e2, domain)) {
+      return { holds: true, method: 'z3-proved', note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3' };
+    }
+    if (algebraic) {
+      const syms = symbolsOfAll(e1, e2);
+      const r = await this.z3.check((enc) => {
+        const p = enc.equation(e1);
+        const c = enc.equation(e2);
+        const ctx = this.z3.ctx;
+        return {
+          assertions: [...enc.assumptions(domain, syms), ...p.defs, ...c.defs, p.defined, p.holds, ctx.Not(ctx.And(c.defined, c.holds))],
+          report: syms,
+        };
+      });
+      if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model, note: 'z3 found an admissible counterexample' };
+      if (r.result === 'unsat') {
+        if (cons.satisfiable === true) return { holds: true, method: 'z3-proved' };
+        return { holds: null, method: 'unknown', note: `z3 proved the implication, but whether the premise has admissible solutions is undecided (${cons.note ?? ''})` };
+      }
+      if (cons.satisfiable === true && agree >= this.samples && borderline === 0) {
+        return numericAgreement(`${r.note}; the conclusion held at all ${agree} sampled points of the premise (sampling, not a proof)`);
+      }
+      return { holds: null, method: 'unknown', note: `${r.note}; sampling: ${agree} agreeing points, ${borderline} inconclusive` };
+    }
+
+    if (cons.satisfiable !== true) return { holds: null, method: 'unknown', note: cons.note };
+    const what = "trig/exp/log or constants: Z3 can't decide";
+    if (borderline === 0 && agree >= Math.min(this.samples, MIN_AGREEMENT_POINTS)) {
+      return numericAgreement(`${what}; the conclusion held at all ${agree} sampled points of the premise (sampling, not a proof)`);
+    }
+    return { holds: null, method: 'unknown', note: `${what}; sampling inconclusive (${agree} agreeing points, ${borderline} inconclusive)` };
+  }
+
+  /** The study's method: every algebraic pair to Z3 on its own, no cache, no numeric fast path. */
+  private async decidePairwise(e1: Equation, e2: Equation, domain: Domain): Promise<Verdict> {
+    if (!(encodable(e1) && encodable(e2))) {
+      // Not Z3's business: decide numerically, uncached.
+      this.premiseCache.clear();
+      const v = await this.decide(e1, e2, domain);
+      this.premiseCache.clear();
+      this.st.decidedWithoutZ3++;
+      return v;
+    }
+    const syms = symbolsOfAll(e1, e2);
+    const r = await this.z3.check((enc) => {
+      const p = enc.equation(e1);
+      const c = enc.equation(e2);
+      const ctx = this.z3.ctx;
+      return {
+        assertions: [...enc.assumptions(domain, syms), ...p.defs, ...c.defs, p.defined, p.holds, ctx.Not(ctx.And(c.defined, c.holds))],
+        report: syms,
+      };
+    });
+    if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model };
+    if (r.result === 'unknown') return { holds: null, method: 'unknown', note: r.note };
+    const s1 = symbolsOf(e1);
+    const c = await this.z3.check((enc) => {
+      const e = enc.equation(e1);
+      return { assertions: [...enc.assumptions(domain, s1), ...e.defs, e.defined, e.holds], report: s1 };
+    });
+    if (c.result === 'sat') return { holds: true, method: 'z3-proved' };
+    if (c.result === 'unsat') return { holds: false, method: 'vacuous-premise' };
+    return { holds: null, method: 'unknown', note: c.note };
+  }
+}

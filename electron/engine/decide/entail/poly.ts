@@ -1,0 +1,204 @@
+// A cheap, sound algebraic proof rule that spares Z3 the common easy cases (rearrangements,
+// cleared denominators, both sides scaled). Each side becomes a rational function N/D with exact
+// rational coefficients, roots (sqrt, **(1/2)) becoming opaque atoms named by their canonical
+// radicand. e1 entails e2 when
+//   (a) e2 is defined wherever e1 is: each factor of each e2 denominator is a non-zero constant, a
+//       constant multiple of a factor of an e1 denominator, a monomial in variables assumed
+//       non-zero, or a positive combination of positive variables; each e2 radicand appears as an
+//       e1 root or is a positive combination of positive variables;
+//   (b) N1 = c * m * N2 with c a non-zero constant and m a monomial in variables assumed non-zero
+//       (or N2 is identically zero). With e1 defined, D1 != 0, so N1 = 0, so N2 = 0, and by (a)
+//       D2 != 0, so e2 holds.
+// Anything else (Abs, trig, big expansions, a failed match) returns false: the caller asks Z3.
+import type { Domain } from '../../../../shared/exam.ts';
+import type { Equation, Expr } from '../../../../shared/equation/ast.ts';
+import { constRational, type Rat, rat, ratAdd, ratDiv, ratMul } from './rational.ts';
+
+type Mono = Map<string, number>;
+type Poly = Map<string, { c: Rat; m: Mono }>;
+type RF = { n: Poly; d: Poly };
+type Info = { divisors: Poly[]; roots: Map<string, RF> };
+
+const MAX_TERMS = 120;
+class TooBig extends Error {}
+
+const monoKey = (m: Mono): string =>
+  [...m.entries()]
+    .filter(([, e]) => e !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([v, e]) => `${v}^${e}`)
+    .join('*');
+
+const constPoly = (c: Rat): Poly => (c.n === 0n ? new Map() : new Map([['', { c, m: new Map() }]]));
+const varPoly = (v: string): Poly => new Map([[`${v}^1`, { c: rat(1n), m: new Map([[v, 1]]) }]]);
+
+function addInto(p: Poly, c: Rat, m: Mono): void {
+  const k = monoKey(m);
+  const cur = p.get(k);
+  const nc = cur ? ratAdd(cur.c, c) : c;
+  if (nc.n === 0n) p.delete(k);
+  else p.set(k, { c: nc, m });
+  if (p.size > MAX_TERMS) throw new TooBig();
+}
+function padd(a: Poly, b: Poly, sign = 1n): Poly {
+  const out: Poly = new Map(a);
+  for (const t of b.values()) addInto(out, sign === 1n ? t.c : rat(-t.c.n, t.c.d), t.m);
+  return out;
+}
+function mulMono(a: Mono, b: Mono): Mono {
+  const m = new Map(a);
+  for (const [v, e] of b) m.set(v, (m.get(v) ?? 0) + e);
+  for (const [v, e] of m) if (e === 0) m.delete(v);
+  return m;
+}
+function pmul(a: Poly, b: Poly): Poly {
+  const out: Poly = new Map();
+  for (const x of a.values()) for (const y of b.values()) addInto(out, ratMul(x.c, y.c), mulMono(x.m, y.m));
+  return out;
+}
+const pkey = (p: Poly): string => [...p.keys()].sort().map((k) => `${k}:${p.get(k)!.c.n}/${p.get(k)!.c.d}`).join('+');
+const isConst = (p: Poly): boolean => p.size === 0 || (p.size === 1 && p.has(''));
+const pequal = (a: Poly, b: Poly): boolean => a.size === b.size && pkey(a) === pkey(b);
+const ONE = (): Poly => constPoly(rat(1n));
+
+/** p normalised so its first term (by key) has coefficient 1: equal for constant multiples. */
+function monic(p: Poly): string {
+  if (p.size === 0) return '0';
+  const first = [...p.keys()].sort()[0];
+  const c = p.get(first)!.c;
+  const q: Poly = new Map();
+  for (const [k, t] of p) q.set(k, { c: ratDiv(t.c, c), m: t.m });
+  return pkey(q);
+}
+
+function rfAdd(a: RF, b: RF, sign = 1n): RF {
+  if (pequal(a.d, b.d)) return { n: padd(a.n, b.n, sign), d: a.d };
+  return { n: padd(pmul(a.n, b.d), pmul(b.n, a.d), sign), d: pmul(a.d, b.d) };
+}
+
+function toRF(e: Expr, info: Info): RF {
+  switch (e.kind) {
+    case 'num':
+      return { n: constPoly(constRational(e)!), d: ONE() };
+    case 'sym':
+      return { n: varPoly(e.name), d: ONE() };
+    case 'neg': {
+      const a = toRF(e.arg, info);
+      return { n: padd(new Map(), a.n, -1n), d: a.d };
+    }
+    case 'call':
+      if (e.fn === 'sqrt') return root(e.args[0], info);
+      throw new TooBig();
+    case 'bin': {
+      if (e.op === '**') {
+        const k = constRational(e.right);
+        if (!k) throw new TooBig();
+        if (k.n === 1n && k.d === 2n) return root(e.left, info);
+        if (k.d !== 1n || k.n > 8n || k.n < -8n) throw new TooBig();
+        const b = toRF(e.left, info);
+        let r: RF = { n: ONE(), d: ONE() };
+        for (let i = 0n; i < (k.n < 0n ? -k.n : k.n); i++) r = { n: pmul(r.n, b.n), d: pmul(r.d, b.d) };
+        if (k.n < 0n) {
+          info.divisors.push(b.n);
+          return { n: r.d, d: r.n };
+        }
+        return r;
+      }
+      const l = toRF(e.left, info);
+      const r = toRF(e.right, info);
+      switch (e.op) {
+        case '+':
+          return rfAdd(l, r);
+        case '-':
+          return rfAdd(l, r, -1n);
+        case '*':
+          return { n: pmul(l.n, r.n), d: pmul(l.d, r.d) };
+        case '/':
+          for (const f of factors(e.right)) info.divisors.push(toRF(f, { divisors: [], roots: new Map() }).n);
+          return { n: pmul(l.n, r.d), d: pmul(l.d, r.n) };
+      }
+    }
+  }
+  throw new TooBig();
+}
+
+/** Syntactic multiplicative factors (a*b -> a, b; a**k -> a). */
+function factors(e: Expr): Expr[] {
+  if (e.kind === 'bin' && e.op === '*') return [...factors(e.left), ...factors(e.right)];
+  if (e.kind === 'bin' && e.op === '**' && constRational(e.right)?.d === 1n) return factors(e.left);
+  if (e.kind === 'neg') return factors(e.arg);
+  return [e];
+}
+
+function root(arg: Expr, info: Info): RF {
+  const r = toRF(arg, info);
+  const name = `√(${pkey(r.n)})/(${pkey(r.d)})`;
+  info.roots.set(name, r);
+  return { n: varPoly(name), d: ONE() };
+}
+
+type Facts = { positive: Set<string>; nonzero: Set<string> };
+function facts(domain: Domain): Facts {
+  const positive = new Set<string>();
+  const nonzero = new Set<string>();
+  for (const v of domain.variables) {
+    const a = v.assumptions ?? [];
+    const pos = a.includes('positive') || (v.range !== undefined && v.range[0] >= 0);
+    if (pos) positive.add(v.name);
+    if (pos || a.includes('nonzero') || (v.range !== undefined && (v.range[0] >= 0 || v.range[1] <= 0))) nonzero.add(v.name);
+  }
+  return { positive, nonzero };
+}
+
+const positiveDefinite = (p: Poly, f: Facts): boolean =>
+  p.size > 0 && [...p.values()].every((t) => t.c.n > 0n && [...t.m.keys()].every((v) => f.positive.has(v)));
+const nonzeroMonomial = (p: Poly, f: Facts): boolean => p.size === 1 && [...[...p.values()][0].m.keys()].every((v) => f.nonzero.has(v));
+
+function convert(eq: Equation): { f: RF; info: Info } | null {
+  const info: Info = { divisors: [], roots: new Map() };
+  try {
+    return { f: rfAdd(toRF(eq.lhs, info), toRF(eq.rhs, info), -1n), info };
+  } catch (e) {
+    if (e instanceof TooBig || e instanceof Error) return null;
+    throw e;
+  }
+}
+
+/** Sound but incomplete: true only when e1 ⇒ e2 follows by the rule above. */
+export function algebraicEntails(e1: Equation, e2: Equation, domain: Domain): boolean {
+  const a = convert(e1);
+  const b = convert(e2);
+  if (!a || !b) return false;
+  const f = facts(domain);
+  // (a) definedness of e2.
+  const d1 = new Set(a.info.divisors.map(monic));
+  for (const q of b.info.divisors) {
+    if (isConst(q) && q.size > 0) continue;
+    if (d1.has(monic(q)) || nonzeroMonomial(q, f) || positiveDefinite(q, f)) continue;
+    return false;
+  }
+  for (const [name, r] of b.info.roots) {
+    if (a.info.roots.has(name)) continue;
+    const ok = (p: Poly): boolean => positiveDefinite(p, f) || (isConst(p) && p.size > 0 && [...p.values()][0].c.n > 0n);
+    if (!(ok(r.n) && ok(r.d))) return false;
+  }
+  // (b) N1 = c * m * N2.
+  const n1 = a.f.n;
+  const n2 = b.f.n;
+  if (n2.size === 0) return true;
+  if (n1.size !== n2.size) return false;
+  const t2 = [...n2.values()][0];
+  try {
+    for (const t1 of n1.values()) {
+      const c = ratDiv(t1.c, t2.c);
+      const m = mulMono(t1.m, new Map([...t2.m].map(([v, e]) => [v, -e])));
+      if (![...m.keys()].every((v) => f.nonzero.has(v))) continue;
+      const scaled: Poly = new Map();
+      for (const t of n2.values()) addInto(scaled, ratMul(t.c, c), mulMono(t.m, m));
+      if (pequal(scaled, n1)) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}

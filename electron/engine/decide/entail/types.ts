@@ -1,0 +1,45 @@
+// The entailment engine's contract. Implementation: ./index.ts (Entailer).
+import type { Equation } from '../../../../shared/equation/ast.ts';
+import type { Domain } from '../../../../shared/exam.ts';
+import type { Consistency, Verdict } from '../../../../shared/verdict.ts';
+
+export type { Consistency, Verdict, Domain };
+
+/**
+ * Optional computer-algebra back end (the SymPy worker, issue 5). Asked only when the engine
+ * would otherwise answer 'numeric-agreement'; it may upgrade the verdict to 'sympy-proved'.
+ */
+export interface AlgebraProver {
+  /** 'proved' if SymPy shows every admissible solution of premise satisfies conclusion; else 'unknown'. */
+  proveEntailment(premise: Equation, conclusion: Equation, domain: Domain): Promise<'proved' | 'unknown'>;
+}
+
+export type ListComparison = {
+  equivalent: boolean;
+  /** For each equation of a (by index), the index in b that entails it, or -1. */
+  aCoveredBy: number[];
+  /** For each equation of b, the index in a that entails it, or -1. */
+  bCoveredBy: number[];
+};
+
+export type EntailerStats = {
+  /** entails() calls answered. */
+  pairs: number;
+  /** answered from the cache. */
+  cacheHits: number;
+  /** solver.check() calls made on Z3. */
+  z3Calls: number;
+  /** decided without Z3 (identical, numeric counterexample). */
+  decidedWithoutZ3: number;
+};
+
+export interface EntailmentEngine {
+  /** Does every admissible assignment satisfying `premise` satisfy `conclusion`? Vacuous premises entail nothing (holds: false, method 'vacuous-premise'). */
+  entails(premise: Equation, conclusion: Equation, domain: Domain): Promise<Verdict>;
+  /** Does some admissible assignment satisfy the equation? */
+  consistent(eq: Equation, domain: Domain): Promise<Consistency>;
+  /** The list equivalence of ../shared/data/README.md (each equation of either list entailed by one of the other; empty ≡ empty only). */
+  compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison>;
+  stats(): EntailerStats;
+  close(): Promise<void>;
+}

@@ -1,0 +1,116 @@
+// Marking: a student's equation list against a question's scheme, following the semantics of
+// ../shared/data/README.md exactly:
+//   implied     some single student equation entails some accepted form;
+//   equivalent  some single student equation entails and is entailed by some accepted form;
+//   answer      as equivalent, and the student equation has the target alone on one side and
+//               not on the other;
+//   manual      never awarded automatically (left open).
+// A student equation that no admissible assignment satisfies entails nothing: it earns nothing
+// and is reported in `inconsistent`. Verdicts use the question's domain (its assumptions).
+import { equationToSympy, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
+import { questionDomain, type Question } from '../../../shared/exam.ts';
+import type { ItemMark, MarkEvidence, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
+import type { EntailmentEngine, Verdict } from './entail/types.ts';
+import type { CompiledQuestion } from '../io/exam.ts';
+
+export type { ItemMark, MarkEvidence, ResponseMarks };
+
+/** Evidence kept for a withheld item: at most this many checks. */
+const MAX_WITHHELD_EVIDENCE = 4;
+
+/** Whether `eq` has `target` alone on one side and not on the other (`v = ...`, or `... = v`). */
+export function solvedFor(eq: Equation, target: string): boolean {
+  const alone = (side: Equation['lhs']): boolean => side.kind === 'sym' && side.name === target;
+  if (alone(eq.lhs)) return !symbolsOf(eq.rhs).includes(target);
+  if (alone(eq.rhs)) return !symbolsOf(eq.lhs).includes(target);
+  return false;
+}
+
+const isVacuous = (v: Verdict): boolean => v.method === 'vacuous-premise';
+
+/**
+ * Mark one equation list. `equations` are already parsed against the question's variables.
+ * Deterministic: the same equations, question and engine verdicts give the same marks.
+ */
+export async function markEquations(engine: EntailmentEngine, cq: CompiledQuestion, equations: readonly Equation[]): Promise<ResponseMarks> {
+  const q: Question = cq.question;
+  const domain = questionDomain(q);
+  const sources = equations.map(equationToSympy);
+
+  // 1. Inconsistent student equations entail nothing: set them aside.
+  const inconsistent: InconsistentEquation[] = [];
+  const usable: number[] = [];
+  for (let i = 0; i < equations.length; i++) {
+    const c = await engine.consistent(equations[i], domain);
+    if (c.satisfiable === false) inconsistent.push({ studentIndex: i, student: sources[i], method: c.method, note: c.note ?? 'no admissible assignment satisfies it' });
+    else usable.push(i);
+  }
+  const flagVacuous = (i: number, v: Verdict): void => {
+    if (!inconsistent.some((x) => x.studentIndex === i)) inconsistent.push({ studentIndex: i, student: sources[i], method: 'entailment', note: v.note ?? 'vacuous premise' });
+  };
+
+  const items: ItemMark[] = [];
+  for (const item of q.scheme) {
+    if (item.manual || !item.match) {
+      items.push({ itemId: item.id, available: item.marks, awarded: null, outcome: 'manual', match: 'manual', evidence: [], note: 'decided by the instructor' });
+      continue;
+    }
+    const match = item.match;
+    const forms = cq.accept.get(item.id) ?? [];
+    const considered: MarkEvidence[] = [];
+    let won: MarkEvidence | undefined;
+    let undecided = false;
+    outer: for (const i of usable) {
+      if (inconsistent.some((x) => x.studentIndex === i)) continue;
+      const solved = match === 'answer' ? solvedFor(equations[i], q.target ?? '') : undefined;
+      for (let a = 0; a < forms.length; a++) {
+        const base = { studentIndex: i, student: sources[i], acceptIndex: a, accepted: item.accept[a], solvedForTarget: solved };
+        if (solved === false) {
+          // Not an answer whatever it entails; keep one line of evidence, no engine call.
+          if (a === 0) considered.push({ ...base, forward: { holds: null, method: 'unknown', note: `not solved for ${q.target}: the target must stand alone on one side and not appear on the other` } });
+          continue;
+        }
+        const forward = await engine.entails(equations[i], forms[a], domain);
+        if (isVacuous(forward)) {
+          flagVacuous(i, forward);
+          continue outer;
+        }
+        if (forward.holds !== true) {
+          if (forward.holds === null) undecided = true;
+          considered.push({ ...base, forward });
+          continue;
+        }
+        if (match === 'implied') {
+          won = { ...base, forward };
+          break outer;
+        }
+        const backward = await engine.entails(forms[a], equations[i], domain);
+        const ev = { ...base, forward, backward };
+        if (backward.holds === true) {
+          won = ev;
+          break outer;
+        }
+        if (backward.holds === null) undecided = true;
+        considered.unshift(ev); // one direction holds: the closest miss, shown first
+      }
+    }
+    if (won) items.push({ itemId: item.id, available: item.marks, awarded: item.marks, outcome: 'awarded', match, evidence: [won] });
+    else if (undecided)
+      items.push({ itemId: item.id, available: item.marks, awarded: null, outcome: 'undecided', match, evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE), note: 'the engine could not decide some check: the instructor decides' });
+    else
+      items.push({
+        itemId: item.id,
+        available: item.marks,
+        awarded: 0,
+        outcome: 'withheld',
+        match,
+        evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE),
+        note: usable.length === 0 ? (equations.length ? 'every equation is inconsistent' : 'no equations') : undefined,
+      });
+  }
+  inconsistent.sort((a, b) => a.studentIndex - b.studentIndex);
+  const total = items.reduce((s, it) => s + (it.outcome === 'awarded' ? (it.awarded ?? 0) : 0), 0);
+  const available = items.reduce((s, it) => s + it.available, 0);
+  const status = items.some((it) => it.outcome === 'undecided') ? 'undecided' : items.some((it) => it.outcome === 'manual') ? 'manual-open' : 'complete';
+  return { items, total, available, inconsistent, status };
+}

@@ -1,0 +1,76 @@
+// CSV output (csv-stringify): marks.csv and equations.csv from the workspace. Files are written
+// to a temporary name and renamed, so a reader never sees half a file.
+import { renameSync, writeFileSync } from 'node:fs';
+import { stringify } from 'csv-stringify/sync';
+import type { Exam } from '../../../../shared/exam.ts';
+import type { ResponseSummary, Workspace } from '../../store/workspace.ts';
+import { combinedState, effectiveTotal, reviewOfResponse } from '../../review/state.ts';
+
+/** Scheme item ids over the whole exam: the union, in exam order (first appearance). */
+export function itemColumns(exam: Exam): string[] {
+  const out: string[] = [];
+  for (const q of exam.questions) for (const s of q.scheme) if (!out.includes(s.id)) out.push(s.id);
+  return out;
+}
+
+const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000));
+
+export function marksCsv(ws: Workspace, exam: Exam): string {
+  const cols = itemColumns(exam);
+  const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status']];
+  for (const r of ws.listResponses(exam.id)) {
+    const q = exam.questions.find((x) => x.id === r.questionId);
+    const own = new Set((q?.scheme ?? []).map((s) => s.id));
+    const cells = cols.map((c) => {
+      const v = own.has(c) ? r.effective[c] : null;
+      return v === null || v === undefined ? '' : fmt(v);
+    });
+    const total = effectiveTotal(r);
+    rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state]);
+  }
+  return stringify(rows, { record_delimiter: '\n' });
+}
+
+/** One row per student: each question's items, each question's total, and the overall total. */
+export function studentMarksCsv(ws: Workspace, exam: Exam): string {
+  const cols = exam.questions.flatMap((q) => [...q.scheme.map((s) => `${q.id}.${s.id}`), `${q.id}.total`]);
+  const by = new Map<string, Map<string, ResponseSummary>>();
+  for (const r of ws.listResponses(exam.id)) {
+    if (!by.has(r.studentId)) by.set(r.studentId, new Map());
+    by.get(r.studentId)!.set(r.questionId, r);
+  }
+  const cell = (n: number | null | undefined): string => (n === null || n === undefined ? '' : fmt(n));
+  const rows: string[][] = [['student_id', ...cols, 'total', 'status']];
+  for (const [sid, qs] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const cells: string[] = [];
+    let total = 0;
+    const states: Parameters<typeof combinedState>[0] = [];
+    for (const q of exam.questions) {
+      const r = qs.get(q.id);
+      for (const s of q.scheme) cells.push(cell(r?.marks ? r.effective[s.id] : null));
+      const t = r ? effectiveTotal(r) : null;
+      cells.push(cell(t));
+      total += t ?? 0;
+      states.push(r ? reviewOfResponse(r, exam).state : 'missing');
+    }
+    rows.push([sid, ...cells, cell(total), combinedState(states)]);
+  }
+  return stringify(rows, { record_delimiter: '\n' });
+}
+
+export function equationsCsv(ws: Workspace, exam: Exam): string {
+  const rows: string[][] = [['student_id', 'question_id', 'equations', 'source', 'status', 'flags']];
+  for (const r of ws.listResponses(exam.id)) {
+    const x = r.extraction;
+    const flags = [...(x?.flags ?? [])];
+    if (r.marks?.inconsistent.length && !flags.includes('inconsistent')) flags.push('inconsistent');
+    rows.push([r.studentId, r.questionId, JSON.stringify(x?.equations ?? []), x?.source ?? '', x?.status ?? 'pending', flags.join(';')]);
+  }
+  return stringify(rows, { record_delimiter: '\n' });
+}
+
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}

@@ -1,0 +1,120 @@
+// Exam import and export (format exam.v1, see ../shared/data/README.md). Import validates the
+// JSON with the zod schema and then parses every accepted form and the answer with the strict
+// equation parser against the question's variables, so a bad exam is rejected up front with
+// errors that name the place: `questions[1].scheme[2].accept[0]: symbol 'U' is not a variable...`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ExamSchema, type Exam, type Question } from '../../../shared/exam.ts';
+import { parseEquation, formatErrors, type Equation } from '../../../shared/equation/index.ts';
+
+/** One problem found in an exam file; `path` is like `questions[1].scheme[2].accept[0]`. */
+export type ExamProblem = { path: string; message: string };
+
+export class ExamError extends Error {
+  constructor(
+    readonly problems: ExamProblem[],
+    readonly file?: string,
+  ) {
+    super(`${file ? `${file}: ` : ''}invalid exam:\n${problems.map((p) => `  ${p.path || '(top level)'}: ${p.message}`).join('\n')}`);
+    this.name = 'ExamError';
+  }
+}
+
+/** A question with its accepted forms and answer already parsed (ASTs, by scheme item). */
+export type CompiledQuestion = {
+  question: Question;
+  /** Parsed accepted forms per scheme item id (empty for manual items). */
+  accept: Map<string, Equation[]>;
+  answer?: Equation;
+  variables: string[];
+};
+
+export type LoadedExam = { exam: Exam; questions: Map<string, CompiledQuestion> };
+
+function zodPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+/** Validate an exam object (already JSON-parsed). Throws ExamError listing every problem. */
+export function validateExam(data: unknown, file?: string): LoadedExam {
+  const r = ExamSchema.safeParse(data);
+  if (!r.success) throw new ExamError(r.error.issues.map((i) => ({ path: zodPath(i.path), message: i.message })), file);
+  const exam = r.data;
+  const problems: ExamProblem[] = [];
+  const questions = new Map<string, CompiledQuestion>();
+  exam.questions.forEach((q, qi) => {
+    const at = `questions[${qi}]`;
+    if (questions.has(q.id)) problems.push({ path: `${at}.id`, message: `duplicate question id '${q.id}'` });
+    const variables = q.variables.map((v) => v.name);
+    const seenVar = new Set<string>();
+    q.variables.forEach((v, vi) => {
+      if (seenVar.has(v.name)) problems.push({ path: `${at}.variables[${vi}].name`, message: `duplicate variable '${v.name}'` });
+      seenVar.add(v.name);
+      if (v.range && !(v.range[0] < v.range[1])) problems.push({ path: `${at}.variables[${vi}].range`, message: `range [${v.range.join(', ')}] is empty: low must be below high` });
+    });
+    if (q.target !== undefined && !seenVar.has(q.target)) problems.push({ path: `${at}.target`, message: `target '${q.target}' is not a variable of this question (${variables.join(', ')})` });
+    const accept = new Map<string, Equation[]>();
+    const seenItem = new Set<string>();
+    q.scheme.forEach((item, si) => {
+      const ip = `${at}.scheme[${si}]`;
+      if (seenItem.has(item.id)) problems.push({ path: `${ip}.id`, message: `duplicate scheme item id '${item.id}'` });
+      seenItem.add(item.id);
+      if (item.manual) {
+        if (item.match) problems.push({ path: `${ip}.match`, message: 'a manual item has no match rule' });
+        accept.set(item.id, []);
+        return;
+      }
+      if (!item.match) problems.push({ path: `${ip}.match`, message: "an automatic item needs match 'implied', 'equivalent' or 'answer' (or manual: true)" });
+      if (item.match === 'answer' && q.target === undefined) problems.push({ path: `${ip}.match`, message: "match 'answer' needs the question's target variable" });
+      if (item.accept.length === 0) problems.push({ path: `${ip}.accept`, message: 'an automatic item needs at least one accepted form' });
+      const forms: Equation[] = [];
+      item.accept.forEach((src, ai) => {
+        const p = parseEquation(src, { variables });
+        if (p.ok) forms.push(p.value);
+        else problems.push({ path: `${ip}.accept[${ai}]`, message: formatErrors(p.errors) });
+      });
+      accept.set(item.id, forms);
+    });
+    let answer: Equation | undefined;
+    if (q.answer !== undefined) {
+      const p = parseEquation(q.answer, { variables });
+      if (p.ok) answer = p.value;
+      else problems.push({ path: `${at}.answer`, message: formatErrors(p.errors) });
+    }
+    questions.set(q.id, { question: q, accept, answer, variables });
+  });
+  if (problems.length) throw new ExamError(problems, file);
+  return { exam, questions };
+}
+
+/** Parse exam JSON text. Throws ExamError (bad JSON is reported with its position). */
+export function parseExamJson(text: string, file?: string): LoadedExam {
+  let data: unknown;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new ExamError([{ path: '', message: `not valid JSON: ${(e as Error).message}` }], file);
+  }
+  return validateExam(data, file);
+}
+
+/** Read and validate an exam file. */
+export function loadExamFile(path: string): LoadedExam {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ExamError([{ path: '', message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }], path);
+  }
+  return parseExamJson(text, path);
+}
+
+/** The exam as exam.v1 JSON text (stable key order of the schema, two-space indent). */
+export function exportExamJson(exam: Exam): string {
+  return `${JSON.stringify(ExamSchema.parse(exam), null, 2)}\n`;
+}
+
+export function saveExamFile(path: string, exam: Exam): void {
+  writeFileSync(path, exportExamJson(exam));
+}

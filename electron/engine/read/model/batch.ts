@@ -1,0 +1,267 @@
+// The batch API the CLI and the app call: read many responses with a chosen technique, keep a
+// record per response, account for the compute, and report which responses wait for the model
+// when Ollama can't be reached (re-run to resume: the reply cache makes finished work free).
+import { parseEquation } from '../../../../shared/equation/index.ts';
+import { extractEmbedded } from '../../../../shared/extract/index.ts';
+import { realDomain, type Question } from '../../../../shared/exam.ts';
+import type { Extraction, ExtractionFlag } from '../../../../shared/extraction.ts';
+import type { EntailmentEngine } from '../../decide/entail/types.ts';
+import type { Extractor } from '../types.ts';
+import { computeAccounting, parseParameterSize, type BatchAccounting } from '../ollama/accounting.ts';
+import { openReplyCache, type ReplyCache } from '../ollama/cache.ts';
+import { OllamaClient, OllamaError, type InstalledModel } from '../ollama/client.ts';
+import { makeSettings, settingsWarnings, type OllamaSettings, type Technique } from '../ollama/settings.ts';
+import { mentionsAttachment } from './guards.ts';
+import {
+  finishExtraction, MAX_CONSENSUS_ROUNDS, MAX_REPAIR_ROUNDS, readConsensus, readDirect, readingOf, readLlmModulo, readPerLine,
+  syntacticComparer, type ListReading, type ReadContext,
+} from './strategies.ts';
+import type { ListComparer, ModelRef, ResponseInput, ResponseRecord } from './types.ts';
+
+export type ReadOptions = Partial<Omit<OllamaSettings, 'model'>> & {
+  model: string;
+  /** Cache: a JSON-lines file path, a cache object, or none (in memory for this batch). */
+  cache?: string | ReplyCache | null;
+  /** The embedded extractor (hybrid). */
+  embedded?: Extractor | ((text: string, q: Question) => Extraction | Promise<Extraction>);
+  /** The entailment engine (consensus, hybrid agreement). Without one, lists are compared syntactically (a warning says so). */
+  engine?: Pick<EntailmentEngine, 'compareLists'>;
+  /** Hybrid: which technique reads what the embedded extractor did not ('llm-modulo', or 'consensus' when model2 is set). */
+  hybridModelTechnique?: Exclude<Technique, 'hybrid'>;
+  /** Hybrid: also ask the model about responses the embedded extractor read, and require agreement. */
+  verifyEmbedded?: boolean;
+  /** GPU for the energy estimate ("RTX 4090", or "320W"). */
+  gpu?: string | null;
+  maxRepairRounds?: number;
+  maxConsensusRounds?: number;
+  perLine?: { minChars?: number; maxPieceChars?: number };
+  onProgress?: (p: BatchProgress) => void;
+  /**
+   * Each response as soon as it is read (before onProgress), e.g. to store it at once so a killed
+   * batch loses nothing; it may change the item's extraction. An exception stops the batch.
+   */
+  onItem?: (item: BatchItem) => void | Promise<void>;
+  /** Stops the batch: responses not read yet are reported as waiting. */
+  signal?: AbortSignal;
+  /** A client to reuse (tests, the app); otherwise one is made from the settings. */
+  client?: OllamaClient;
+};
+
+export type BatchProgress = { done: number; total: number; id: string; status: Extraction['status']; waiting: boolean; cached: boolean };
+
+export type BatchItem = { id: string; question: Question; extraction: Extraction; record: ResponseRecord };
+
+export type BatchResult = {
+  technique: Technique;
+  models: ModelRef[];
+  items: BatchItem[];
+  /** Ids of responses waiting for the model (Ollama unreachable or the batch was stopped). */
+  waiting: string[];
+  /** Why they wait, for the user. */
+  waitingReason?: string;
+  accounting: BatchAccounting;
+  warnings: string[];
+  url: string;
+};
+
+const toCompare = (engine?: Pick<EntailmentEngine, 'compareLists'>): ListComparer => (engine ? (a, b, d) => engine.compareLists(a, b, d) : syntacticComparer);
+
+function waitingExtraction(embedded: Extraction | undefined, reason: string): Extraction {
+  if (embedded) {
+    return { ...embedded, flags: [...new Set<ExtractionFlag>([...embedded.flags, 'waiting-for-model'])], notes: [...embedded.notes, reason] };
+  }
+  return { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: [reason] };
+}
+
+/** Read responses with the chosen technique. Never throws for one response's trouble; throws on bad settings or a model that isn't installed. */
+export async function readResponses(responses: ResponseInput[], question: Question | null, options: ReadOptions): Promise<BatchResult> {
+  const t0 = Date.now();
+  const settings = makeSettings(options);
+  const warnings = settingsWarnings(settings);
+  const technique = settings.technique;
+  const cache = typeof options.cache === 'string' || options.cache == null ? openReplyCache(options.cache as string | null) : options.cache;
+  const client =
+    options.client ??
+    new OllamaClient({ url: settings.url, timeoutMs: settings.timeoutMs, retries: settings.retries, backoffMs: settings.backoffMs, stream: settings.stream, parallel: settings.parallel, cache });
+  const compare = toCompare(options.engine);
+  const modelTechnique: Exclude<Technique, 'hybrid'> = options.hybridModelTechnique ?? (settings.model2 ? 'consensus' : 'llm-modulo');
+  const needsCompare = technique === 'consensus' || technique === 'hybrid';
+  if (needsCompare && !options.engine) warnings.push('no entailment engine given: lists are compared by their canonical text only (stricter than entailment)');
+  // Hybrid reads with the embedded extractor first (Equimark's own unless another is given).
+  const embedded: (text: string, q: Question) => Extraction | Promise<Extraction> =
+    typeof options.embedded === 'function' ? options.embedded : options.embedded ? (t, q) => (options.embedded as Extractor).extract(t, q) : extractEmbedded;
+
+  // Models are resolved (digest, size) on first need, so a batch the embedded extractor reads alone never touches Ollama.
+  let modelsPromise: Promise<ModelRef[]> | null = null;
+  const parameters: Record<string, number | null> = {};
+  let installed: InstalledModel[] = [];
+  const names = [settings.model, ...((technique === 'consensus' || (technique === 'hybrid' && modelTechnique === 'consensus')) && settings.model2 ? [settings.model2] : [])];
+  const resolveModels = () =>
+    (modelsPromise ??= (async () => {
+      installed = await client.listModels();
+      const refs = names.map((n) => {
+        const m = OllamaClient.findModel(installed, n);
+        if (!m) {
+          throw new OllamaError('model-not-found', `model '${n}' is not installed in Ollama at ${settings.url} (installed: ${installed.map((x) => x.name).join(', ') || 'none'}); pull it first`);
+        }
+        return { name: m.name, digest: m.digest };
+      });
+      for (const r of refs) {
+        try {
+          parameters[r.digest] = (await client.show(r.name)).parameters;
+        } catch {
+          parameters[r.digest] = parseParameterSize(OllamaClient.findModel(installed, r.name)?.parameterSize);
+        }
+      }
+      return refs;
+    })());
+
+  const items: BatchItem[] = new Array(responses.length);
+  const waiting: string[] = [];
+  let waitingReason: string | undefined;
+  let down: OllamaError | null = null;
+  let fatal: Error | null = null;
+  let done = 0;
+
+  const readOne = async (r: ResponseInput): Promise<BatchItem> => {
+    const q = r.question ?? question;
+    if (!q) throw new Error(`response ${r.id}: no question given`);
+    const started = Date.now();
+    const record: ResponseRecord = { id: r.id, questionId: q.id, technique, models: [], calls: [], readings: [], ungrounded: [], waiting: false, wallMs: 0 };
+    const finish = (extraction: Extraction): BatchItem => {
+      record.wallMs = Date.now() - started;
+      return { id: r.id, question: q, extraction, record };
+    };
+    if (r.text.trim() === '') {
+      return finish({ equations: [], status: 'blank', source: technique === 'hybrid' ? 'embedded' : `model:${settings.model}`, flags: [], unread: [], notes: [] });
+    }
+    let emb: Extraction | undefined;
+    if (technique === 'hybrid') {
+      emb = await embedded(r.text, q);
+      record.embedded = emb;
+      record.readings.push({ reader: 'embedded', equations: emb.equations.map((e) => e.source) });
+      if ((emb.status === 'read' || emb.status === 'blank') && !options.verifyEmbedded) {
+        if (mentionsAttachment(r.text) && !emb.flags.includes('attachment')) {
+          emb = { ...emb, status: 'needs-review', flags: [...emb.flags, 'attachment'], notes: [...emb.notes, 'the response mentions an attachment: its working may not be in the text'] };
+        }
+        return finish(emb);
+      }
+    }
+    const reason = () => `waiting for the model: ${down?.message ?? 'the batch was stopped'}`;
+    if (down || options.signal?.aborted) {
+      record.waiting = true;
+      return finish(waitingExtraction(emb, reason()));
+    }
+    try {
+      const models = await resolveModels();
+      record.models = models;
+      const ctx: ReadContext = {
+        client, question: q, text: r.text, calls: record.calls, options: { temperature: 0, seed: settings.seed },
+        maxRepairRounds: options.maxRepairRounds ?? MAX_REPAIR_ROUNDS, maxConsensusRounds: options.maxConsensusRounds ?? MAX_CONSENSUS_ROUNDS, compare,
+      };
+      const t = technique === 'hybrid' ? modelTechnique : technique;
+      let reading: ListReading;
+      let source: Extraction['source'] = `model:${models[0].name}`;
+      const flags: ExtractionFlag[] = [];
+      const notes: string[] = [];
+      let review = false;
+      if (t === 'consensus') {
+        if (models.length < 2) throw new Error("consensus needs a second model (model2)");
+        const c = await readConsensus(ctx, models[0], models[1]);
+        record.readings.push(readingOf(`model:${models[0].name}`, c.a), readingOf(`model:${models[1].name}`, c.b));
+        reading = { equations: c.equations, problems: [...c.a.problems, ...c.b.problems], rounds: c.rounds };
+        source = 'consensus';
+        if (!c.agreed) {
+          flags.push('models-disagree');
+          review = true;
+          notes.push(
+            `the models still disagree after ${c.rounds} round(s); only equations both support are kept. ` +
+              `${models[0].name}: ${JSON.stringify(c.a.equations.map((e) => e.source))}; ${models[1].name}: ${JSON.stringify(c.b.equations.map((e) => e.source))}`,
+          );
+        } else if (c.rounds > 0) notes.push(`the models agreed after ${c.rounds} consensus round(s)`);
+      } else {
+        reading = t === 'direct' ? await readDirect(ctx, models[0]) : t === 'per-line' ? await readPerLine(ctx, models[0], options.perLine) : await readLlmModulo(ctx, models[0]);
+        if ('note' in reading && typeof reading.note === 'string') notes.push(reading.note);
+        record.readings.push(readingOf(`model:${models[0].name}`, reading));
+      }
+      if (emb && emb.equations.length > 0) {
+        // Both read it: the embedded extractor's equations must be in the model's list (all of them when it read the whole response).
+        const embParsed = emb.equations.flatMap((e) => {
+          const p = parseEquation(e.source, { variables: q.variables.map((v) => v.name) });
+          return p.ok ? [{ source: e.source, eq: p.value }] : [];
+        });
+        const embEqs = embParsed.map((e) => e.eq);
+        const cmp = reading.equations.length ? await compare(embEqs, reading.equations.map((e) => e.eq), realDomain(q)) : { equivalent: false, aCoveredBy: embEqs.map(() => -1), bCoveredBy: [] };
+        const agree = emb.status === 'read' ? cmp.equivalent : cmp.aCoveredBy.every((i) => i >= 0);
+        if (!agree) {
+          flags.push('models-disagree');
+          review = true;
+          notes.push(`the embedded extractor and the model read this response differently: embedded ${JSON.stringify(emb.equations.map((e) => e.source))}, model ${JSON.stringify(reading.equations.map((e) => e.source))}`);
+          const seen = new Set(reading.equations.map((e) => e.source));
+          for (const e of embParsed) if (!seen.has(e.source)) reading.equations.push(e);
+        }
+      }
+      const fin = finishExtraction(q, r.text, reading, source, { flags, notes, review });
+      record.ungrounded = fin.ungrounded;
+      return finish(fin.extraction);
+    } catch (e) {
+      if (e instanceof OllamaError && (e.unavailable || e.kind === 'aborted')) {
+        down ??= e;
+        waitingReason ??= e.message;
+        record.waiting = true;
+        record.error = e.message;
+        return finish(waitingExtraction(emb, reason()));
+      }
+      if (e instanceof OllamaError && e.kind === 'model-not-found') {
+        fatal ??= e;
+        throw e;
+      }
+      // Anything else (a reply that stayed malformed, a bad request): this response is not read; the rest go on.
+      record.error = (e as Error).message;
+      const ext: Extraction = emb
+        ? { ...emb, flags: [...new Set<ExtractionFlag>([...emb.flags, 'parse-error'])], notes: [...emb.notes, `the model could not read it: ${record.error}`] }
+        : { equations: [], status: 'abstained', source: `model:${settings.model}`, flags: ['parse-error'], unread: [], notes: [`the model could not read it: ${record.error}`] };
+      return finish(ext);
+    }
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < responses.length && !fatal) {
+      const i = next++;
+      let item: BatchItem;
+      try {
+        item = await readOne(responses[i]);
+      } catch (e) {
+        fatal ??= e as Error;
+        return;
+      }
+      try {
+        await options.onItem?.(item);
+      } catch (e) {
+        fatal ??= e as Error;
+        return;
+      }
+      items[i] = item;
+      if (item.record.waiting) waiting.push(item.id);
+      done++;
+      options.onProgress?.({ done, total: responses.length, id: item.id, status: item.extraction.status, waiting: item.record.waiting, cached: item.record.calls.length > 0 && item.record.calls.every((c) => c.cached) });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(settings.parallel, Math.max(1, responses.length)) }, worker));
+  if (fatal) throw fatal;
+
+  const mp = modelsPromise as Promise<ModelRef[]> | null;
+  const models = mp ? await mp.catch(() => [] as ModelRef[]) : [];
+  const usage = items.flatMap((it) => it.record.calls);
+  return {
+    technique,
+    models,
+    items,
+    waiting,
+    waitingReason,
+    accounting: computeAccounting(usage, { batchWallMs: Date.now() - t0, parameters, gpu: options.gpu ?? null }),
+    warnings,
+    url: settings.url,
+  };
+}

@@ -1,0 +1,91 @@
+// The review state of a response, decided here and only here: marks.csv, the per-student export,
+// the app's review list and chips, the job's and the summary's counts all call reviewState(), so
+// an export can never call `complete` a row that the app holds back for the instructor.
+import type { Exam, Question } from '../../../shared/exam.ts';
+import type { ResponseSummary } from '../store/workspace.ts';
+
+/**
+ * - `pending`: not read or not marked yet (waiting for a model included, once it has no marks);
+ * - `needs-review`: the reading can't be trusted as it stands (its status, or a flag below);
+ * - `blank`: nothing was written;
+ * - `undecided`: an automatic item the engine couldn't decide;
+ * - `manual-open`: manual items wait for the instructor;
+ * - `complete`: every item has a mark.
+ */
+export type ReviewState = 'pending' | 'needs-review' | 'blank' | 'undecided' | 'manual-open' | 'complete';
+
+/** Reading statuses an instructor must look at. */
+export const REVIEW_STATUSES: ReadonlySet<string> = new Set(['needs-review', 'partial', 'abstained']);
+/** Flags that make a reading doubtful whatever its status. */
+export const REVIEW_FLAGS: ReadonlySet<string> = new Set([
+  'models-disagree',
+  'invented',
+  'attachment',
+  'unmapped-symbol',
+  'parse-error',
+  'waiting-for-model',
+  'engine-error',
+  'addresses-marker',
+]);
+
+export type Review = {
+  state: ReviewState;
+  /** The instructor must act: the reading is doubtful or an automatic mark is undecided. */
+  needsReview: boolean;
+  /** Why, in the words of the status and flags that decided it (empty when nothing is wrong). */
+  reasons: string[];
+};
+
+type Reviewable = Pick<ResponseSummary, 'extraction' | 'marks' | 'effective'>;
+
+/** The one rule. `scheme` is the response's question's scheme (manual items are open until marked). */
+export function reviewState(r: Reviewable, scheme: Question['scheme']): Review {
+  const x = r.extraction;
+  if (!x || !r.marks) return { state: 'pending', needsReview: false, reasons: [] };
+  // A correction by hand settles the reading: its status and flags no longer raise doubt.
+  if (x.source !== 'manual') {
+    const reasons = [...(REVIEW_STATUSES.has(x.status) ? [x.status] : []), ...x.flags.filter((f) => REVIEW_FLAGS.has(f))];
+    if (reasons.length) return { state: 'needs-review', needsReview: true, reasons };
+  }
+  if (x.status === 'blank') return { state: 'blank', needsReview: false, reasons: [] };
+  const open = scheme.filter((s) => r.effective[s.id] === null || r.effective[s.id] === undefined);
+  const undecided = open.filter((s) => !s.manual);
+  if (undecided.length) return { state: 'undecided', needsReview: true, reasons: undecided.map((s) => `item ${s.id} undecided`) };
+  if (open.length) return { state: 'manual-open', needsReview: false, reasons: [] };
+  return { state: 'complete', needsReview: false, reasons: [] };
+}
+
+/** The scheme of a response's question (empty for a question the exam no longer has). */
+export function schemeOf(exam: Exam, questionId: string): Question['scheme'] {
+  return exam.questions.find((q) => q.id === questionId)?.scheme ?? [];
+}
+
+/** The review state of a stored response under its exam. */
+export const reviewOfResponse = (r: ResponseSummary, exam: Exam): Review => reviewState(r, schemeOf(exam, r.questionId));
+
+/** The total with the instructor's overrides applied; null until the response is marked. */
+export function effectiveTotal(r: Pick<ResponseSummary, 'marks' | 'effective'>): number | null {
+  if (!r.marks) return null;
+  return Object.values(r.effective).reduce<number>((s, v) => s + (v ?? 0), 0);
+}
+
+/** Most urgent first: a student's state over several responses is the most urgent of theirs. */
+const URGENCY: (ReviewState | 'missing')[] = ['pending', 'needs-review', 'undecided', 'missing', 'manual-open', 'complete'];
+
+/** A student's state over their responses (`missing` for a question with no response); a blank answer is finished. */
+export function combinedState(states: (ReviewState | 'missing')[]): ReviewState | 'missing' {
+  let best = URGENCY.length - 1;
+  for (const s of states) best = Math.min(best, URGENCY.indexOf(s === 'blank' ? 'complete' : s));
+  return URGENCY[best];
+}
+
+/** Counts over a set of responses, for the job's progress and the summary. */
+export function reviewCounts(rows: ResponseSummary[], exam: Exam): Record<ReviewState, number> & { needsReview: number } {
+  const out = { pending: 0, 'needs-review': 0, blank: 0, undecided: 0, 'manual-open': 0, complete: 0, needsReview: 0 };
+  for (const r of rows) {
+    const v = reviewOfResponse(r, exam);
+    out[v.state]++;
+    if (v.needsReview) out.needsReview++;
+  }
+  return out;
+}
