@@ -3,9 +3,13 @@
 //   1. cold (fresh engine: numeric fast path, cache, Z3 only where needed),
 //   2. warm (same engine again: everything from the cache),
 //   3. pairwise Z3 (the study's method: every algebraic pair sent to Z3 alone, no cache, no fast path),
+//   4. parallel Z3: the same Z3-bound work (pairwise Z3 on the first PARALLEL_PAIRS pairs) with the
+//      Z3 pool at one worker and at one worker per core (2 here), pairs asked concurrently; the
+//      speed-up is the ratio of the two, measured in the same run,
 // all in one run. Prints pairs decided per second, Z3 calls, and the ratios.
 // Run: node --import tsx bench/entail.bench.ts   (or npm run bench -- entail)
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -54,6 +58,37 @@ async function decideAll(engine: Entailer, pairs: Pair[]): Promise<{ ms: number;
   return { ms: performance.now() - t0, verdicts };
 }
 
+/** Decide the pairs with up to `concurrency` asked at once (the Z3 pool decides them in parallel). */
+async function decideConcurrently(engine: Entailer, pairs: Pair[], concurrency: number): Promise<{ ms: number; verdicts: Verdict[] }> {
+  const t0 = performance.now();
+  const verdicts: Verdict[] = new Array(pairs.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < pairs.length) {
+      const i = next++;
+      verdicts[i] = await engine.entails(pairs[i].premise, pairs[i].conclusion, pairs[i].domain);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return { ms: performance.now() - t0, verdicts };
+}
+
+const PARALLEL_PAIRS = Number(process.env.BENCH_PARALLEL_PAIRS ?? 600);
+
+/** Pairwise Z3 (Z3-bound) on the first PARALLEL_PAIRS pairs with a pool of `workers` (workers started before timing). */
+async function parallelRun(pairs: Pair[], workers: number): Promise<{ ms: number; verdicts: Verdict[]; calls: number }> {
+  const e = await Entailer.create({ mode: 'pairwise-z3', z3Workers: workers });
+  try {
+    // Start every worker (Z3's WASM loaded, solver thread up) before the clock runs.
+    await decideConcurrently(e, pairs.slice(0, workers * 4), workers * 2);
+    const before = e.stats().z3Calls;
+    const r = await decideConcurrently(e, pairs, workers * 2);
+    return { ...r, calls: e.stats().z3Calls - before };
+  } finally {
+    await e.close();
+  }
+}
+
 const rate = (n: number, ms: number): string => `${((n * 1000) / Math.max(ms, 1e-6)).toFixed(0)} pairs/s`;
 
 export async function main(): Promise<void> {
@@ -91,6 +126,14 @@ export async function main(): Promise<void> {
   console.log(`cold methods:  ${[...methods].map(([m, n]) => `${m} ${n}`).join(', ')}`);
   console.log(`engine vs pairwise z3: ${disagree} decided pairs disagree`);
   for (const e of examples) console.log(e);
+
+  // 4. The Z3 pool: one worker against one per core, the same Z3-bound pairs, in the same run.
+  const sub = pairs.slice(0, PARALLEL_PAIRS);
+  const cores = Math.max(2, Math.min(availableParallelism(), 4));
+  const one = await parallelRun(sub, 1);
+  const many = await parallelRun(sub, cores);
+  const differ = one.verdicts.filter((v, i) => v.holds !== null && many.verdicts[i].holds !== null && v.holds !== many.verdicts[i].holds).length;
+  console.log(`z3 pool:       ${sub.length} pairs pairwise (${one.calls} z3 calls): 1 worker ${one.ms.toFixed(0)} ms, ${cores} workers ${many.ms.toFixed(0)} ms: ${(one.ms / many.ms).toFixed(2)}x speed-up on ${availableParallelism()} cores; ${differ} decided pairs differ`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -6,25 +6,13 @@ import { ExamsView } from './views/Exams.tsx';
 import { ResponsesView } from './views/Responses.tsx';
 import { GradeView } from './views/Grade.tsx';
 import { ReviewView } from './views/Review.tsx';
-import { ResponseView } from './views/Response.tsx';
+import { ResponseView } from './views/response/ResponseView.tsx';
 import { GroupsView } from './views/Groups.tsx';
 import { SummaryView } from './views/Summary.tsx';
 import { ExportView } from './views/Export.tsx';
 import { SettingsView } from './views/Settings.tsx';
 import type { ReviewRow } from '../shared/api.ts';
-
-export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'export' | 'settings';
-
-export type Nav = {
-  examId: string | null;
-  setExam(id: string | null): void;
-  go(view: View): void;
-  openResponse(id: string, list?: ReviewRow[]): void;
-  /** The review list the detail view walks through with the keyboard. */
-  queue: ReviewRow[];
-  responseId: string | null;
-  refreshExams(): void;
-};
+import type { Nav, View } from './nav.ts';
 
 const STEPS: { view: View; label: string; hint: string; needsExam: boolean }[] = [
   { view: 'exams', label: '1 Exam', hint: 'questions and marking scheme', needsExam: false },

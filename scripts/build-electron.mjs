@@ -12,8 +12,19 @@ await build({
   ...common,
   entryPoints: ['electron/shell/main.ts'],
   outfile: 'dist/electron/main.cjs',
-  external: ['electron', 'better-sqlite3', 'z3-solver', 'csv-parse', 'csv-stringify', 'ollama'],
+  external: ['electron', 'better-sqlite3', 'z3-solver', 'csv-parse', 'csv-stringify', 'ollama', 'esbuild'],
   // The SymPy worker finds its script from import.meta.url; keep it working in CJS.
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+// Z3 runs in worker threads (electron/engine/decide/entail/z3-pool.ts); in the bundle the pool
+// starts dist/electron/z3-worker.cjs, found beside main.cjs (importMetaUrl). 'esbuild' is only
+// imported when running from the TypeScript sources (the pool bundles its worker then), never here.
+await build({
+  ...common,
+  entryPoints: ['electron/engine/decide/entail/z3-worker.ts'],
+  outfile: 'dist/electron/z3-worker.cjs',
+  external: ['z3-solver', 'esbuild'],
   define: { 'import.meta.url': 'importMetaUrl' },
   banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

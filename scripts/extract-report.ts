@@ -1,27 +1,32 @@
 // Figures for the embedded extractor on the development set: coverage and precision overall and
 // per tag, the blank/attachment/words-only check, and (with --wrong, --unread) the responses to
-// look at. Run: node --import tsx scripts/extract-report.ts [--wrong] [--unread] [data-dir]
+// look at. The same loop, loaders and engine as `equimark eval` (marks are not compared here).
+// Run: node --import tsx scripts/extract-report.ts [--wrong] [--unread] [data-dir]
 import { resolve } from 'node:path';
-import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet } from '../electron/engine/eval/figures.ts';
+import { loadEvalDir } from '../electron/engine/eval/set.ts';
+import { formatFiguresReport, runEval } from '../electron/engine/eval/run.ts';
+import { createEngine } from '../electron/engine/decide/engine-factory.ts';
+import { resolveTechnique } from '../electron/engine/read/registry.ts';
 
 const args = process.argv.slice(2);
 const dir = resolve(args.find((a) => !a.startsWith('--')) ?? '../shared/data');
-const set = loadDevSet(dir);
+const set = loadEvalDir(dir);
 if (!set) {
   console.error(`no development set in ${dir}`);
   process.exit(1);
 }
-const { compare, close } = await entailerComparator();
+const engine = await createEngine();
 try {
-  const r = await evaluateExtraction(set.exam, set.responses, set.gold, compare);
-  console.log(formatExtractReport(r, { wrong: args.includes('--wrong') }));
+  const { report, batch } = await runEval({ exam: set.exam, engine, technique: await resolveTechnique('embedded'), responses: set.responses, gold: set.gold, marks: false });
+  console.log(formatFiguresReport(report, { wrong: args.includes('--wrong') }));
   if (args.includes('--unread')) {
     console.log('\nnot read with confidence:');
-    for (const row of r.rows.filter((x) => x.extraction.status !== 'read' && x.extraction.status !== 'blank')) {
-      console.log(`  ${row.studentId} ${row.questionId} ${row.extraction.status}`);
-      for (const u of row.extraction.unread) console.log(`    ${JSON.stringify(u.text)}: ${u.reason}`);
+    for (const item of batch.items.filter((x) => x.extraction.status !== 'read' && x.extraction.status !== 'blank')) {
+      const [studentId, questionId] = [item.id.slice(0, item.id.lastIndexOf('/')), item.question.id];
+      console.log(`  ${studentId} ${questionId} ${item.extraction.status}`);
+      for (const u of item.extraction.unread) console.log(`    ${JSON.stringify(u.text)}: ${u.reason}`);
     }
   }
 } finally {
-  await close();
+  await engine.close();
 }

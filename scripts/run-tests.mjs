@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 
 function findTests(dir) {
   const out = [];
@@ -24,6 +25,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// A file of this run's own, so two runs side by side (the soak, a developer) never read each other's totals.
+const tapLog = join(tmpdir(), `equimark-tap-${process.pid}.log`);
 const child = spawn(
   process.execPath,
   [
@@ -31,16 +34,17 @@ const child = spawn(
     '--test',
     '--test-concurrency=1',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', '--test-reporter-destination=.test-tap.log',
+    '--test-reporter=tap', `--test-reporter-destination=${tapLog}`,
     ...files,
   ],
   { stdio: 'inherit' },
 );
 child.on('exit', async (code) => {
-  const { readFileSync } = await import('node:fs');
+  const { readFileSync, rmSync } = await import('node:fs');
   let tap = '';
   try {
-    tap = readFileSync('.test-tap.log', 'utf8');
+    tap = readFileSync(tapLog, 'utf8');
+    rmSync(tapLog);
   } catch {}
   const pass = Number(/^# pass (\d+)/m.exec(tap)?.[1] ?? 0);
   const fail = Number(/^# fail (\d+)/m.exec(tap)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(tap)?.[1] ?? 0);

@@ -4,6 +4,9 @@
 // renderer can only ever send well-formed, bounded data. Pure code (no Node, no DOM).
 import { z } from 'zod';
 import { ExamSchema } from './exam.ts';
+import { ExtractedEquationSchema, ExtractionFlagSchema, ExtractionNoteSchema, ExtractionSourceSchema, ExtractionStatusSchema, UnreadSpanSchema } from './extraction.ts';
+import { InconsistentEquationSchema, ItemMarkSchema } from './marks.ts';
+import { TECHNIQUE_NAMES } from './techniques.ts';
 
 // ---------- building blocks ----------
 
@@ -13,41 +16,21 @@ const BigText = z.string().max(50_000_000);
 const Comment = z.string().trim().min(1, 'a comment is required').max(2000);
 const Equations = z.array(z.string().max(4000)).max(200);
 
-export const SpanSchema = z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() });
+export { SpanSchema } from './extraction.ts';
 
-export const VerdictSchema = z.object({
-  holds: z.boolean().nullable(),
-  method: z.string(),
-  counterexample: z.record(z.string(), z.string()).optional(),
-  samples: z.number().optional(),
-  note: z.string().optional(),
-});
-
-export const EvidenceSchema = z.object({
-  studentIndex: z.number(),
-  student: z.string(),
-  acceptIndex: z.number(),
-  accepted: z.string(),
-  forward: VerdictSchema,
-  backward: VerdictSchema.optional(),
-  solvedForTarget: z.boolean().optional(),
-});
-
-export const ItemMarkSchema = z.object({
-  itemId: z.string(),
+/**
+ * A scheme item's mark as the detail view shows it: the marking step's ItemMark (shared/marks.ts,
+ * with its evidence and verdicts) plus the item's description, the instructor's override and
+ * the mark that counts.
+ */
+export const ItemDetailSchema = ItemMarkSchema.extend({
   description: z.string(),
-  available: z.number(),
-  /** Automatic result (null: manual or undecided). */
-  awarded: z.number().nullable(),
-  outcome: z.enum(['awarded', 'withheld', 'undecided', 'manual']),
-  match: z.string(),
-  evidence: z.array(EvidenceSchema),
-  note: z.string().optional(),
   /** Instructor's override, when there is one: it replaces `awarded` in the total. */
-  override: z.object({ marks: z.number(), comment: z.string(), at: z.string() }).optional(),
-  /** What counts: the override if any, else the automatic mark. */
-  final: z.number().nullable(),
+  override: z.object({ marks: z.number().nonnegative(), comment: z.string(), at: z.string() }).optional(),
+  /** What counts: the override if any, else the automatic mark (null: open). */
+  final: z.number().nonnegative().nullable(),
 });
+export type ItemDetail = z.infer<typeof ItemDetailSchema>;
 
 /** Chips shown in the review table: what happened to a response, in words a teacher can read. */
 export const CHIPS = [
@@ -70,12 +53,13 @@ export type Chip = z.infer<typeof ChipSchema>;
 
 export const ReadingSchema = z.object({
   /** 'embedded', 'model:<name>', 'consensus', 'manual', 'given'. */
-  source: z.string(),
-  status: z.string(),
-  equations: z.array(z.object({ source: z.string(), latex: z.string(), span: SpanSchema.optional() })),
-  flags: z.array(z.string()),
-  notes: z.array(z.string()),
-  unread: z.array(z.object({ span: SpanSchema, text: z.string(), reason: z.string() })),
+  source: ExtractionSourceSchema,
+  status: ExtractionStatusSchema,
+  /** Each equation with its LaTeX for display. */
+  equations: z.array(ExtractedEquationSchema.extend({ latex: z.string() })),
+  flags: z.array(ExtractionFlagSchema),
+  notes: z.array(ExtractionNoteSchema),
+  unread: z.array(UnreadSpanSchema),
 });
 
 export const ReviewRowSchema = z.object({
@@ -158,8 +142,8 @@ export const ResponseDetailSchema = z.object({
   current: ReadingSchema.nullable(),
   /** Every reading kept (each model's, the extractor's), for the side-by-side view. */
   readings: z.array(ReadingSchema),
-  items: z.array(ItemMarkSchema),
-  inconsistent: z.array(z.object({ student: z.string(), note: z.string().optional() })),
+  items: z.array(ItemDetailSchema),
+  inconsistent: z.array(InconsistentEquationSchema.pick({ student: true, note: true })),
   total: z.number().nullable(),
   available: z.number(),
   chips: z.array(ChipSchema),
@@ -212,10 +196,9 @@ export type GradeProgress = z.infer<typeof GradeProgressSchema>;
 
 export const FeatureSchema = z.object({ available: z.boolean(), note: z.string() });
 
-/** The reading techniques, as the engine's registry (electron/engine/techniques.ts) and the CLI name them. */
-export const TECHNIQUE_NAMES = ['embedded', 'plain', 'direct', 'llm-modulo', 'consensus', 'per-line', 'hybrid'] as const;
+/** The reading techniques: their names, models and labels are in shared/techniques.ts. */
+export { TECHNIQUE_NAMES, type TechniqueName } from './techniques.ts';
 export const TechniqueNameSchema = z.enum(TECHNIQUE_NAMES);
-export type TechniqueName = z.infer<typeof TechniqueNameSchema>;
 
 export const SettingsSchema = z.object({
   ollamaUrl: z.string().url().max(500),

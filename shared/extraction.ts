@@ -1,51 +1,85 @@
 // What reading a response produces, whoever read it (embedded extractor, a model, consensus,
-// the instructor by hand, or a given list such as gold).
+// the instructor by hand, or a given list such as gold). The zod schemas are the source of the
+// types: the API contract (shared/api.ts) reuses them.
+import { z } from 'zod';
 
-export type ExtractionStatus =
+export const ExtractionStatusSchema = z.enum([
   /** Every piece of math in the text is accounted for and parses. */
-  | 'read'
+  'read',
   /** Some spans could not be read (listed in `unread`). */
-  | 'partial'
+  'partial',
   /** The reader gave up; nothing it produced should be trusted. */
-  | 'abstained'
+  'abstained',
   /** Empty or whitespace-only response. */
-  | 'blank'
+  'blank',
   /** Read, but something needs an instructor's eyes (models disagree, possible invention...). */
-  | 'needs-review';
+  'needs-review',
+]);
+export type ExtractionStatus = z.infer<typeof ExtractionStatusSchema>;
 
-export type ExtractionSource = 'embedded' | `model:${string}` | 'consensus' | 'manual' | 'given';
+/** Who read it: 'embedded', 'model:<name>', 'consensus', 'manual' (the instructor), 'given' (an imported list). */
+export const ExtractionSourceSchema = z.union([z.enum(['embedded', 'consensus', 'manual', 'given']), z.templateLiteral(['model:', z.string()])]);
+export type ExtractionSource = z.infer<typeof ExtractionSourceSchema>;
 
 /** Well-known flags (others may appear; flags are free-form words joined by ';' in CSV). */
-export type ExtractionFlag =
-  | 'attachment'
-  | 'inconsistent'
-  | 'invented'
-  | 'unmapped-symbol'
-  | 'words-only'
-  | 'models-disagree'
-  | 'waiting-for-model'
-  | 'parse-error'
-  | (string & {});
+export const KNOWN_FLAGS = ['attachment', 'inconsistent', 'invented', 'unmapped-symbol', 'words-only', 'models-disagree', 'waiting-for-model', 'parse-error'] as const;
+export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
+export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');
 
 /** Character offsets into the response text: [start, end). */
-export type Span = { start: number; end: number };
+export const SpanSchema = z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() });
+export type Span = z.infer<typeof SpanSchema>;
 
-export type ExtractedEquation = {
+export const ExtractedEquationSchema = z.object({
   /** Canonical SymPy source (`equationToSympy` of the parsed AST). */
-  source: string;
+  source: z.string(),
   /** Where in the response it came from, when known. */
-  span?: Span;
-};
+  span: SpanSchema.optional(),
+});
+export type ExtractedEquation = z.infer<typeof ExtractedEquationSchema>;
 
-export type UnreadSpan = { span: Span; text: string; reason: string };
+export const UnreadSpanSchema = z.object({ span: SpanSchema, text: z.string(), reason: z.string() });
+export type UnreadSpan = z.infer<typeof UnreadSpanSchema>;
 
-export type Extraction = {
-  equations: ExtractedEquation[];
-  status: ExtractionStatus;
-  source: ExtractionSource;
-  flags: ExtractionFlag[];
+/**
+ * What a note is about, so that views choose notes by kind, never by matching English text:
+ *  - 'held-back'     an equation held back as possibly invented (not traceable to the text);
+ *  - 'disagreement'  readers read the response differently (two models, or the embedded extractor and a model);
+ *  - 'unread'        something left out or not read (unparseable model output, not plain equations, too long, an approximate value);
+ *  - 'unmapped-symbol' how a symbol was or was not mapped to a question variable;
+ *  - 'attachment'    the response refers to attached work;
+ *  - 'retraction'    the student retracted something, not recorded;
+ *  - 'model'         how the model read it (agreed after rounds, read whole, could not read it);
+ *  - 'waiting'       the response waits for the model (Ollama unreachable);
+ *  - 'engine-error'  reading or marking it failed (the engine's message);
+ *  - 'instructor'    the instructor corrected the reading or accepted a held-back equation;
+ *  - 'other'         anything else (and every note stored before kinds existed).
+ */
+export const NOTE_KINDS = ['held-back', 'disagreement', 'unread', 'unmapped-symbol', 'attachment', 'retraction', 'model', 'waiting', 'engine-error', 'instructor', 'other'] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+export const ExtractionNoteSchema = z.object({ kind: z.enum(NOTE_KINDS), text: z.string() });
+export type ExtractionNote = z.infer<typeof ExtractionNoteSchema>;
+
+/** A note of `kind`. */
+export const note = (kind: NoteKind, text: string): ExtractionNote => ({ kind, text });
+
+/** A stored note, old (a string) or new ({kind, text}), as a note: a string is {kind: 'other', text}. */
+export function toNote(n: unknown): ExtractionNote {
+  if (typeof n === 'string') return { kind: 'other', text: n };
+  const r = ExtractionNoteSchema.safeParse(n);
+  if (r.success) return r.data;
+  const text = typeof n === 'object' && n !== null && typeof (n as { text?: unknown }).text === 'string' ? (n as { text: string }).text : JSON.stringify(n);
+  return { kind: 'other', text };
+}
+
+export const ExtractionSchema = z.object({
+  equations: z.array(ExtractedEquationSchema),
+  status: ExtractionStatusSchema,
+  source: ExtractionSourceSchema,
+  flags: z.array(ExtractionFlagSchema),
   /** Spans that look like math but could not be read with confidence. */
-  unread: UnreadSpan[];
+  unread: z.array(UnreadSpanSchema),
   /** Plain-language notes for the instructor ("symbol 'x' could not be mapped to a variable"). */
-  notes: string[];
-};
+  notes: z.array(ExtractionNoteSchema),
+});
+export type Extraction = z.infer<typeof ExtractionSchema>;

@@ -1,64 +1,84 @@
 // Marks and their evidence: what the marking step produces for one response, and what the UI
-// shows an instructor to explain why each scheme item was or wasn't awarded.
-import type { Verdict } from './verdict.ts';
+// shows an instructor to explain why each scheme item was or wasn't awarded. The zod schemas are
+// the source of the types: the API contract (shared/api.ts) reuses them.
+import { z } from 'zod';
+import { VerdictSchema } from './verdict.ts';
 
 /** How one scheme item ended up. */
-export type ItemOutcome =
+export const ItemOutcomeSchema = z.enum([
   /** Awarded automatically: some student equation satisfied the item's match rule. */
-  | 'awarded'
+  'awarded',
   /** Withheld automatically: no student equation satisfied the match rule. */
-  | 'withheld'
+  'withheld',
   /** Could not be decided (engine returned unknown for every candidate that mattered). */
-  | 'undecided'
+  'undecided',
   /** Manual item: the instructor decides; never awarded automatically. */
-  | 'manual';
+  'manual',
+]);
+export type ItemOutcome = z.infer<typeof ItemOutcomeSchema>;
+
+/** The rule an item was marked by (an exam item without `match`, or with `manual`, is 'manual'). */
+export const ItemMatchSchema = z.enum(['implied', 'equivalent', 'answer', 'manual']);
+export type ItemMatch = z.infer<typeof ItemMatchSchema>;
+
+const Index = z.number().int().nonnegative();
 
 /** One (student equation, accepted form) check that the decision rests on. */
-export type MarkEvidence = {
+export const MarkEvidenceSchema = z.object({
   /** Index of the student equation in the extraction's list. */
-  studentIndex: number;
+  studentIndex: Index,
   /** Canonical SymPy source of the student equation. */
-  student: string;
+  student: z.string(),
   /** Index of the accepted form in the scheme item's `accept` list. */
-  acceptIndex: number;
+  acceptIndex: Index,
   /** The accepted form, as written in the exam. */
-  accepted: string;
+  accepted: z.string(),
   /** Student equation entails accepted form. */
-  forward: Verdict;
+  forward: VerdictSchema,
   /** Accepted form entails student equation (only for equivalent/answer). */
-  backward?: Verdict;
+  backward: VerdictSchema.optional(),
   /** For 'answer': whether the student equation has the target alone on one side and not on the other. */
-  solvedForTarget?: boolean;
-};
+  solvedForTarget: z.boolean().optional(),
+});
+export type MarkEvidence = z.infer<typeof MarkEvidenceSchema>;
 
-export type ItemMark = {
-  itemId: string;
+export const ItemMarkSchema = z.object({
+  itemId: z.string(),
   /** Marks available for the item. */
-  available: number;
+  available: z.number().nonnegative(),
   /** Marks awarded; null for manual items (open) and undecided items. */
-  awarded: number | null;
-  outcome: ItemOutcome;
-  match: 'implied' | 'equivalent' | 'answer' | 'manual';
+  awarded: z.number().nonnegative().nullable(),
+  outcome: ItemOutcomeSchema,
+  match: ItemMatchSchema,
   /**
    * For an awarded item: the check that earned it (one entry). For a withheld or undecided item:
    * the closest checks considered (at most a few, best first), so an instructor can see why.
    */
-  evidence: MarkEvidence[];
+  evidence: z.array(MarkEvidenceSchema),
   /** Plain-language explanation ("v = -u has no admissible solution: earns nothing"). */
-  note?: string;
-};
+  note: z.string().optional(),
+});
+export type ItemMark = z.infer<typeof ItemMarkSchema>;
 
 /** A student equation that no admissible assignment satisfies: it earns nothing and is flagged. */
-export type InconsistentEquation = { studentIndex: number; student: string; method: string; note?: string };
+export const InconsistentEquationSchema = z.object({
+  studentIndex: Index,
+  student: z.string(),
+  /** How it was found: the consistency check's method, or 'entailment' (a vacuous premise met while marking). */
+  method: z.enum(['z3', 'numeric', 'unknown', 'entailment']),
+  note: z.string().optional(),
+});
+export type InconsistentEquation = z.infer<typeof InconsistentEquationSchema>;
 
-export type ResponseMarks = {
-  items: ItemMark[];
+export const ResponseMarksSchema = z.object({
+  items: z.array(ItemMarkSchema),
   /** Sum of awarded automatic marks (manual and undecided items count 0 until decided). */
-  total: number;
+  total: z.number(),
   /** Sum of marks available, manual included. */
-  available: number;
+  available: z.number(),
   /** Student equations found inconsistent under the question's assumptions. */
-  inconsistent: InconsistentEquation[];
+  inconsistent: z.array(InconsistentEquationSchema),
   /** 'complete': every automatic item decided; 'manual-open': manual items wait; 'undecided': some item undecided. */
-  status: 'complete' | 'manual-open' | 'undecided';
-};
+  status: z.enum(['complete', 'manual-open', 'undecided']),
+});
+export type ResponseMarks = z.infer<typeof ResponseMarksSchema>;

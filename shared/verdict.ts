@@ -1,40 +1,50 @@
 // How an entailment question was answered. Every verdict says how it was reached, so an
-// instructor can see why a mark was or wasn't given.
+// instructor can see why a mark was or wasn't given. The zod schemas are the source of the
+// types: the API contract (shared/api.ts) reuses them, so both say the same thing.
+import { z } from 'zod';
 
-export type VerdictMethod =
+export const VERDICT_METHODS = [
   /** Premise and conclusion are the same canonical equation. */
-  | 'identical'
+  'identical',
   /** Z3 showed premise ∧ ¬conclusion unsatisfiable. */
-  | 'z3-proved'
+  'z3-proved',
   /** Z3 found a model of premise ∧ ¬conclusion (the counterexample). */
-  | 'z3-refuted'
+  'z3-refuted',
   /** A sampled admissible point satisfies the premise but not the conclusion. */
-  | 'numeric-counterexample'
+  'numeric-counterexample',
   /** The conclusion held at every sampled point of the premise (not a proof). */
-  | 'numeric-agreement'
+  'numeric-agreement',
   /** SymPy simplified the difference to zero (upgrades numeric agreement). */
-  | 'sympy-proved'
+  'sympy-proved',
   /** No admissible assignment satisfies the premise: it entails nothing. */
-  | 'vacuous-premise'
+  'vacuous-premise',
   /** Could not decide within the time limit. */
-  | 'unknown';
+  'unknown',
+] as const;
+export const VerdictMethodSchema = z.enum(VERDICT_METHODS);
+export type VerdictMethod = z.infer<typeof VerdictMethodSchema>;
 
-export type Verdict = {
+/** Values (decimal text) of the variables, by name. */
+const Assignment = z.record(z.string(), z.string());
+
+export const VerdictSchema = z.object({
   /** true: entailment holds; false: it does not (or the premise is vacuous); null: undecided. */
-  holds: boolean | null;
-  method: VerdictMethod;
+  holds: z.boolean().nullable(),
+  method: VerdictMethodSchema,
   /** Values (decimal text) of an admissible assignment satisfying the premise but not the conclusion. */
-  counterexample?: Record<string, string>;
+  counterexample: Assignment.optional(),
   /** Points checked, for numeric verdicts. */
-  samples?: number;
+  samples: z.number().int().nonnegative().optional(),
   /** Human-readable detail ("z3 timed out after 2000 ms", "sin/cos: Z3 can't decide"). */
-  note?: string;
-};
+  note: z.string().optional(),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;
 
-export type Consistency = {
+export const ConsistencySchema = z.object({
   /** true: some admissible assignment satisfies the equation; false: none does; null: undecided. */
-  satisfiable: boolean | null;
-  method: 'z3' | 'numeric' | 'unknown';
-  witness?: Record<string, string>;
-  note?: string;
-};
+  satisfiable: z.boolean().nullable(),
+  method: z.enum(['z3', 'numeric', 'unknown']),
+  witness: Assignment.optional(),
+  note: z.string().optional(),
+});
+export type Consistency = z.infer<typeof ConsistencySchema>;

@@ -2,6 +2,7 @@
 // and the words of the response history.
 import type { ApiResponse } from '../../shared/api.ts';
 import type { Exam } from '../../shared/exam.ts';
+import { verdictLine } from '../../shared/format/verdict.ts';
 
 /** The audit log's actions, in the words the response history shows. */
 export const AUDIT_WORDS: Record<string, string> = {
@@ -30,8 +31,6 @@ export function brief(v: unknown): string {
 /** The plain-text report of one response, to show a student who contests a mark. */
 export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
   const q = exam.questions.find((x) => x.id === d.questionId)!;
-  const verdict = (v: { holds: boolean | null; method: string; counterexample?: Record<string, string>; samples?: number }) =>
-    `${v.holds === true ? 'holds' : v.holds === false ? 'does not hold' : 'undecided'} (${v.method}${v.samples ? `, ${v.samples} points` : ''}${v.counterexample ? `; counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k}=${x}`).join(', ')}` : ''})`;
   const lines = [
     `Equimark marking report`,
     `Exam: ${exam.title || exam.id}`,
@@ -52,7 +51,7 @@ export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
     const ev = it.evidence[0];
     if (ev) {
       lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
-      lines.push(`      student => accepted: ${verdict(ev.forward)}${ev.backward ? `; accepted => student: ${verdict(ev.backward)}` : ''}`);
+      lines.push(`      student => accepted: ${verdictLine(ev.forward)}${ev.backward ? `; accepted => student: ${verdictLine(ev.backward)}` : ''}`);
     } else if (it.outcome === 'manual') lines.push('      marked by the instructor');
     if (it.override) lines.push(`      instructor: "${it.override.comment}" (automatic mark ${it.awarded ?? 'open'})`);
   }

@@ -1,11 +1,13 @@
 // The headless command line: `equimark grade | check | eval`. Launched by bin/equimark.mjs.
 // Every input problem is reported with where and what; exit status 0 ok, 1 bad input or
-// failure, 2 bad arguments, 3 responses wait for the model (Ollama unreachable; re-run).
+// failure, 2 bad arguments, 3 responses wait for the model (Ollama unreachable; re-run), 4 some
+// responses hit an engine error. An unexpected error prints one line `error: ...` (its stack
+// only with EQUIMARK_DEBUG set), never a stack trace.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseEquation, formatErrors, equationToSympy } from '../../shared/equation/index.ts';
 import { questionDomain } from '../../shared/exam.ts';
-import type { Verdict } from '../../shared/verdict.ts';
+import { verdictLine } from '../../shared/format/verdict.ts';
 import { loadExamFile, ExamError, type LoadedExam } from '../engine/io/exam.ts';
 import { CsvFileError } from '../engine/io/csv/read.ts';
 import { parseResponsesCsv, ResponsesCsvError } from '../engine/io/csv/responses.ts';
@@ -13,7 +15,8 @@ import { parseEquationsCsv } from '../engine/io/csv/equations.ts';
 import { marksCsv, equationsCsv, writeFileAtomic } from '../engine/io/csv/write.ts';
 import { grade, type GradeInput, type GradeProgress, type GradeSummary } from '../engine/grade.ts';
 import { evaluate, formatEvalReport, formatTableOneOf, type EvalReport } from '../engine/eval/run.ts';
-import { isModelTechnique, ollamaReachable, resolveTechnique, TECHNIQUE_NAMES, type Technique } from '../engine/read/registry.ts';
+import { ollamaReachable, resolveTechnique, type Technique } from '../engine/read/registry.ts';
+import { checkModels, isModelTechnique, TECHNIQUE_NAMES } from '../../shared/techniques.ts';
 import { gpuPower, GPU_BOARD_POWER_W, type BatchAccounting } from '../engine/read/ollama/accounting.ts';
 import { resolveOllamaUrl, settingsWarnings } from '../engine/read/ollama/settings.ts';
 import { OllamaClient, OllamaError } from '../engine/read/ollama/client.ts';
@@ -71,13 +74,65 @@ Model options:
 
 Exit status: 0 done; 1 bad input or failure; 2 bad arguments; 3 some responses wait for the
   model (Ollama unreachable): their embedded reading is kept and graded meanwhile, they are
-  listed on stderr, and running the same command again once Ollama answers reads only those.
+  listed on stderr, and running the same command again once Ollama answers reads only those;
+  4 some responses hit an engine error (grade): they are listed on stderr, the rest is graded
+  and written; the same command run again retries them.
 
-Environment: OLLAMA_HOST, EQUIMARK_MODEL, EQUIMARK_MODEL2.
+Environment: OLLAMA_HOST, EQUIMARK_MODEL, EQUIMARK_MODEL2; EQUIMARK_DEBUG=1 prints the stack
+  trace of an unexpected error.
 `;
 
 /** Exit status when responses wait for the model. */
 export const EXIT_WAITING = 3;
+/** Exit status when some responses hit an engine error (listed on stderr; the rest is graded). */
+export const EXIT_ENGINE_ERRORS = 4;
+
+/** A response the engine failed on (the grade result's `engineErrors`). */
+export type EngineErrorEntry = { studentId: string; questionId: string; message: string };
+
+/** The engine errors of a grade result, read defensively (absent on results that don't carry them). */
+export function engineErrorsOf(result: unknown): EngineErrorEntry[] {
+  const list = (result as { engineErrors?: unknown } | null | undefined)?.engineErrors;
+  if (!Array.isArray(list)) return [];
+  return list.map((e: { studentId?: unknown; questionId?: unknown; message?: unknown }) => ({
+    studentId: String(e?.studentId ?? '?'),
+    questionId: String(e?.questionId ?? '?'),
+    message: String(e?.message ?? 'unknown error'),
+  }));
+}
+
+/** Lines on stderr for responses that hit an engine error, each named; one message said once for all it hit. */
+export function engineErrorLines(list: readonly EngineErrorEntry[]): string[] {
+  if (list.length === 0) return [];
+  const byMessage = new Map<string, string[]>();
+  for (const e of list) {
+    const m = oneLine(e.message);
+    if (!byMessage.has(m)) byMessage.set(m, []);
+    byMessage.get(m)!.push(`${e.studentId}/${e.questionId}`);
+  }
+  return [
+    `${list.length} response${list.length === 1 ? '' : 's'} hit an engine error (left ungraded; the rest is graded and written):`,
+    ...[...byMessage].map(([m, who]) => `  ${who.join(', ')}: ${m}`),
+    'Run the same command again to retry them; if they fail again, report the messages above.',
+  ];
+}
+
+/** An error message on one line (a multi-line message's lines joined with ' | '). */
+export function oneLine(message: string): string {
+  return message
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' | ');
+}
+
+/** What the top level prints for an unexpected error: one line, the stack only when debugging. */
+export function unexpectedErrorText(e: unknown, env: NodeJS.ProcessEnv = process.env): string {
+  const debug = !!env.EQUIMARK_DEBUG && env.EQUIMARK_DEBUG !== '0';
+  if (debug) return `error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`;
+  const msg = e instanceof Error ? e.message || e.name : String(e);
+  return `error: ${oneLine(msg) || 'unknown error'} (set EQUIMARK_DEBUG=1 for details)\n`;
+}
 
 class InputError extends Error {
   override name = 'InputError';
@@ -164,8 +219,8 @@ async function planTechniques(opts: Record<string, string>, cmd: string, io: Io,
     if (cmd === 'grade' && names.length > 1) throw new UsageError('grade: give one technique (eval compares several)');
     for (const n of names) {
       if (!(TECHNIQUE_NAMES as readonly string[]).includes(n)) throw new UsageError(`${cmd}: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
-      if (isModelTechnique(n) && !model) throw new UsageError(`${cmd}: technique '${n}' needs a model: give --model NAME or set EQUIMARK_MODEL`);
-      if (n === 'consensus' && !model2) throw new UsageError(`${cmd}: technique 'consensus' needs a second model: give --model2 NAME or set EQUIMARK_MODEL2`);
+      const problem = checkModels(n, model, model2);
+      if (problem) throw new UsageError(`${cmd}: ${problem}: ${model ? 'give --model2 NAME or set EQUIMARK_MODEL2' : 'give --model NAME or set EQUIMARK_MODEL'}`);
     }
     if (names.some(isModelTechnique)) warn();
     return { ...base, names: [...new Set(names)], keepWaiting: false };
@@ -183,6 +238,24 @@ async function planTechniques(opts: Record<string, string>, cmd: string, io: Io,
   }
   io.err(`reading with hybrid: the embedded extractor first, ${model}${model2 ? ` and ${model2} (they must agree)` : ''} at ${url} for the rest\n`);
   return { ...base, names: ['hybrid'], keepWaiting: false };
+}
+
+/**
+ * A model the run would read with that Ollama doesn't have is a setup problem: said once, exit 1,
+ * before anything is stored (not one failed reading per response). When Ollama can't be reached
+ * the run goes on and its responses wait for the model (exit 3), as before.
+ */
+async function requireInstalledModels(technique: string, plan: Plan): Promise<void> {
+  if (!isModelTechnique(technique) || !plan.model) return;
+  const names = [plan.model, ...(plan.model2 && (technique === 'consensus' || technique === 'hybrid') ? [plan.model2] : [])];
+  let installed: Awaited<ReturnType<OllamaClient['listModels']>>;
+  try {
+    installed = await new OllamaClient({ url: plan.url, retries: 0, timeoutMs: 10_000 }).listModels();
+  } catch {
+    return;
+  }
+  const missing = names.find((n) => !OllamaClient.findModel(installed, n));
+  if (missing) throw new OllamaError('model-not-found', `model '${missing}' is not installed in Ollama at ${plan.url} (installed: ${installed.map((m) => m.name).join(', ') || 'none'}); pull it first`);
 }
 
 function makeTechnique(name: string, plan: Plan, engine: EntailmentEngine, cache: string | null): Promise<Technique> {
@@ -240,6 +313,7 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
   }
   // Given equation lists need no reader: no model is looked for.
   const plan = await planTechniques(opts, 'grade', io, input.kind === 'responses');
+  if (input.kind === 'responses') await requireInstalledModels(plan.names[0], plan);
   try {
     mkdirSync(outDir, { recursive: true });
   } catch (e) {
@@ -254,6 +328,7 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
     throw new InputError(`${wsPath}: cannot open the workspace (${(e as Error).message})`);
   }
   try {
+    refuseDroppedQuestions(ws, exam, examPath, wsPath);
     const summary: GradeSummary = await withEngine(async (engine) => {
       const technique = await makeTechnique(plan.names[0], plan, engine, cache);
       return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
@@ -274,24 +349,41 @@ async function cmdGrade(argv: string[], io: Io): Promise<number> {
         '',
       ].join('\n'),
     );
+    const engineErrors = engineErrorsOf(summary);
     if (summary.waiting.length) {
       const rerun = ['equimark', 'grade', ...argv].map(shellQuote).join(' ');
       io.err(`${waitingLines(summary.waiting, summary.waitingReason, rerun).join('\n')}\n`);
-      return EXIT_WAITING;
     }
-    return 0;
+    if (engineErrors.length) {
+      io.err(`${engineErrorLines(engineErrors).join('\n')}\n`);
+      return EXIT_ENGINE_ERRORS;
+    }
+    return summary.waiting.length ? EXIT_WAITING : 0;
   } finally {
     ws.close();
   }
 }
 
-function describeVerdict(v: Verdict): string {
-  const head = v.holds === true ? 'holds' : v.holds === false ? 'does not hold' : 'undecided';
-  const parts: string[] = [v.method];
-  if (v.samples !== undefined) parts.push(`${v.samples} samples`);
-  if (v.counterexample) parts.push(`counterexample ${Object.entries(v.counterexample).map(([k, x]) => `${k}=${x}`).join(', ')}`);
-  if (v.note) parts.push(v.note);
-  return `${head} (${parts.join('; ')})`;
+/**
+ * Re-importing an exam that drops (or renames) a question with responses in the workspace would
+ * lose them: refuse before anything is stored, saying which question, how many responses, and
+ * what to do.
+ */
+function refuseDroppedQuestions(ws: Workspace, exam: LoadedExam, examPath: string, wsPath: string): void {
+  const stored = ws.getExam(exam.exam.id);
+  if (!stored) return;
+  const keep = new Set(exam.exam.questions.map((q) => q.id));
+  const lost = stored.questions
+    .filter((q) => !keep.has(q.id))
+    .map((q) => ({ id: q.id, n: ws.listResponses(exam.exam.id, { questionId: q.id }).length }))
+    .filter((x) => x.n > 0);
+  if (lost.length === 0) return;
+  const what = lost.map((x) => `question '${x.id}' (${x.n} response${x.n === 1 ? '' : 's'})`).join(', ');
+  throw new InputError(
+    `${examPath}: exam '${exam.exam.id}' no longer has ${what}, but the workspace ${wsPath} holds responses to ${lost.length === 1 ? 'it' : 'them'}; ` +
+      `nothing was changed. Put the question${lost.length === 1 ? '' : 's'} back in the exam (a renamed question is a dropped one), ` +
+      'or grade into a new workspace (another --out or --workspace), or give the exam a new id.',
+  );
 }
 
 async function cmdCheck(argv: string[], io: Io): Promise<number> {
@@ -331,8 +423,8 @@ async function cmdCheck(argv: string[], io: Io): Promise<number> {
       `question ${qid}: ${ass}`,
       `EQ1 ${result.eq1}   consistent: ${cons(result.consistent1)}`,
       `EQ2 ${result.eq2}   consistent: ${cons(result.consistent2)}`,
-      `EQ1 => EQ2: ${describeVerdict(result.forward)}`,
-      `EQ2 => EQ1: ${describeVerdict(result.backward)}`,
+      `EQ1 => EQ2: ${verdictLine(result.forward)}`,
+      `EQ2 => EQ1: ${verdictLine(result.backward)}`,
       `equivalent: ${result.forward.holds === true && result.backward.holds === true ? 'yes' : result.forward.holds === false || result.backward.holds === false ? 'no' : 'undecided'}`,
       '',
     ].join('\n'),
@@ -348,6 +440,7 @@ async function cmdEval(argv: string[], io: Io): Promise<number> {
   const responses = parseResponsesCsv(readInput(respPath, 'responses CSV'), exam.exam.questions.map((q) => q.id), respPath);
   const { rows: gold } = parseEquationsCsv(readInput(goldPath, 'gold CSV'), (q) => exam.questions.get(q)?.variables, goldPath);
   const plan = await planTechniques(opts, 'eval', io, true);
+  for (const name of plan.names) await requireInstalledModels(name, plan);
   const cache = opts.cache === undefined || opts.cache === 'none' ? null : opts.cache;
   const reports: EvalReport[] = await withEngine(async (engine) => {
     const out: EvalReport[] = [];
@@ -444,8 +537,26 @@ async function cmdPull(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+let lastResortInstalled = false;
+
+/**
+ * For the real command line only: an error that escapes every await (a stray rejection, an
+ * exception in a callback) still prints one line `error: ...` and exits 1, not a stack trace.
+ */
+function installLastResort(io: Io): void {
+  if (lastResortInstalled) return;
+  lastResortInstalled = true;
+  const die = (e: unknown) => {
+    io.err(unexpectedErrorText(e));
+    process.exit(1);
+  };
+  process.on('uncaughtException', die);
+  process.on('unhandledRejection', die);
+}
+
 /** Run the CLI; returns the exit status. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  if (io === defaultIo) installLastResort(io);
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
@@ -477,7 +588,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       io.err(`equimark: ${e.message}\n`);
       return 1;
     }
-    io.err(`equimark: ${(e as Error).stack ?? String(e)}\n`);
+    io.err(unexpectedErrorText(e));
     return 1;
   }
 }

@@ -9,19 +9,25 @@
 // response keeps what the embedded extractor read, flagged 'waiting-for-model': it is marked on
 // that reading meanwhile, and the next run reads it again (Workspace.pending counts it as
 // not extracted); everything else is left as it is.
+//
+// One response never stops a batch: every per-response step (reading, parsing, marking) runs
+// inside a boundary. An exception becomes that response's state (status needs-review, flag
+// 'engine-error', the reason in its notes), the batch goes on, and the summary lists it
+// (`engineErrors`). A reading that failed is read again by the next run.
 import { parseEquation, type Equation } from '../../shared/equation/index.ts';
-import type { Extraction } from '../../shared/extraction.ts';
+import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
-import type { LoadedExam } from './io/exam.ts';
+import type { CompiledQuestion, LoadedExam } from './io/exam.ts';
 import { markEquations } from './decide/marking.ts';
 import type { ResponseRow } from './io/csv/responses.ts';
 import type { EquationsRow } from './io/csv/equations.ts';
-import { WAITING_FLAG, type Workspace } from './store/workspace.ts';
+import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './store/workspace.ts';
+import type { ResponseMarks } from '../../shared/marks.ts';
 import { resolveTechnique, type Technique } from './read/registry.ts';
 import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 
-export { TECHNIQUES, TECHNIQUE_NAMES, MODEL_TECHNIQUES, isModelTechnique, resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
+export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
 export type GradeInput =
   /** Typed responses to extract and mark. */
@@ -56,6 +62,11 @@ export type GradeOptions = {
   signal?: AbortSignal;
 };
 
+/** A response a step failed on (it is stored as needs-review with flag 'engine-error'). */
+export type EngineError = { studentId: string; questionId: string; message: string };
+
+export { ENGINE_ERROR_FLAG };
+
 export type GradeSummary = {
   examId: string;
   responses: number;
@@ -78,6 +89,8 @@ export type GradeSummary = {
   waiting: { studentId: string; questionId: string }[];
   /** Why they wait (this run's error from Ollama), when known. */
   waitingReason?: string;
+  /** Responses a step failed on in this run (each stored as needs-review, flag 'engine-error'); the rest were graded. */
+  engineErrors: EngineError[];
   /** For a model technique: the models used (name + digest), this run's accounting and warnings. */
   model?: { models: ModelRef[]; accounting: BatchAccounting; warnings: string[]; url: string };
 };
@@ -88,8 +101,90 @@ const sameReading = (a: Extraction, b: Extraction): boolean =>
 
 /** Extraction for a given list (source 'given'); a bad row becomes an empty list needing review. */
 export function givenExtraction(row: EquationsRow): Extraction {
-  if (row.error) return { equations: [], status: 'needs-review', source: 'given', flags: ['parse-error'], unread: [], notes: [row.error] };
+  if (row.error) return { equations: [], status: 'needs-review', source: 'given', flags: ['parse-error'], unread: [], notes: [note('unread', row.error)] };
   return { equations: row.sources.map((source) => ({ source })), status: 'read', source: 'given', flags: [], unread: [], notes: [] };
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
+
+/** The reading stored when reading a response failed: nothing read, needs review, the reason in its notes. */
+export function failedReading(reader: string, message: string): Extraction {
+  return { equations: [], status: 'needs-review', source: 'embedded', flags: [ENGINE_ERROR_FLAG], unread: [], notes: [note('engine-error', `engine error while reading (${reader}): ${message}`)] };
+}
+
+/** Marks stored when marking a response failed: every automatic item undecided, with the reason. */
+function failedMarks(cq: CompiledQuestion | undefined, message: string): ResponseMarks {
+  const items = (cq?.question.scheme ?? []).map((s) =>
+    s.manual
+      ? { itemId: s.id, available: s.marks, awarded: null, outcome: 'manual' as const, match: 'manual' as const, evidence: [] }
+      : { itemId: s.id, available: s.marks, awarded: null, outcome: 'undecided' as const, match: s.match ?? 'implied', evidence: [], note: `engine error: ${message}` },
+  );
+  return { items, total: 0, available: items.reduce((t, i) => t + i.available, 0), inconsistent: [], status: 'undecided' };
+}
+
+/**
+ * Mark one response on its stored extraction: the one marking step, used by grading, by
+ * re-marking after a scheme change and by the instructor's correction. Never throws for the
+ * response's own sake: an exception (a bad equation, the engine failing) is stored as the
+ * response's state (the reading kept, status needs-review, flag 'engine-error', the reason in its
+ * notes; automatic items undecided) and returned. `marked` is false when there was nothing to
+ * mark or the extraction changed meanwhile (a later run marks it).
+ */
+export async function markResponse(
+  ws: Workspace,
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  r: { id: number; studentId: string; questionId: string },
+): Promise<{ marked: boolean; error?: EngineError }> {
+  const x = ws.getExtraction(r.id);
+  if (!x) return { marked: false };
+  try {
+    if (!cq) throw new Error(`question '${r.questionId}' is not in the exam`);
+    const equations: Equation[] = [];
+    for (const e of x.equations) {
+      const p = parseEquation(e.source, { variables: cq.variables });
+      if (p.ok) equations.push(p.value); // stored sources were parsed on the way in; a failure means the exam's variables changed
+    }
+    ws.saveMarks(r.id, x.id, await markEquations(engine, cq, equations));
+    return { marked: true };
+  } catch (e) {
+    if (e instanceof StaleError) return { marked: false };
+    const message = `marking: ${errorText(e)}`;
+    const failed: Extraction = {
+      equations: x.equations,
+      status: 'needs-review',
+      source: x.source,
+      flags: [...x.flags.filter((f) => f !== ENGINE_ERROR_FLAG), ENGINE_ERROR_FLAG],
+      unread: x.unread,
+      notes: [...x.notes.filter((n) => n.kind !== 'engine-error'), note('engine-error', `engine error while ${message}`)],
+    };
+    const xid = ws.saveExtraction(r.id, failed, x.reader);
+    ws.saveMarks(r.id, xid, failedMarks(cq, message));
+    return { marked: true, error: { studentId: r.studentId, questionId: r.questionId, message } };
+  }
+}
+
+/** Mark every response of the exam that is extracted and not marked (see markResponse). */
+export async function markPending(opts: {
+  workspace: Workspace;
+  exam: LoadedExam;
+  engine: EntailmentEngine;
+  signal?: AbortSignal;
+  onProgress?: (p: GradeProgress) => void;
+}): Promise<{ markedNow: number; engineErrors: EngineError[] }> {
+  const { workspace: ws, exam, engine, signal, onProgress } = opts;
+  const toMark = ws.pending(exam.exam.id, 'mark');
+  let markedNow = 0;
+  let done = 0;
+  const engineErrors: EngineError[] = [];
+  for (const r of toMark) {
+    if (signal?.aborted) break;
+    const res = await markResponse(ws, engine, exam.questions.get(r.questionId), r);
+    if (res.error) engineErrors.push(res.error);
+    if (res.marked) markedNow++;
+    onProgress?.({ phase: 'mark', done: ++done, total: toMark.length, studentId: r.studentId, questionId: r.questionId });
+  }
+  return { markedNow, engineErrors };
 }
 
 export async function grade(opts: GradeOptions): Promise<GradeSummary> {
@@ -113,7 +208,13 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   let extractDone = 0;
   let model: GradeSummary['model'];
   let waitingReason: string | undefined;
-  const noText: Extraction = { equations: [], status: 'needs-review', source: 'manual', flags: [], unread: [], notes: ['no text and no equations'] };
+  const engineErrors: EngineError[] = [];
+  const readFailed = (r: { id: number; studentId: string; questionId: string }, e: unknown) => {
+    const message = errorText(e);
+    ws.saveExtraction(r.id, failedReading(technique.extractor.name, message), technique.extractor.name);
+    engineErrors.push({ studentId: r.studentId, questionId: r.questionId, message: `reading: ${message}` });
+  };
+  const noText: Extraction = { equations: [], status: 'needs-review', source: 'manual', flags: [], unread: [], notes: [note('other', 'no text and no equations')] };
   const tick = (r: { studentId: string; questionId: string }) => onProgress?.({ phase: 'extract', done: ++extractDone, total: toExtract.length, studentId: r.studentId, questionId: r.questionId });
   for (const r of toExtract) if (!exam.questions.get(r.questionId)) throw new Error(`response ${r.studentId}/${r.questionId}: question not in the exam`);
   if (technique.batch) {
@@ -128,53 +229,62 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       } else inputs.push({ id: String(r.id), text: r.text, question: exam.questions.get(r.questionId)!.question });
     }
     if (inputs.length && !signal?.aborted) {
-      const result = await technique.batch(inputs, {
-        ...(signal ? { signal } : {}),
-        onItem: (item) => {
-          const r = byId.get(item.id)!;
-          if (item.record.waiting && signal?.aborted) return; // stopped, not read: still pending
-          const cur = ws.getExtraction(r.id);
-          if (item.record.waiting && cur?.flags.includes(WAITING_FLAG) && sameReading(cur, item.extraction)) {
-            tick(r); // still waiting, nothing new: its marks stay
-            return;
-          }
-          ws.saveExtraction(r.id, item.extraction, technique.extractor.name, item.record);
+      const handled = new Set<string>();
+      try {
+        const result = await technique.batch(inputs, {
+          ...(signal ? { signal } : {}),
+          onItem: (item) => {
+            const r = byId.get(item.id)!;
+            if (item.record.waiting && signal?.aborted) return; // stopped, not read: still pending
+            handled.add(item.id);
+            try {
+              const cur = ws.getExtraction(r.id);
+              if (item.record.waiting && cur?.flags.includes(WAITING_FLAG) && sameReading(cur, item.extraction)) {
+                tick(r); // still waiting, nothing new: its marks stay
+                return;
+              }
+              ws.saveExtraction(r.id, item.extraction, technique.extractor.name, item.record);
+            } catch (e) {
+              readFailed(r, e);
+            }
+            extractedNow++;
+            tick(r);
+          },
+        });
+        waitingReason = result.waitingReason;
+        model = { models: result.models, accounting: result.accounting, warnings: result.warnings, url: result.url };
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        // The batch itself failed: each response it had not delivered is stored as failed (read again next run).
+        for (const i of inputs) {
+          if (handled.has(i.id)) continue;
+          const r = byId.get(i.id)!;
+          readFailed(r, e);
           extractedNow++;
           tick(r);
-        },
-      });
-      waitingReason = result.waitingReason;
-      model = { models: result.models, accounting: result.accounting, warnings: result.warnings, url: result.url };
+        }
+      }
     }
   } else {
     for (const r of toExtract) {
       if (signal?.aborted) break;
       const cq = exam.questions.get(r.questionId)!;
-      const x = r.text === null ? noText : await technique.extractor.extract(r.text, cq.question);
-      ws.saveExtraction(r.id, x, technique.extractor.name);
+      let x: Extraction | null = null;
+      try {
+        x = r.text === null ? noText : await technique.extractor.extract(r.text, cq.question);
+      } catch (e) {
+        readFailed(r, e);
+      }
+      if (x) ws.saveExtraction(r.id, x, technique.extractor.name);
       extractedNow++;
       tick(r);
     }
   }
 
   // Mark.
-  const toMark = ws.pending(examId, 'mark');
-  let markedNow = 0;
-  for (const r of toMark) {
-    if (signal?.aborted) break;
-    const cq = exam.questions.get(r.questionId);
-    const x = ws.getExtraction(r.id);
-    if (!cq || !x) continue;
-    const equations: Equation[] = [];
-    for (const e of x.equations) {
-      const p = parseEquation(e.source, { variables: cq.variables });
-      if (p.ok) equations.push(p.value); // stored sources were parsed on the way in; a failure means the exam's variables changed
-    }
-    const marks = await markEquations(engine, cq, equations);
-    ws.saveMarks(r.id, x.id, marks);
-    markedNow++;
-    onProgress?.({ phase: 'mark', done: markedNow, total: toMark.length, studentId: r.studentId, questionId: r.questionId });
-  }
+  const marked = await markPending({ workspace: ws, exam, engine, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+  const markedNow = marked.markedNow;
+  engineErrors.push(...marked.engineErrors);
 
   // Summary over the whole exam.
   const all = ws.listResponses(examId);
@@ -182,7 +292,6 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   let inconsistent = 0;
   let awarded = 0;
   let available = 0;
-  let undecidedItems = 0;
   for (const r of all) {
     const k = r.extraction?.status ?? 'pending';
     byExtraction[k] = (byExtraction[k] ?? 0) + 1;
@@ -192,10 +301,10 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       available += r.marks.available;
     }
   }
-  undecidedItems = Number((ws.db.prepare("SELECT count(*) AS n FROM marks m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? AND m.outcome = 'undecided'").get(examId) as { n: number }).n);
+  const undecidedItems = ws.undecidedItemCount(examId);
   const waiting = ws.waiting(examId).map((w) => ({ studentId: w.studentId, questionId: w.questionId }));
   return {
     examId, responses: all.length, imported, extractedNow, markedNow, byExtraction, inconsistent, awarded, available, undecidedItems,
-    technique: technique.name, waiting, ...(waitingReason ? { waitingReason } : {}), ...(model ? { model } : {}),
+    technique: technique.name, waiting, engineErrors, ...(waitingReason ? { waitingReason } : {}), ...(model ? { model } : {}),
   };
 }

@@ -1,7 +1,9 @@
 // Browser mode: the built renderer and the same API as the Electron shell, over HTTP on
 // 127.0.0.1 only. Every API call must carry the random per-launch token (header
 // `x-equimark-token`); the Host header must name this server (no DNS rebinding); a cross-origin
-// Origin is refused; every response carries a strict Content-Security-Policy.
+// Origin is refused; every response carries a strict Content-Security-Policy. Bad requests get a
+// 4xx with the reason, never a 500 or a reset connection: a malformed %-escape in the path is
+// 400, a body over the limit 413 (said before it is read when Content-Length gives it away).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -35,11 +37,27 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-const MAX_BODY = 60 * 1024 * 1024;
+/** Default limit on an API request's body (the API's largest text, a CSV, is 50 MB). */
+export const MAX_BODY = 60 * 1024 * 1024;
 
 export type BrowserServer = { url: string; port: number; token: string; server: Server; close(): Promise<void> };
 
-export type ServeOptions = { handlers: ApiHandlers; rendererDir: string; port?: number; token?: string };
+export type ServeOptions = { handlers: ApiHandlers; rendererDir: string; port?: number; token?: string; /** Body limit in bytes (default MAX_BODY). */ maxBodyBytes?: number };
+
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
+
+const mb = (n: number): string => `${(n / (1024 * 1024)).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
+
+/** decodeURIComponent, or null for a malformed %-escape (a URIError). */
+function decodePath(p: string): string | null {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return null;
+  }
+}
 
 function securityHeaders(res: ServerResponse) {
   res.setHeader('Content-Security-Policy', CSP);
@@ -57,20 +75,37 @@ function send(res: ServerResponse, status: number, body: string | Buffer, type =
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The request body as text, up to `max` bytes. Past the limit it rejects with BodyTooLarge and
+ * stops keeping what arrives (the rest is drained, not stored), so the 413 can be answered
+ * instead of resetting the connection.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<string> {
   return new Promise((ok, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (c: Buffer) => {
+      if (over) return;
       size += c.length;
-      if (size > MAX_BODY) {
-        fail(new Error('request too large'));
-        req.destroy();
+      if (size > max) {
+        over = true;
+        chunks.length = 0;
+        fail(new BodyTooLarge(`request body over the ${mb(max)} limit`));
       } else chunks.push(c);
     });
-    req.on('end', () => ok(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (!over) ok(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', fail);
   });
+}
+
+/** 413 with the reason; the connection closes after it (the unread rest of the body is dropped). */
+function tooLarge(res: ServerResponse, max: number) {
+  res.setHeader('Connection', 'close');
+  // Plain text, as the other refusals: the renderer shows a failed call's text as the message.
+  send(res, 413, `request too large: the limit is ${mb(max)}; import a smaller file (for instance, split the CSV by question)`);
 }
 
 function sameToken(given: string | undefined, token: string): boolean {
@@ -83,6 +118,7 @@ function sameToken(given: string | undefined, token: string): boolean {
 export async function serveBrowserMode(opts: ServeOptions): Promise<BrowserServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const root = resolve(opts.rendererDir);
+  const maxBody = opts.maxBodyBytes ?? MAX_BODY;
   let port = 0;
 
   const server = createServer(async (req, res) => {
@@ -90,25 +126,35 @@ export async function serveBrowserMode(opts: ServeOptions): Promise<BrowserServe
     try {
       const host = req.headers.host ?? '';
       if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 421, 'wrong host');
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      } catch {
+        return send(res, 400, 'bad request: the URL is malformed');
+      }
+      const path = decodePath(url.pathname);
+      if (path === null) return send(res, 400, 'bad request: malformed %-escape in the URL path (a % must be followed by two hex digits)');
       if (url.pathname.startsWith('/api/')) {
         if (req.method !== 'POST') return send(res, 405, 'POST only');
         const origin = req.headers.origin;
         if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return send(res, 403, 'cross-origin request refused');
         if (!sameToken(req.headers['x-equimark-token'] as string | undefined, token)) return send(res, 401, 'missing or wrong token: open the URL printed when Equimark started');
         if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'application/json only');
+        const declared = Number(req.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBody) return tooLarge(res, maxBody);
         let payload: unknown;
         try {
-          payload = JSON.parse(await readBody(req));
+          payload = JSON.parse(await readBody(req, maxBody));
         } catch (e) {
+          if (e instanceof BodyTooLarge) return tooLarge(res, maxBody);
           return send(res, 400, JSON.stringify({ ok: false, error: { code: 'invalid-request', message: `bad request body: ${(e as Error).message}` } }), 'application/json');
         }
-        const result = await dispatch(opts.handlers, decodeURIComponent(url.pathname.slice(5)), payload);
+        const result = await dispatch(opts.handlers, path.slice(5), payload);
         return send(res, 200, JSON.stringify(result), 'application/json; charset=utf-8');
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only');
       // Static renderer files; anything unknown falls back to index.html (single-page app).
-      let rel = decodeURIComponent(url.pathname);
+      let rel = path;
       if (rel === '/' || !extname(rel)) rel = '/index.html';
       const file = resolve(join(root, rel));
       if (!file.startsWith(root + sep)) return send(res, 404, 'not found');

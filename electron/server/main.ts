@@ -63,4 +63,11 @@ async function main() {
   process.on('SIGTERM', stop);
 }
 
-void main();
+// Any failure (the workspace can't be opened, the port is taken...) is one line, not a stack
+// trace (EQUIMARK_DEBUG=1 shows it).
+main().catch((e: unknown) => {
+  const debug = !!process.env.EQUIMARK_DEBUG && process.env.EQUIMARK_DEBUG !== '0';
+  const msg = e instanceof Error ? (debug ? (e.stack ?? e.message) : e.message.split('\n').map((l) => l.trim()).filter(Boolean).join(' | ')) : String(e);
+  console.error(`equimark browser mode: error: ${msg}${debug ? '' : ' (set EQUIMARK_DEBUG=1 for details)'}`);
+  process.exit(1);
+});

@@ -2,7 +2,7 @@
 // target and marking scheme with accepted forms checked as you type.
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { FileDrop } from '../drop.tsx';
 import { EquationField } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';

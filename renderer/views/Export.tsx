@@ -2,7 +2,7 @@
 // response that a student contesting a grade could be shown.
 import { useState } from 'react';
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { download, errorText } from '../util.ts';
 
 export function ExportView({ examId }: { nav: Nav; examId: string }) {

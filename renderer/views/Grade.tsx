@@ -3,7 +3,7 @@
 // downloaded into Ollama (with progress); it is then listed and chosen.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { errorText, fmtSeconds, useLoad } from '../util.ts';
 import { ApiFailure, type ApiResponse, type GradeProgress, type PullProgress, type TechniqueName } from '../../shared/api.ts';
 

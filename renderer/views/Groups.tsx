@@ -3,7 +3,7 @@
 // override can be applied to a whole group; each member is still audited.
 import { useState } from 'react';
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { EquationListEditor, Tex, checkEquation } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
 

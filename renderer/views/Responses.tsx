@@ -2,7 +2,7 @@
 // what was rejected, with the line and the reason. Gold equation lists can be added for accuracy.
 import { useState } from 'react';
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { FileDrop } from '../drop.tsx';
 import { errorText } from '../util.ts';
 import type { ApiResponse } from '../../shared/api.ts';

@@ -3,7 +3,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { Chips, CHIP_LABEL } from '../chips.tsx';
 import { useLoad } from '../util.ts';
 import { CHIPS, type Chip, type ReviewRow } from '../../shared/api.ts';

@@ -1,7 +1,7 @@
 // Summary: the mark distribution per question (SVG), what still needs review, and accuracy
 // against the instructor's reference lists when there are some.
 import { api } from '../api.ts';
-import type { Nav } from '../App.tsx';
+import type { Nav } from '../nav.ts';
 import { CHIP_LABEL } from '../chips.tsx';
 import { useLoad } from '../util.ts';
 import type { Chip } from '../../shared/api.ts';

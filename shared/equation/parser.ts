@@ -8,6 +8,14 @@
 //   power    := atom ('**' unary)?            (right-associative, binds tighter than unary minus, as in Python)
 //   atom     := number | symbol | constant | function '(' expr ')' | '(' expr ')'
 //
+// Limits (hostile or runaway input is rejected here, with what and where, before any engine or
+// solver sees it): the text's length (MAX_SOURCE_LENGTH), a number's digits (MAX_NUMBER_DIGITS),
+// nesting of brackets, calls, unary signs and powers (MAX_DEPTH; the parser's recursion is bounded
+// by it, so no input can overflow the stack), a constant exponent's size (|k| <= MAX_EXPONENT:
+// `u**100000`, `10**10**10`, `2**(2**64)`, `u**(-10**20)` are refused) and the size of any constant
+// the numbers make (MAX_CONSTANT_DIGITS: `(10**60)**100` is refused). Constants are folded exactly
+// with bounded bigints while parsing, so checking them costs little.
+//
 // Error messages are specific and name the column (1-based), in the style the study found models
 // can act on in a repair loop (LLM-Modulo).
 
@@ -43,6 +51,35 @@ export type ParseOptions = {
 export const MAX_SOURCE_LENGTH = 4000;
 export const MAX_DEPTH = 64;
 export const MAX_NUMBER_DIGITS = 60;
+/** Largest magnitude of a constant exponent (`x**100` is fine, `x**101` and `10**(10**10)` are not). */
+export const MAX_EXPONENT = 100;
+/** Largest number of digits of a constant sub-expression's exact value (numerator or denominator). */
+export const MAX_CONSTANT_DIGITS = 400;
+
+/** Exact value of a constant sub-expression; 'huge' past MAX_CONSTANT_DIGITS; null if not a rational constant. */
+type ConstVal = { n: bigint; d: bigint } | 'huge' | null;
+const MAX_CONSTANT_BITS = Math.ceil(MAX_CONSTANT_DIGITS * Math.log2(10));
+const bits = (x: bigint): number => (x < 0n ? -x : x).toString(2).length;
+const babs = (x: bigint): bigint => (x < 0n ? -x : x);
+function gcd(a: bigint, b: bigint): bigint {
+  a = babs(a);
+  b = babs(b);
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+function mkRat(n: bigint, d: bigint): ConstVal {
+  if (d === 0n) return null;
+  if (d < 0n) {
+    n = -n;
+    d = -d;
+  }
+  const g = gcd(n, d) || 1n;
+  n /= g;
+  d /= g;
+  return bits(n) > MAX_CONSTANT_BITS || bits(d) > MAX_CONSTANT_BITS ? 'huge' : { n, d };
+}
+const ratText = (r: { n: bigint; d: bigint }): string => (r.d === 1n ? r.n.toString() : `${r.n}/${r.d}`);
+const shortText = (s: string): string => (s.length > 24 ? `${s.slice(0, 10)}...${s.slice(-10)} (${s.length} digits)` : s);
 
 const PYTHON_KEYWORDS = new Set([
   'lambda', 'import', 'from', 'def', 'class', 'return', 'yield', 'await', 'async', 'for', 'while', 'if',
@@ -129,6 +166,8 @@ function tokenize(src: string): Token[] {
 class Parser {
   private pos = 0;
   private depth = 0;
+  /** Exact values of the constant sub-expressions built so far (absent: not constant). */
+  private readonly consts = new WeakMap<Expr, { n: bigint; d: bigint }>();
   constructor(
     private readonly toks: Token[],
     /** Variables that shadow a constant of the same name (E, pi). */
@@ -147,6 +186,43 @@ class Parser {
   }
   private describe(t: Token): string {
     return t.kind === 'eof' ? 'end of input' : `'${t.text}'`;
+  }
+
+  private constOf(e: Expr): ConstVal {
+    return this.consts.get(e) ?? null;
+  }
+
+  /** Record the node's exact constant value (if any), refusing one too large to be sensible. */
+  private fold(e: Expr, v: ConstVal, col: number, what: string): Expr {
+    if (v === 'huge') return fail('too-complex', `${what} makes a constant with more than ${MAX_CONSTANT_DIGITS} digits`, col);
+    if (v !== null) this.consts.set(e, v);
+    return e;
+  }
+
+  private binary(op: '+' | '-' | '*' | '/', left: Expr, right: Expr, col: number): Expr {
+    const e: Expr = { kind: 'bin', op, left, right };
+    const a = this.constOf(left);
+    const b = this.constOf(right);
+    if (!a || !b || a === 'huge' || b === 'huge') return e;
+    const v =
+      op === '+' ? mkRat(a.n * b.d + b.n * a.d, a.d * b.d) : op === '-' ? mkRat(a.n * b.d - b.n * a.d, a.d * b.d) : op === '*' ? mkRat(a.n * b.n, a.d * b.d) : mkRat(a.n * b.d, a.d * b.n);
+    return this.fold(e, v, col, `'${op}'`);
+  }
+
+  private power(base: Expr, exponent: Expr, opCol: number, expCol: number): Expr {
+    const e: Expr = { kind: 'bin', op: '**', left: base, right: exponent };
+    const k = this.constOf(exponent);
+    if (k && k !== 'huge' && babs(k.n) > BigInt(MAX_EXPONENT) * k.d) {
+      fail('too-complex', `exponent ${shortText(ratText(k))} is too large (the limit is ${MAX_EXPONENT} in size)`, expCol);
+    }
+    const b = this.constOf(base);
+    if (!k || k === 'huge' || k.d !== 1n || !b || b === 'huge') return e;
+    // An integer power of a constant: exact, with |k| <= MAX_EXPONENT (checked above).
+    const p = babs(k.n);
+    if (Number(p) * Math.max(bits(b.n), bits(b.d)) > MAX_CONSTANT_BITS + 64) return this.fold(e, 'huge', opCol, "'**'");
+    if (k.n < 0n && b.n === 0n) return e; // 0**(-k): undefined, not a constant
+    const v = k.n < 0n ? mkRat(b.d ** p, b.n ** p) : mkRat(b.n ** p, b.d ** p);
+    return this.fold(e, v, opCol, "'**'");
   }
 
   private enter(col: number): void {
@@ -242,9 +318,9 @@ class Parser {
   private parseExpr(): Expr {
     let left = this.parseTerm();
     while (this.isOp('+') || this.isOp('-')) {
-      const op = this.next().text as '+' | '-';
+      const t = this.next();
       const right = this.parseTerm();
-      left = { kind: 'bin', op, left, right };
+      left = this.binary(t.text as '+' | '-', left, right, t.col);
     }
     return left;
   }
@@ -252,9 +328,9 @@ class Parser {
   private parseTerm(): Expr {
     let left = this.parseUnary();
     while (this.isOp('*') || this.isOp('/')) {
-      const op = this.next().text as '*' | '/';
+      const t = this.next();
       const right = this.parseUnary();
-      left = { kind: 'bin', op, left, right };
+      left = this.binary(t.text as '*' | '/', left, right, t.col);
     }
     return left;
   }
@@ -266,7 +342,11 @@ class Parser {
       this.enter(t.col);
       const arg = this.parseUnary();
       this.depth--;
-      return t.text === '-' ? { kind: 'neg', arg } : arg;
+      if (t.text !== '-') return arg;
+      const e: Expr = { kind: 'neg', arg };
+      const a = this.constOf(arg);
+      if (a && a !== 'huge') this.consts.set(e, { n: -a.n, d: a.d });
+      return e;
     }
     return this.parsePower();
   }
@@ -276,16 +356,21 @@ class Parser {
     if (this.isOp('**')) {
       const t = this.next();
       this.enter(t.col);
+      const expCol = this.peek().col;
       const exponent = this.parseUnary();
       this.depth--;
-      return { kind: 'bin', op: '**', left: base, right: exponent };
+      return this.power(base, exponent, t.col, expCol);
     }
     return base;
   }
 
   private parseAtom(): Expr {
     const t = this.next();
-    if (t.kind === 'num') return { kind: 'num', text: t.text };
+    if (t.kind === 'num') {
+      const e: Expr = { kind: 'num', text: t.text };
+      const [int, frac = ''] = t.text.split('.');
+      return this.fold(e, mkRat(BigInt(int + frac), 10n ** BigInt(frac.length)), t.col, 'number');
+    }
     if (t.kind === 'op' && t.text === '(') {
       this.enter(t.col);
       if (this.isOp(')')) fail('syntax', "empty brackets '()'", t.col);

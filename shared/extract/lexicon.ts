@@ -4,23 +4,14 @@
 // ("Group time", "max compression") name a variable. Pure.
 
 import type { Question } from '../exam.ts';
+import { GREEK_VARIABLE_NAMES } from '../text/greek.ts';
+import { STOPWORDS } from '../text/stopwords.ts';
 
 /** Functions students write, and the grammar's name for each. */
 export const FUNCTION_WORDS: Record<string, string> = {
   sin: 'sin', cos: 'cos', tan: 'tan', sqrt: 'sqrt', root: 'sqrt', exp: 'exp', ln: 'log', log: 'log',
   asin: 'asin', acos: 'acos', atan: 'atan', arcsin: 'asin', arccos: 'acos', arctan: 'atan', abs: 'Abs',
 };
-
-/** Short English words that must never be read as products of symbols ("us" is not u*s). */
-export const STOPWORDS = new Set(
-  (
-    'a an as at be by do go he if in is it me my no of ok on or so to up us we vs am hm hmm mm its the and for but not was ' +
-    'has had get got let set per via etc ie eg kg cm km mm ms wrt yes yet how why who you she her him his our out off all ' +
-    'any can may now one two six ten too use see say put try did does done way own new old big bit few lot thus then than ' +
-    'that this with from into onto each also just only what when which where here there they them their these those ' +
-    'some such same both have will would should could must make take gives give gets sets else over under s.t'
-  ).split(/\s+/),
-);
 
 /** Single letters that are English words in prose unless the question has them as variables. */
 const ENGLISH_LETTERS = new Set(['a', 'A', 'I']);
@@ -80,6 +71,14 @@ export type Lexicon = {
    * battery"), not any of several ("a journey time"): numbered symbols then name other quantities.
    */
   describesOne(name: string): boolean;
+  /**
+   * Bounds from resolve's rules, so a letter run splits in time linear in its length: no string
+   * longer than `shortSymbol` resolves (without aliases) except a root of at most `longestName`
+   * letters, perhaps '_', and a subscript whose lower case is one of `subscriptWords`.
+   */
+  shortSymbol: number;
+  longestName: number;
+  subscriptWords: ReadonlySet<string>;
 };
 
 const cache = new WeakMap<Question, Lexicon>();
@@ -96,7 +95,7 @@ export function lexiconFor(q: Question): Lexicon {
   }
   // Greek letters a lost '?' could stand for: Greek-named variables, subscripted ones too (theta_0),
   // and pi when the question's answers use it ("T = 2?√(L/g)" lost a π, not the variable).
-  const greekVars = variables.filter((v) => GREEKISH.has(v.replace(/_[A-Za-z0-9]+$/, '').toLowerCase()));
+  const greekVars = variables.filter((v) => GREEK_VARIABLE_NAMES.has(v.replace(/_[A-Za-z0-9]+$/, '').toLowerCase()));
   const usesPi = [q.answer ?? '', ...q.scheme.flatMap((it) => it.accept ?? [])].some((f) => /\bpi\b/.test(f));
   const greekCandidates = greekVars.length + (usesPi ? 1 : 0);
   const promptWords = new Set(words(`${q.prompt} ${q.title}`));
@@ -185,7 +184,18 @@ export function lexiconFor(q: Question): Lexicon {
     return foreignAfter.length > 0 && foreignBefore.length === 0 ? 'other' : 'unknown';
   };
 
+  // resolve's rules, in lengths: a variable written with '_' anywhere (at most one per letter),
+  // or a root (a variable's name, or its name flattened) + '_' + a subscript that is two digits,
+  // one capital, or a word of the question or a modifier with one letter more (stem drops an 's').
+  // (A name flattened has at most one '_' per letter; a subscript of two characters or fewer is a
+  // number or a capital or a short word; a longer one is a word whose stem is the question's.)
+  const longestName = Math.max(0, ...variables.map((v) => v.length));
+  const subscriptWords = new Set<string>(['max', 'min']);
+  for (const w of [...promptWords, ...MODIFIERS]) if (/^[a-z]+$/.test(w)) subscriptWords.add(w).add(`${w}s`);
   const lex: Lexicon = {
+    shortSymbol: Math.max(2 * longestName + 1, longestName + 3, LONGEST_FUNCTION_WORD, 2),
+    longestName,
+    subscriptWords,
     labelKind,
     numberedRoot,
     describesOne,
@@ -199,10 +209,19 @@ export function lexiconFor(q: Question): Lexicon {
   return lex;
 }
 
-const GREEKISH = new Set([
-  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi',
-  'omicron', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'chi', 'psi', 'omega',
-]);
+
+const LONGEST_FUNCTION_WORD = Math.max(...Object.keys(FUNCTION_WORDS).map((w) => w.length));
+
+/** The longest alias key of a map (cached while the map doesn't grow). */
+const aliasLengths = new WeakMap<ReadonlyMap<string, string>, { size: number; longest: number }>();
+function longestAlias(aliases: ReadonlyMap<string, string>): number {
+  const hit = aliasLengths.get(aliases);
+  if (hit && hit.size === aliases.size) return hit.longest;
+  let longest = 0;
+  for (const k of aliases.keys()) longest = Math.max(longest, k.length);
+  aliasLengths.set(aliases, { size: aliases.size, longest });
+  return longest;
+}
 
 export type Piece = { kind: 'sym'; name: string; text: string } | { kind: 'fn'; name: string; text: string };
 
@@ -216,26 +235,7 @@ export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string,
   if (ENGLISH_LETTERS.has(run) && !lex.variables.includes(run) && !aliases.has(run)) return null;
   // A plural of a function word is English ("the roots v = ..."), not root(s)*...
   if (/^(root|sine|cosine|log)s$/i.test(run)) return null;
-  const memo = new Map<number, Piece[] | null>();
-  const go = (i: number): Piece[] | null => {
-    if (i === run.length) return [];
-    if (memo.has(i)) return memo.get(i)!;
-    let out: Piece[] | null = null;
-    for (let j = run.length; j > i && !out; j--) {
-      const part = run.slice(i, j);
-      if (part.startsWith('_') || /^\d/.test(part)) break;
-      if (j < run.length && run[j] === '_') continue; // never cut a name from its subscript
-      const fn = FUNCTION_WORDS[part];
-      const v = fn ? null : (lex.resolve(part, aliases) ?? (part === 'pi' ? 'pi' : null));
-      if (fn || v) {
-        const rest = go(j);
-        if (rest) out = [fn ? { kind: 'fn', name: fn, text: part } : { kind: 'sym', name: v!, text: part }, ...rest];
-      }
-    }
-    memo.set(i, out);
-    return out;
-  };
-  const pieces = go(0);
+  const pieces = splitPieces(run, lex, aliases);
   // A run of mixed case whose letters had to change case to become variables ("Ts" -> t*S, "Vu")
   // is more likely a name with a subscript (T_s) than a product: not read. A run in one case
   // ("UV" from a student who writes in capitals) is still a product.
@@ -252,4 +252,95 @@ export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string,
     return null;
   }
   return pieces;
+}
+
+/**
+ * Ends of the subscript words starting at each position of a run (case folded): where a long
+ * symbol (a root and a word subscript, "t_group") can end. Linear: each start walks a trie.
+ */
+function subscriptEnds(run: string, words: ReadonlySet<string>): { at: Int32Array; ends: number[] } {
+  const trie = trieOf(words);
+  const lower = run.toLowerCase();
+  const at = new Int32Array(run.length + 1); // ends of position k: ends[at[k]] .. ends[at[k + 1] - 1]
+  const ends: number[] = [];
+  for (let k = 0; k < run.length; k++) {
+    at[k] = ends.length;
+    let node: Trie | undefined = trie;
+    for (let j = k; j < run.length && node; ) {
+      node = node.next.get(lower[j++]);
+      if (node?.word) ends.push(j);
+    }
+  }
+  at[run.length] = ends.length;
+  return { at, ends };
+}
+
+type Trie = { next: Map<string, Trie>; word: boolean };
+const tries = new WeakMap<ReadonlySet<string>, Trie>();
+function trieOf(words: ReadonlySet<string>): Trie {
+  let root = tries.get(words);
+  if (root) return root;
+  root = { next: new Map(), word: false };
+  for (const w of words) {
+    let n = root;
+    for (const c of w) {
+      let m = n.next.get(c);
+      if (!m) n.next.set(c, (m = { next: new Map(), word: false }));
+      n = m;
+    }
+    n.word = true;
+  }
+  tries.set(words, root);
+  return root;
+}
+
+/**
+ * The split itself: longest pieces first with backtracking, worked from the end of the run so each
+ * position is tried once, against the pieces that can resolve there (linear in the run).
+ */
+function splitPieces(run: string, lex: Lexicon, aliases: ReadonlyMap<string, string>): Piece[] | null {
+  const n = run.length;
+  const aliasLen = longestAlias(aliases);
+  const short = Math.max(lex.shortSymbol, aliasLen + 3);
+  const rootLen = Math.max(lex.longestName, aliasLen);
+  const wordEnds = n > short && /[a-z]{3}/i.test(run) ? subscriptEnds(run, lex.subscriptWords) : null; // (a run no longer than `short` has no long piece)
+  /** For each start, the end of its first piece in the split of the rest (-1: no split), and the piece. */
+  const end = new Int32Array(n + 1).fill(-1);
+  const piece: (Piece | null)[] = new Array(n).fill(null);
+  end[n] = n;
+  const seen = new Map<string, Piece | null>(); // pieces are never changed, so one object can be shared
+  const tryPiece = (i: number, j: number): boolean => {
+    if (j < n && run[j] === '_') return false; // never cut a name from its subscript
+    if (end[j] < 0) return false;
+    const part = run.slice(i, j);
+    let p = seen.get(part);
+    if (p === undefined) {
+      const fn = FUNCTION_WORDS[part];
+      const v = fn ? null : (lex.resolve(part, aliases) ?? (part === 'pi' ? 'pi' : null));
+      p = fn ? { kind: 'fn', name: fn, text: part } : v ? { kind: 'sym', name: v, text: part } : null;
+      seen.set(part, p);
+    }
+    if (!p) return false;
+    end[i] = j;
+    piece[i] = p;
+    return true;
+  };
+  for (let i = n - 1; i >= 0; i--) {
+    if (run[i] === '_' || /\d/.test(run[i])) continue;
+    // Longer than `short`: a root, perhaps '_', and a word subscript; longest first.
+    const long: number[] = [];
+    if (wordEnds) {
+      for (let k = i + 1; k <= Math.min(n - 1, i + rootLen + 1); k++) {
+        for (let e = wordEnds.at[k]; e < wordEnds.at[k + 1]; e++) if (wordEnds.ends[e] > i + short) long.push(wordEnds.ends[e]);
+      }
+    }
+    long.sort((x, y) => y - x);
+    let found = false;
+    for (let q = 0; q < long.length && !found; q++) if (q === 0 || long[q] !== long[q - 1]) found = tryPiece(i, long[q]);
+    for (let j = Math.min(n, i + short); j > i && !found; j--) found = tryPiece(i, j);
+  }
+  if (end[0] < 0) return null;
+  const out: Piece[] = [];
+  for (let i = 0; i < n; i = end[i]) out.push(piece[i]!);
+  return out;
 }

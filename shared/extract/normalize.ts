@@ -3,10 +3,10 @@
 // output character the range of the original text it came from, so spans point into the response.
 // Pure: no Node, no DOM.
 
-import { GREEK_NAMES } from '../equation/greek.ts';
+import { GREEK_CHARS, GREEK_NAMES } from '../text/greek.ts';
 
 /** A string with, for each character, the [from, to) range of the original text it stands for. */
-export type Mapped = { text: string; from: number[]; to: number[] };
+export type Mapped = { text: string; from: number[]; to: number[]; /** LaTeX nested past MAX_LATEX_DEPTH: not all converted. */ tooDeep?: boolean };
 
 export function identity(text: string): Mapped {
   const from = new Array<number>(text.length);
@@ -66,26 +66,34 @@ export const hasLatex = (s: string): boolean => /\\[A-Za-z]|\$|\\[,;!]|[_^]\{/.t
 export function latexToPlain(src: Mapped): Mapped {
   const s = src.text;
   const b = new Builder(src);
+  const close = matchingBraces(s);
+  const command = /\\[A-Za-z]+/y;
   // Read one argument starting at i (after spaces): a {group} or one character. Returns [start, end, next].
   const arg = (i: number): [number, number, number] | null => {
     let j = i;
     while (s[j] === ' ') j++;
     if (j >= s.length) return null;
     if (s[j] === '{') {
-      let depth = 0;
-      for (let k = j; k < s.length; k++) {
-        if (s[k] === '{') depth++;
-        else if (s[k] === '}' && --depth === 0) return [j + 1, k, k + 1];
-      }
-      return null;
+      const k = close[j];
+      return k >= 0 ? [j + 1, k, k + 1] : null;
     }
     if (s[j] === '\\') {
-      const m = /^\\[A-Za-z]+/.exec(s.slice(j));
+      command.lastIndex = j;
+      const m = command.exec(s);
       if (m) return [j, j + m[0].length, j + m[0].length];
     }
     return [j, j + 1, j + 1];
   };
+  const commandName = /\\([A-Za-z]+)/y;
+  let depth = 0;
   const walk = (i: number, end: number): void => {
+    // Arguments inside arguments (\frac{\frac{...}}): past MAX_LATEX_DEPTH the rest is not read.
+    if (++depth > MAX_LATEX_DEPTH) {
+      tooDeep = true;
+      b.put(' ', i, end);
+      depth--;
+      return;
+    }
     while (i < end) {
       const c = s[i];
       if (c === '$') {
@@ -99,7 +107,10 @@ export function latexToPlain(src: Mapped): Mapped {
         continue;
       }
       if (c === '\\') {
-        const m = /^\\([A-Za-z]+)/.exec(s.slice(i, end));
+        commandName.lastIndex = i;
+        let m = commandName.exec(s);
+        // (A name running past the end of the argument stops there.)
+        if (m && i + m[0].length > end) m = end - i > 1 ? (/^\\([A-Za-z]+)/.exec(s.slice(i, end)) as RegExpExecArray) : null;
         if (!m) {
           const nxt = s[i + 1];
           if (nxt === '\\') b.put('\n', i, i + 2);
@@ -191,18 +202,26 @@ export function latexToPlain(src: Mapped): Mapped {
       b.copy(i);
       i++;
     }
+    depth--;
   };
+  let tooDeep = false;
   walk(0, s.length);
-  return b.done();
+  return { ...b.done(), ...(tooDeep ? { tooDeep } : {}) };
 }
 
-const GREEK_CHARS: Record<string, string> = {
-  'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta', 'η': 'eta', 'θ': 'theta',
-  'ϑ': 'theta', 'ι': 'iota', 'κ': 'kappa', 'λ': 'lambda', 'μ': 'mu', 'ν': 'nu', 'ξ': 'xi', 'π': 'pi', 'ρ': 'rho',
-  'σ': 'sigma', 'τ': 'tau', 'υ': 'upsilon', 'φ': 'phi', 'ϕ': 'phi', 'χ': 'chi', 'ψ': 'psi', 'ω': 'omega',
-  'Γ': 'Gamma', 'Δ': 'Delta', 'Θ': 'Theta', 'Λ': 'Lambda', 'Ξ': 'Xi', 'Π': 'Pi', 'Σ': 'Sigma', 'Φ': 'Phi',
-  'Ψ': 'Psi', 'Ω': 'Omega',
-};
+/** LaTeX arguments nested deeper than this are not read (the text is left unread, with the reason). */
+export const MAX_LATEX_DEPTH = 64;
+
+/** For each '{' the index of its '}' (-1 when unclosed), found in one pass. */
+function matchingBraces(s: string): Int32Array {
+  const close = new Int32Array(s.length).fill(-1);
+  const open: number[] = [];
+  for (let k = 0; k < s.length; k++) {
+    if (s[k] === '{') open.push(k);
+    else if (s[k] === '}' && open.length) close[open.pop()!] = k;
+  }
+  return close;
+}
 
 const UNICODE: Record<string, string> = {
   '½': '(1/2)', '¼': '(1/4)', '¾': '(3/4)', '⅓': '(1/3)', '⅔': '(2/3)',
@@ -252,6 +271,11 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
   const b = new Builder(src);
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
+    // Plain ASCII (all but '?') is copied as it is: every character changed below is outside it.
+    if (c.charCodeAt(0) < 0x80 && c !== '?') {
+      b.copy(i);
+      continue;
+    }
     const g = GREEK_CHARS[c];
     if (g) {
       // Kept joined to a subscript or digit (θ₀, θ_0, θ0 -> theta_0, theta0: one name, as v₀ is v_0)
@@ -296,5 +320,6 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
 export function normalize(text: string, greekForQuestionMark?: string): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
-  return sciToPlain(unicodeToPlain(m, greekForQuestionMark));
+  const out = sciToPlain(unicodeToPlain(m, greekForQuestionMark));
+  return m.tooDeep ? { ...out, tooDeep: true } : out;
 }

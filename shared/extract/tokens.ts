@@ -1,7 +1,8 @@
 // Tokens of normalised student text, and rendering a run of maths tokens into the strict grammar's
 // source (implicit products made explicit, `^` -> `**`, bare function arguments bracketed). Pure.
 
-import { type Lexicon, type Piece, splitRun, STOPWORDS } from './lexicon.ts';
+import { STOPWORDS } from '../text/stopwords.ts';
+import { type Lexicon, type Piece, splitRun } from './lexicon.ts';
 
 export type TokKind = 'num' | 'id' | 'word' | 'usym' | 'op' | 'eq' | 'lp' | 'rp' | 'pm' | 'rel' | 'arrow' | 'punct' | 'nl';
 
@@ -31,6 +32,7 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
   const idRe = /[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?:'[A-Za-z]*)*/y;
   const numRe = /\d+(?:\.\d+)?/y;
   const wordRe = /[\p{L}\p{M}]+/uy;
+  const splits = new Map<string, { pieces: Piece[] | null; why: { caseChange?: boolean } }>();
   while (i < s.length) {
     const c = s[i];
     if (c === '\n') {
@@ -61,8 +63,14 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
         // not reached: handled below
       }
       if (!text.includes("'")) {
-        const why: { caseChange?: boolean } = {};
-        const pieces = splitRun(text, lex, aliases, why);
+        // The same run splits the same way all through one response (pieces are only read).
+        let split = splits.get(text);
+        if (!split) {
+          const why: { caseChange?: boolean } = {};
+          split = { pieces: splitRun(text, lex, aliases, why), why };
+          splits.set(text, split);
+        }
+        const { pieces, why } = split;
         if (pieces) {
           t.kind = 'id';
           t.pieces = pieces;
@@ -183,7 +191,12 @@ export function render(toks: Tok[]): Rendered {
   if (unmapped.length) return { ok: false, reason: `symbol${unmapped.length > 1 ? 's' : ''} ${unmapped.map((u) => `'${u}'`).join(', ')} could not be mapped to a variable`, unmapped };
   if (items.length === 0) return { ok: false, reason: 'empty' };
 
-  // Bare function arguments: sin theta, sin 2theta, sqrt x, sqrt 2.
+  const bad = bracketFunctionArguments(items) ?? bracketDenominators(items);
+  return bad ?? joinItems(items);
+}
+
+/** Bare function arguments bracketed (sin theta, sin 2theta, sqrt x, sqrt 2), or why not. */
+function bracketFunctionArguments(items: Item[]): Rendered | null {
   for (let p = 0; p < items.length; p++) {
     const it = items[p];
     if (it.k !== 'fn' || items[p + 1]?.k === 'lp') continue;
@@ -213,7 +226,11 @@ export function render(toks: Tok[]): Rendered {
     items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false });
   }
 
-  // A tight product right after '/' is the whole denominator: v0 sin(θ)/2g = v0 sin(θ)/(2g).
+  return null;
+}
+
+/** A tight product right after '/' is the whole denominator: v0 sin(θ)/2g = v0 sin(θ)/(2g). Or why not. */
+function bracketDenominators(items: Item[]): Rendered | null {
   for (let p = 0; p < items.length; p++) {
     if (items[p].k !== 'op' || items[p].text !== '/') continue;
     const g0 = p + 1;
@@ -239,7 +256,11 @@ export function render(toks: Tok[]): Rendered {
     items.splice(e, 0, { k: 'rp', text: ')', sp: false });
     items.splice(g0, 0, { k: 'lp', text: '(', sp: false });
   }
+  return null;
+}
 
+/** The grammar's source: an explicit '*' between operands side by side, '^' as '**'. */
+function joinItems(items: Item[]): Rendered {
   const out: string[] = [];
   for (let p = 0; p < items.length; p++) {
     const it = items[p];

@@ -110,7 +110,7 @@ describe('equations held back as possibly invented', () => {
     assert.equal(d.total, 4);
     assert.ok(d.current?.equations.some((e) => e.source === INVENTED_T));
     assert.ok(d.chips.includes('corrected') && !d.chips.includes('needs-review'), d.chips.join(' '));
-    assert.ok(d.current?.notes.some((n) => n.includes('accepted by the instructor although possibly invented') && n.includes(INVENTED_T)), (d.current?.notes ?? []).join('\n'));
+    assert.ok(d.current?.notes.some((n) => n.kind === 'instructor' && n.text.includes('accepted by the instructor although possibly invented') && n.text.includes(INVENTED_T)), JSON.stringify(d.current?.notes));
     // Audited: the comment says what was accepted, who proposed it and why it was held back.
     const comment = d.audit.find((a) => a.what === 'comment')?.new ?? '';
     assert.match(comment, /Accepted a possibly-invented equation: Eq\(t, u\/g\) \(proposed by fake-llm:7b; 't' does not appear in the student's text\)\. her working/);

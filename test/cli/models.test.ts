@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import Database from 'better-sqlite3';
 import { extractEmbedded } from '../../shared/extract/index.ts';
-import { loadDevSet } from '../../electron/engine/eval/figures.ts';
+import { goldTags, loadEvalDir } from '../../electron/engine/eval/set.ts';
+import type { EvalReport } from '../../electron/engine/eval/run.ts';
+import type { TableOneRow } from '../../electron/engine/eval/table-one.ts';
 import { startFakeOllama, type FakeOllama, type FakeRule } from '../support/fake-ollama.ts';
 import { DATA, OFFLINE_DNS, ROOT, hasData, runCliAsync } from './helpers.ts';
 
@@ -36,7 +38,7 @@ const serve = async (rules: FakeRule[] = []) => {
 const NO_ENV = { EQUIMARK_MODEL: undefined, EQUIMARK_MODEL2: undefined, OLLAMA_HOST: undefined };
 const csv = (path: string) => parse(readFileSync(path), { columns: true }) as Record<string, string>[];
 
-const set = hasData ? loadDevSet(DATA)! : null;
+const set = hasData ? loadEvalDir(DATA)! : null;
 const EXAM = join(DATA, 'exam.json');
 const RESPONSES = join(DATA, 'responses.csv');
 const GOLD = join(DATA, 'gold.csv');
@@ -44,9 +46,8 @@ const GOLD = join(DATA, 'gold.csv');
 const embedded = new Map<string, ReturnType<typeof extractEmbedded>>();
 const texts = new Map<string, string>();
 if (set) {
-  const qs = new Map(set.exam.questions.map((q) => [q.id, q]));
   for (const r of set.responses) {
-    embedded.set(`${r.studentId}/${r.questionId}`, extractEmbedded(r.text, qs.get(r.questionId)!));
+    embedded.set(`${r.studentId}/${r.questionId}`, extractEmbedded(r.text, set.exam.questions.get(r.questionId)!.question));
     texts.set(`${r.studentId}/${r.questionId}`, r.text);
   }
 }
@@ -56,7 +57,7 @@ const unsure = [...embedded].filter(([, x]) => x.status !== 'read' && x.status !
 function goldRules(): FakeRule[] {
   if (!set) return [];
   return set.gold
-    .map((g) => ({ text: texts.get(`${g.studentId}/${g.questionId}`) ?? '', reply: g.equations }))
+    .map((g) => ({ text: texts.get(`${g.studentId}/${g.questionId}`) ?? '', reply: g.sources }))
     .filter((r) => r.text.trim() !== '')
     .sort((a, b) => b.text.length - a.text.length)
     .map((r) => ({ match: r.text, reply: r.reply, tokensIn: 100, tokensOut: 10 }));
@@ -270,17 +271,17 @@ test('eval: coverage and precision overall and per tag; Table I for two techniqu
   const f = await serve(goldRules());
   const r = await runCliAsync(['eval', '--exam', EXAM, '--responses', RESPONSES, '--gold', GOLD, '--technique', 'embedded,hybrid', '--model', M1, '--ollama-url', f.url, '--json'], NO_ENV);
   assert.equal(r.status, 0, r.stderr);
-  const j = JSON.parse(r.stdout) as { techniques: Record<string, any>[]; tableOne: Record<string, any>[] };
+  const j = JSON.parse(r.stdout) as { techniques: EvalReport[]; tableOne: TableOneRow[] };
   assert.deepEqual(j.techniques.map((t) => t.technique), ['embedded', 'hybrid']);
   const [emb, hyb] = j.techniques;
   // Coverage of the embedded extractor: non-blank responses it read with confidence.
-  const nonBlank = [...embedded].filter(([k, x]) => x.status !== 'blank' && !set!.gold.find((g) => `${g.studentId}/${g.questionId}` === k)!.tags.includes('blank'));
+  const nonBlank = [...embedded].filter(([k, x]) => x.status !== 'blank' && !goldTags(set!.gold.find((g) => `${g.studentId}/${g.questionId}` === k)!).includes('blank'));
   const read = nonBlank.filter(([, x]) => x.status === 'read').length;
   assert.equal(emb.coverage.nonBlank, nonBlank.length);
   assert.equal(emb.coverage.read, read);
   assert.ok(emb.coverage.precision > 0.9, `precision ${emb.coverage.precision}`);
   assert.ok(emb.coverageByTag.latex && emb.coverageByTag.multiline, 'per tag');
-  const tagged = nonBlank.filter(([k]) => set!.gold.find((g) => `${g.studentId}/${g.questionId}` === k)!.tags.includes('multiline'));
+  const tagged = nonBlank.filter(([k]) => goldTags(set!.gold.find((g) => `${g.studentId}/${g.questionId}` === k)!).includes('multiline'));
   assert.equal(emb.coverageByTag.multiline.nonBlank, tagged.length);
   assert.equal(emb.coverageByTag.multiline.read, tagged.filter(([, x]) => x.status === 'read').length);
   // Existing fields stay.

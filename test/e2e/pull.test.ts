@@ -2,7 +2,7 @@
 // with no models but can pull one (slowly, so the progress can be watched). The Grade view says
 // Ollama has no models; a bad name and an unknown model are refused in plain words (Ollama's
 // message); the instructor downloads a model, watches its progress (screenshot
-// docs/screenshots/grade-pull.png), and the model is then listed with its digest, chosen, and
+// grade-pull.png), and the model is then listed with its digest, chosen, and
 // grades the bundled demo exam with the hybrid technique.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

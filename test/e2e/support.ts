@@ -1,7 +1,7 @@
 // End-to-end support: build the renderer when needed, start the browser mode in-process on a
 // temporary workspace, and launch Debian's Chromium headless through playwright-core.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,12 @@ import { serveBrowserMode, type BrowserServer } from '../../electron/server/http
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const CHROMIUM = process.env.EQUIMARK_CHROMIUM ?? '/usr/bin/chromium';
 export const DATA = resolve(REPO, '../shared/data');
-export const SHOTS = resolve(REPO, 'docs/screenshots');
+/**
+ * Where the e2e tests write their screenshots: test-results/screenshots/ (gitignored), or
+ * EQUIMARK_SCREENSHOTS. The tracked ones in docs/screenshots/ change only through
+ * `npm run screenshots` (scripts/screenshots.mjs), which copies these there.
+ */
+export const SHOTS = resolve(REPO, process.env.EQUIMARK_SCREENSHOTS || 'test-results/screenshots');
 
 /** Why the e2e suite can't run here, or null. */
 export function skipReason(): string | null {
@@ -85,6 +90,7 @@ export async function openApp(browser: Browser, app: App): Promise<{ context: Br
 export async function shot(page: Page, name: string, opts: { top?: boolean } = { top: true }): Promise<void> {
   if (opts.top) await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(400); // let bars and transitions settle
+  mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 }
 

@@ -2,7 +2,8 @@
 // development set (../shared/data): import the exam and the responses (a bad file first, to see
 // rejections), grade with the reader this build has, review, mark the gold equation lists and
 // compare the exported CSV with gold-marks.csv, correct an equation and see the marks change,
-// override a mark, export again. Screenshots of each main view go to docs/screenshots/.
+// override a mark, export again. Screenshots of each main view go to
+// test-results/screenshots/ (`npm run screenshots` copies them to docs/screenshots/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -74,3 +74,61 @@ test('the demo exam and (when present) the development exam import cleanly', () 
   const dev = new URL('../../../shared/data/exam.json', import.meta.url);
   if (existsSync(dev)) assert.equal(parseExamJson(readFileSync(dev, 'utf8')).exam.questions.length, 3);
 });
+
+test('unknown keys are rejected at every level, naming the JSON path and the nearest known key', () => {
+  const e = base() as any;
+  e.titel = 'Mechanics';
+  e.questions[0].promt = 'text';
+  e.questions[1].variables[0] = { name: 'u', assumption: ['positive'] };
+  e.questions[1].scheme[0].Marks = 2;
+  e.questions[1].scheme[1].zzzzzz = true;
+  const p = problems(e);
+  assert.ok(p.includes('titel: unknown key "titel": did you mean "title"? exam.v1 allows "format", "id", "title", "questions" here; rename or remove it'), p.join('\n'));
+  assert.ok(p.some((x) => x.startsWith('questions[0].promt: unknown key "promt": did you mean "prompt"?')), p.join('\n'));
+  assert.ok(p.some((x) => x.startsWith('questions[1].variables[0].assumption: unknown key "assumption": did you mean "assumptions"?')), p.join('\n'));
+  assert.ok(p.some((x) => x.startsWith('questions[1].scheme[0].Marks: unknown key "Marks": did you mean "marks"?')), p.join('\n'));
+  // Nothing near enough: no guess, but the keys allowed there.
+  const far = p.find((x) => x.startsWith('questions[1].scheme[1].zzzzzz'));
+  assert.ok(far && !far.includes('did you mean') && far.includes('"manual"'), String(far));
+  // Before, a misspelt key was dropped in silence: v lost `positive` and the exam loaded.
+  const one = base() as any;
+  one.questions[1].variables[0] = { name: 'u', assumption: ['positive'] };
+  one.questions[1].answer = 'Eq(v, u)';
+  one.questions[1].scheme[2].accept = ['Eq(v, 2*u)'];
+  assert.throws(() => validateExam(one, 'exam.json'), (err: Error) => err instanceof ExamError && /^exam\.json: invalid exam:\n {2}questions\[1\]\.variables\[0\]\.assumption: unknown key/.test(err.message));
+  delete one.questions[1].variables[0].assumption;
+  one.questions[1].variables[0].assumptions = ['positive'];
+  assert.deepEqual(validateExam(one).exam.questions[1].variables[0].assumptions, ['positive']);
+});
+
+test('marks and ranges are bounded, finite numbers', () => {
+  const ok = () => {
+    const e = base() as any;
+    e.questions[1].answer = 'Eq(v, u)';
+    e.questions[1].scheme[2].accept = ['Eq(v, 2*u)'];
+    return e;
+  };
+  let e = ok();
+  e.questions[0].scheme[0].marks = 1e308;
+  assert.deepEqual(problems(e), ['questions[0].scheme[0].marks: marks must be at most 1000 per item']);
+  e = ok();
+  e.questions[0].scheme[0].marks = 1000;
+  assert.deepEqual(problems(e), []);
+  // JSON's 1e400 parses to Infinity: said plainly, with the path.
+  const text = JSON.stringify(ok()).replace('"marks":1,', '"marks":1e400,');
+  assert.throws(() => parseExamJson(text), /questions\[0\]\.scheme\[0\]\.marks: must be a finite number/);
+  e = ok();
+  e.questions[1].variables[0].range = [0, 1e400];
+  assert.deepEqual(problems(e), ['questions[1].variables[0].range[1]: must be a finite number (a number this large cannot be represented)']);
+  e = ok();
+  e.questions[1].variables[0].range = [-1e300, 1];
+  assert.match(problems(e)[0], /^questions\[1\]\.variables\[0\]\.range\[0\]: a range end must be between/);
+  e = ok();
+  e.questions[1].variables[0].range = [0, 1.5708];
+  assert.deepEqual(problems(e), []);
+});
+
+test('export of a validated exam is accepted by the strict schema (no stray keys)', () => {
+  const demo = parseExamJson(readFileSync(new URL('../../resources/demo/exam.json', import.meta.url), 'utf8'));
+  assert.deepEqual(parseExamJson(exportExamJson(demo.exam)).exam, demo.exam);
+});

@@ -30,8 +30,8 @@ function tmp(): { path: string; done: () => void } {
 }
 
 function dump(ws: Workspace): string {
-  const tables = ['exams', 'questions', 'responses', 'extractions', 'mark_results', 'marks', 'overrides', 'comments', 'audit'];
-  return JSON.stringify(tables.map((t) => ws.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+  const tables = ['exams', 'questions', 'responses', 'extractions', 'mark_results', 'marks', 'overrides', 'comments', 'audit'] as const;
+  return JSON.stringify(tables.map((t) => ws.tableRows(t)));
 }
 
 test('migrations: WAL, foreign keys, user_version; reopening is a no-op; a newer file is refused', () => {
@@ -39,8 +39,7 @@ test('migrations: WAL, foreign keys, user_version; reopening is a no-op; a newer
   try {
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(ws.db.pragma('journal_mode', { simple: true }), 'wal');
-    assert.equal(ws.db.pragma('foreign_keys', { simple: true }), 1);
+    assert.deepEqual(ws.storageSettings(), { journalMode: 'wal', foreignKeys: true });
     ws.importExam(exam.exam);
     ws.close();
     const again = new Workspace(t.path);
@@ -138,10 +137,10 @@ test('migrations 2 and 3: a version-1 workspace gains model_records and gold_lis
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), 3);
     assert.equal(SCHEMA_VERSION, 3);
-    assert.equal((ws.db.prepare("SELECT title FROM exams WHERE id = 'old'").get() as { title: string }).title, 'Old');
-    const cols = (ws.db.prepare('PRAGMA table_info(model_records)').all() as { name: string }[]).map((c) => c.name);
+    assert.deepEqual(ws.tableRows('exams').map((r) => r.title), ['Old']);
+    const cols = ws.tableColumns('model_records');
     assert.deepEqual(cols, ['response_id', 'extraction_id', 'technique', 'models', 'waiting', 'record', 'created_at']);
-    const goldCols = (ws.db.prepare('PRAGMA table_info(gold_lists)').all() as { name: string }[]).map((c) => c.name);
+    const goldCols = ws.tableColumns('gold_lists');
     assert.deepEqual(goldCols, ['exam_id', 'student_id', 'question_id', 'equations']);
     ws.close();
   } finally {
@@ -162,7 +161,7 @@ test('model records are stored with the extraction; waiting extractions are pend
     calls: [], readings: [{ reader: 'model:m:7b', equations: ['Eq(v, 2*u)'] }], ungrounded: [], waiting: false, wallMs: 12,
   };
   const xa = ws.saveExtraction(a, { ...read('Eq(v, 2*u)'), source: 'model:m:7b' }, 'hybrid:m:7b', record);
-  const waiting: Extraction = { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: ['waiting for the model: cannot reach Ollama'] };
+  const waiting: Extraction = { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: [{ kind: 'waiting', text: 'waiting for the model: cannot reach Ollama' }] };
   ws.saveExtraction(b, waiting, 'hybrid:m:7b', { ...record, id: String(b), waiting: true, readings: [] });
   const got = ws.getModelRecord(a)!;
   assert.equal(got.extractionId, xa);

@@ -2,8 +2,10 @@
 // time-outs, reproducibility and the optional algebra prover.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import type { AlgebraProver } from '../../electron/engine/decide/entail/types.ts';
+import type { Z3Backend } from '../../electron/engine/decide/entail/z3.ts';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import { DOMAINS } from './domains.ts';
 
@@ -150,6 +152,46 @@ describe('time-outs and reproducibility', () => {
     } finally {
       await e.close();
     }
+  });
+  it('a Z3 worker that overruns its deadline is terminated and replaced, and the engine answers the next pair', async () => {
+    const e = await Entailer.create({ z3TimeoutMs: 200, z3Workers: 1 });
+    const pool = () => (e as unknown as { z3: Z3Backend }).z3.poolStats();
+    try {
+      // v = u**1996 (as a product) against v = u: far too hard for Z3 in 200 ms.
+      const product = P(`Eq(v, ${Array(1996).fill('u').join('*')})`);
+      const t0 = Date.now();
+      const v = await e.entails(product, P('Eq(v, u)'), DOMAINS.Q1);
+      assert.equal(v.holds, null);
+      assert.match(v.note ?? '', /z3 gave no answer within 200 ms .*its worker was stopped/);
+      assert.ok(pool().timedOut >= 1, 'the overrunning worker was stopped');
+      assert.ok(Date.now() - t0 < 30000, 'bounded time');
+      // The next pair needs Z3 (no sampled solution): a fresh worker decides it.
+      const c = await e.consistent(P('Eq(v, -(u + w)/2)'), DOMAINS.Q1);
+      assert.deepEqual([c.satisfiable, c.method], [false, 'z3']);
+      const s = pool();
+      assert.ok(s.started >= 2 && s.live <= 1, JSON.stringify(s));
+    } finally {
+      await e.close();
+    }
+    assert.equal(pool().live, 0, 'close() terminates every worker');
+  });
+  it('powers too large to expand never throw from the Z3 encoder (issue 10)', async () => {
+    // The grammar refuses exponents above 100; 100 is still beyond what Z3 is given expanded.
+    const c = await engine.consistent(P('Eq(u**100, -1)'), DOMAINS.Q1);
+    assert.notEqual(c.satisfiable, true);
+    const v = await engine.entails(P('Eq(v, u**100)'), P('Eq(v, u**99*u)'), DOMAINS.Q1);
+    assert.notEqual(v.holds, false);
+  });
+  it('the CLI exits as soon as check has printed its verdict, even after a Z3 time-out (no thread left alive)', () => {
+    const product = `u = ${Array(1996).fill('t').join('*')}`;
+    const r = spawnSync(process.execPath, ['bin/equimark.mjs', 'check', '--exam', 'resources/demo/exam.json', '--question', 'q1', product, 'u = t'], {
+      encoding: 'utf8',
+      timeout: 90000,
+      env: { ...process.env, EQUIMARK_Z3_DEADLINE_MS: '500' },
+    });
+    assert.equal(r.signal, null, `killed after 90 s: the process did not exit (${r.stderr})`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /equivalent: (no|undecided)/);
   });
   it('when Z3 times out on an algebraic pair, agreement at every sampled point is labelled as sampling', async () => {
     const e = await Entailer.create({ z3TimeoutMs: 1 });

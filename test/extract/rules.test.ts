@@ -159,7 +159,7 @@ test('a symbol the question does not have is reported, not guessed', () => {
   assert.equal(x.status, 'partial');
   assert.deepEqual(x.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
   assert.ok(x.flags.includes('unmapped-symbol'));
-  assert.ok(x.notes.some((n) => n.includes("'y'")));
+  assert.ok(x.notes.some((n) => n.text.includes("'y'")));
   assert.equal(x.unread[0].text, 'y = v_0 t');
 });
 

@@ -4,7 +4,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readResponses } from '../../electron/engine/read/model/batch.ts';
-import { tableOne, formatTableOne, evaluateTechniques } from '../../electron/engine/eval/table-one.ts';
+import { formatTableOne } from '../../electron/engine/eval/table-one.ts';
+import { evaluateTechniques, goldEquivalent, runEval } from '../../electron/engine/eval/run.ts';
+import { parseEvalSet } from '../../electron/engine/eval/set.ts';
+import { validateExam } from '../../electron/engine/io/exam.ts';
+import { resolveTechnique } from '../../electron/engine/read/registry.ts';
+import { MemoryReplyCache } from '../../electron/engine/read/ollama/cache.ts';
 import { syntacticComparer } from '../../electron/engine/read/model/strategies.ts';
 import { computeAccounting, gpuPower, parseParameterSize } from '../../electron/engine/read/ollama/accounting.ts';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
@@ -125,29 +130,44 @@ test("Table I: per technique time, tokens and correct answers against gold (the 
   });
   const engine = await Entailer.create();
   try {
-    const rs = [
-      { id: 'x1', text: 'the speed squared: v^2 = 2gh' },
-      { id: 'x2', text: 'empty words only' },
-    ];
-    const gold = new Map([
-      ['x1', ['Eq(v**2, 2*g*h)']],
-      ['x2', []],
-    ]);
-    const { rows, results } = await evaluateTechniques(rs, FALL, ['direct', 'llm-modulo', 'consensus'], baseOptions(f, { model2: M2, engine }), (id) => gold.get(id), (a, b, d) => engine.compareLists(a, b, d));
+    // The set as the CLI reads it: an exam, a responses CSV and a gold CSV (extra columns ambiguous, tags).
+    const exam = validateExam({ format: 'exam.v1', id: 'fall-exam', title: 'Fall', questions: [FALL] });
+    const set = parseEvalSet(
+      exam,
+      'student_id,question_id,response\nx1,fall,the speed squared: v^2 = 2gh\nx2,fall,empty words only\n',
+      'student_id,question_id,equations,ambiguous,tags\nx1,fall,"[""Eq(v**2, 2*g*h)""]",false,chain\nx2,fall,[],false,words-only\n',
+    );
+    const settings = { url: f.url, model: M1, model2: M2, engine, retries: 1, backoffMs: 1, timeoutMs: 2000, cache: new MemoryReplyCache() };
+    const techniques = [await resolveTechnique('direct', settings), await resolveTechnique('llm-modulo', settings), await resolveTechnique('consensus', settings)];
+    const { runs, tableOne: rows } = await evaluateTechniques({ exam: set.exam, engine, techniques, responses: set.responses, gold: set.gold });
     const by = Object.fromEntries(rows.map((r) => [r.technique, r]));
     assert.equal(by.direct.correct, 1, 'direct: the unparsed v^2 is dropped, x1 wrong; x2 right');
     assert.equal(by['llm-modulo'].correct, 2);
     // Consensus: M1 repaired to v**2/2 = g*h, M2 said v**2 = 2*g*h: equivalent by entailment, so they agree at once.
     assert.equal(by.consensus.correct, 2);
-    assert.equal(results.consensus.items[0].extraction.status, 'read');
+    const consensus = runs[2];
+    assert.equal(consensus.batch.items[0].extraction.status, 'read');
     assert.ok(by.consensus.tokens > by['llm-modulo'].tokens);
     assert.equal(by.direct.scored, 2);
+    // Table I counts exactly the responses the report calls equivalent (one decision per response).
+    for (const r of runs) assert.equal(r.report.tableOne.correct, r.report.rows.filter((x) => x.equivalent).length);
+    assert.equal(runs[1].report.accuracy.correct, 2);
+    assert.deepEqual(runs[1].report.byTag, { chain: { correct: 1, total: 1 }, 'words-only': { correct: 1, total: 1 } });
+    assert.equal(runs[1].report.marksAgreement.correct, 2, 'llm-modulo earns the marks gold earns');
     const text = formatTableOne(rows);
     assert.match(text, /technique\s+correct\s+accuracy/);
     assert.match(text, /llm-modulo\s+2\/2\s+100\.0%/);
-    // tableOne on its own, with the syntactic comparer (a stand-in).
-    const t = await tableOne([{ technique: 'direct', result: results.direct }], (id) => gold.get(id), syntacticComparer);
-    assert.equal(t[0].correct, 1);
+    // The loop with only a list comparer (the syntactic stand-in): no marks compared.
+    const syn = await runEval({ exam: set.exam, engine: { compareLists: syntacticComparer }, technique: techniques[0], responses: set.responses, gold: set.gold, marks: false });
+    assert.equal(syn.report.tableOne.correct, 1);
+    assert.equal(syn.report.marksAgreement.total, 0);
+    await assert.rejects(runEval({ exam: set.exam, engine: { compareLists: syntacticComparer }, technique: techniques[0], responses: set.responses, gold: set.gold }), /whole entailment engine/);
+    // The comparer: empty matches only empty; an item outside the grammar is not equivalent.
+    const cq = set.exam.questions.get('fall')!;
+    assert.equal(await goldEquivalent(engine, [], [], cq), true);
+    assert.equal(await goldEquivalent(engine, ['Eq(v, 1)'], [], cq), false);
+    assert.equal(await goldEquivalent(engine, ['v^2 = 2gh'], set.gold[0].equations, cq), false);
+    assert.equal(await goldEquivalent(engine, ['Eq(v**2/2, g*h)'], set.gold[0].equations, cq), true);
   } finally {
     await engine.close();
   }

@@ -5,8 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { grade } from '../../electron/engine/grade.ts';
-import { resolveTechnique } from '../../electron/engine/read/registry.ts';
-import { extraTechniques } from '../../electron/app/techniques.ts';
+import { extraTechniques, resolveTechnique } from '../../electron/engine/read/registry.ts';
 import { Workspace } from '../../electron/engine/store/workspace.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';

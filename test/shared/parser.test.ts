@@ -105,3 +105,51 @@ test("a question's variable named like a constant (E for an energy) is that vari
   assert.deepEqual(plain.value.rhs, { kind: 'const', name: 'E' });
   assert.deepEqual(parseEquationOrThrow('Eq(k, pi)', { variables: ['k', 'pi'] }).rhs, { kind: 'sym', name: 'pi' });
 });
+
+test('limits: huge exponents and constants are refused with what and where, before any solver sees them', () => {
+  const cases: [string, RegExp][] = [
+    ['v = u**100000', /exponent 100000 is too large \(the limit is 100 in size\) at column 8/],
+    ['v = 10**10**10', /exponent 10000000000 is too large .* at column 9/],
+    ['v = 2**(2**64)', /exponent 18446744073709551616 is too large .* at column 8/],
+    ['v = u**(-10**20)', /exponent -100000000000000000000 is too large .* at column 8/],
+    ['v = u**(1000/3)', /exponent 1000\/3 is too large .* at column 8/],
+    ['v = 2**(3**(4**5))', /exponent 1024 is too large .* at column 12/],
+    ['v = (10**60)**100', /'\*\*' makes a constant with more than 400 digits at column 13/],
+    ['v = ' + Array(10).fill('10**59').join('*'), /'\*' makes a constant with more than 400 digits at column \d+/],
+    ['v = u*' + '9'.repeat(61), /number with more than 60 digits at column 7/],
+  ];
+  for (const [src, re] of cases) {
+    const r = parseEquation(src);
+    assert.equal(r.ok, false, src);
+    if (!r.ok) {
+      assert.equal(r.errors[0].code, 'too-complex', src);
+      assert.match(r.errors[0].message, re, src);
+    }
+  }
+  // Within the limits: physical constants, moderate powers, roots, symbolic exponents.
+  for (const ok of ['h = 6.626*10**-34*u', 'v = u**100', 'v = u**-100', 'v = u**(1/3)', 'v = 2**(1/2)', 'v = u**u**w', 'v = (10**60)**6', 'v = (1/0)**5']) {
+    assert.ok(parseEquation(ok).ok, ok);
+  }
+});
+
+test('limits: deep nesting is an error naming the column, never a stack overflow', () => {
+  // ~8,000 nested brackets or roots: refused (too long) without recursing.
+  for (const open of ['(', 'sqrt(']) {
+    const src = 'v = ' + open.repeat(8000) + 'u' + ')'.repeat(8000);
+    const r = parseEquation(src);
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.errors[0].code, 'too-complex');
+  }
+  // Within the length limit, nesting stops at MAX_DEPTH with the column where it went too deep.
+  for (const [open, close, at] of [['(', ')', 69], ['sqrt(', ')', 329], ['-', '', 69], ['u**', '', 198]] as const) {
+    const src = 'v = ' + open.repeat(1500).slice(0, 3900) + 'u' + close.repeat(1500).slice(0, 0);
+    const r = parseEquation(src);
+    assert.equal(r.ok, false, open);
+    if (!r.ok) {
+      assert.equal(r.errors[0].code, 'too-complex', open);
+      assert.match(r.errors[0].message, new RegExp(`nested more than 64 levels deep at column ${at}$`), open);
+    }
+  }
+  // A long flat product is not nesting: it parses.
+  assert.ok(parseEquation('v = ' + Array(900).fill('u').join('*')).ok);
+});

@@ -21,7 +21,7 @@ const PRELOAD = resolve(REPO, 'dist/electron/preload.cjs');
 const RENDERER = resolve(REPO, 'dist/renderer');
 const CHILD_LIMIT_MS = 60_000;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON the child reported, checked field by field below
+// JSON the child reported, checked field by field below.
 type Json = any;
 
 /** Run one scenario script under the fake electron; its JSON result, or a failure that says why. */

@@ -24,8 +24,12 @@ export type EngineOptions = {
   proveTimeoutMs?: number;
   /** Told once, in plain words, when SymPy can't be used. Default: a line on stderr. */
   onNotice?: (message: string) => void;
-  /** Passed to Entailer.create (seed, samples, Z3 time limit). */
-  entailer?: { z3TimeoutMs?: number; samples?: number; seed?: number };
+  /**
+   * Passed to Entailer.create (seed, samples, Z3 time limit, Z3 worker threads). Z3 runs in a pool
+   * of worker threads under a hard deadline; close() terminates them (idle ones never keep the
+   * process alive), so a CLI command exits as soon as it is done.
+   */
+  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number };
 };
 
 /** The engine with its SymPy worker (null when disabled) for the other computer algebra (solve, limits, simplify). */

@@ -1,34 +1,40 @@
-// Evaluation of a reading technique against gold equation lists: list-equivalence accuracy
-// (engine.compareLists over realDomain, as in ../shared/data/README.md) overall, per question
-// and per tag; coverage (share of non-blank responses read with confidence, status 'read') and
-// precision (share of those equivalent to gold), overall and per tag; agreement of the marks the
-// extracted lists earn with those the gold lists earn; and the technique's row of the study's
-// Table I (time, tokens, correct answers; pipeline/eval.ts tableOne).
+// The evaluation loop, one for `equimark eval`, the extractor figures (scripts/extract-report.ts,
+// the dev-set and held-out tests) and Table I over several techniques: read every response that
+// has a gold list with a technique, decide once per response whether its list is equivalent to
+// gold (goldEquivalent: engine.compareLists over realDomain, as in ../shared/data/README.md), and
+// tally from that one decision
+//  - list-equivalence accuracy overall, per question and per tag;
+//  - coverage (share of non-blank responses read with confidence, status 'read') and precision
+//    (share of those equivalent to gold), overall, on gold not marked ambiguous, and per tag;
+//  - agreement of the marks the extracted lists earn with those the gold lists earn (optional);
+//  - the technique's row of the study's Table I (time, tokens, correct answers).
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
-import type { Question } from '../../../shared/exam.ts';
 import { realDomain } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
 import type { EntailmentEngine } from '../decide/entail/types.ts';
-import type { LoadedExam } from '../io/exam.ts';
+import type { CompiledQuestion, LoadedExam } from '../io/exam.ts';
 import type { ResponseRow } from '../io/csv/responses.ts';
 import type { EquationsRow } from '../io/csv/equations.ts';
 import type { Technique } from '../read/registry.ts';
 import { markEquations } from '../decide/marking.ts';
-import { figures, figuresByTag, figuresLine, type Figures } from './figures.ts';
+import { figures, figuresByTag, figuresLine, type Figures } from './coverage.ts';
+import { goldAmbiguous, goldTags, mustBeEmpty } from './set.ts';
 import { computeAccounting, type BatchAccounting } from '../read/ollama/accounting.ts';
 import type { BatchItem, BatchResult } from '../read/model/batch.ts';
-import { formatTableOne, tableOne, type TableOneRow } from './table-one.ts';
+import { formatTableOne, tableOneRow, type TableOneRow } from './table-one.ts';
 
 export type Tally = { correct: number; total: number };
 export type EvalRow = {
   studentId: string;
   questionId: string;
   tags: string[];
+  /** Gold marks the response ambiguous (two markers could read it differently). */
+  ambiguous: boolean;
   extracted: string[];
   gold: string[];
   status: string;
   equivalent: boolean;
-  /** Item id -> [mark from extraction, mark from gold]; auto items only. */
+  /** Item id -> [mark from extraction, mark from gold]; auto items only (empty when marks were not compared). */
   marks: Record<string, [number | null, number | null]>;
   marksAgree: boolean;
 };
@@ -59,13 +65,45 @@ export type EvalReport = {
   accounting?: BatchAccounting;
 };
 
-type Job = { id: string; gold: EquationsRow; resp: ResponseRow; question: Question };
+/** A report with what was read: the batch (each response's extraction and record, by id "student/question"). */
+export type EvalRun = { report: EvalReport; batch: BatchResult };
+
+/** What the loop compares with: the entailment engine (marks need all of it; the figures only compareLists). */
+export type EvalEngine = EntailmentEngine | Pick<EntailmentEngine, 'compareLists'>;
+
+export type EvalOptions = {
+  exam: LoadedExam;
+  engine: EvalEngine;
+  technique: Pick<Technique, 'name' | 'extractor' | 'batch' | 'usesModel'>;
+  responses: readonly ResponseRow[];
+  gold: readonly EquationsRow[];
+  /** Compare the marks the reading earns with those gold earns (default true; needs the whole engine). */
+  marks?: boolean;
+  onProgress?: (done: number, total: number) => void;
+};
+
+/**
+ * The accuracy metric, the one list comparer of every figure: the extracted list (SymPy sources)
+ * and the gold list are equivalent over the reals: each equation of either is entailed by one of
+ * the other; empty matches only empty; an extracted item outside the grammar makes it not equivalent.
+ */
+export async function goldEquivalent(engine: Pick<EntailmentEngine, 'compareLists'>, extracted: readonly string[], gold: readonly Equation[], cq: CompiledQuestion): Promise<boolean> {
+  const mine: Equation[] = [];
+  for (const s of extracted) {
+    const p = parseEquation(s, { variables: cq.variables });
+    if (!p.ok) return false;
+    mine.push(p.value);
+  }
+  return (await engine.compareLists(mine, [...gold], realDomain(cq.question))).equivalent;
+}
+
+type Job = { id: string; gold: EquationsRow; resp: ResponseRow; cq: CompiledQuestion };
 
 /** Read every job with the technique: a model technique in one batch, others one by one (timed, so Table I has their time too). */
-async function readAll(technique: Technique, jobs: Job[], onRead?: () => void): Promise<BatchResult> {
+async function readAll(technique: EvalOptions['technique'], jobs: Job[], onRead?: () => void): Promise<BatchResult> {
   if (technique.batch) {
     return technique.batch(
-      jobs.map((j) => ({ id: j.id, text: j.resp.text, question: j.question })),
+      jobs.map((j) => ({ id: j.id, text: j.resp.text, question: j.cq.question })),
       { onItem: () => onRead?.() },
     );
   }
@@ -73,20 +111,20 @@ async function readAll(technique: Technique, jobs: Job[], onRead?: () => void): 
   const items: BatchItem[] = [];
   for (const j of jobs) {
     const started = Date.now();
-    const extraction: Extraction = await technique.extractor.extract(j.resp.text, j.question);
+    const extraction: Extraction = await technique.extractor.extract(j.resp.text, j.cq.question);
     items.push({
       id: j.id,
-      question: j.question,
+      question: j.cq.question,
       extraction,
       record: {
-        id: j.id, questionId: j.question.id, technique: technique.name as BatchResult['technique'], models: [], calls: [],
+        id: j.id, questionId: j.cq.question.id, technique: technique.name, models: [], calls: [],
         readings: [{ reader: technique.extractor.name, equations: extraction.equations.map((e) => e.source) }], ungrounded: [], waiting: false, wallMs: Date.now() - started,
       },
     });
     onRead?.();
   }
   // No model: no calls, no tokens; the same shape so Table I compares it with the model techniques.
-  return { technique: technique.name as BatchResult['technique'], models: [], items, waiting: [], accounting: computeAccounting([], { batchWallMs: Date.now() - t0 }), warnings: [], url: '' };
+  return { technique: technique.name, models: [], items, waiting: [], accounting: computeAccounting([], { batchWallMs: Date.now() - t0 }), warnings: [], url: '' };
 }
 
 const add = (m: Record<string, Tally>, k: string, ok: boolean): void => {
@@ -95,19 +133,19 @@ const add = (m: Record<string, Tally>, k: string, ok: boolean): void => {
   if (ok) t.correct++;
 };
 
-export async function evaluate(opts: {
-  exam: LoadedExam;
-  engine: EntailmentEngine;
-  technique: Technique;
-  responses: readonly ResponseRow[];
-  gold: readonly EquationsRow[];
-  onProgress?: (done: number, total: number) => void;
-}): Promise<EvalReport> {
+/** The loop: read, compare with gold once per response, tally. */
+export async function runEval(opts: EvalOptions): Promise<EvalRun> {
   const { exam, engine, technique, responses, gold } = opts;
+  const marker = opts.marks === false ? null : 'entails' in engine ? engine : null;
+  if (opts.marks !== false && !marker) throw new Error('comparing marks needs the whole entailment engine (or pass marks: false)');
   const byKey = new Map(responses.map((r) => [`${r.studentId}\u0000${r.questionId}`, r]));
-  const report = {
-    technique: technique.name, accuracy: { correct: 0, total: 0 }, byQuestion: {}, byTag: {}, marksAgreement: { correct: 0, total: 0 }, itemAgreement: { correct: 0, total: 0 }, rows: [], problems: [],
-  } as unknown as EvalReport;
+  const accuracy: Tally = { correct: 0, total: 0 };
+  const byQuestion: Record<string, Tally> = {};
+  const byTag: Record<string, Tally> = {};
+  const marksAgreement: Tally = { correct: 0, total: 0 };
+  const itemAgreement: Tally = { correct: 0, total: 0 };
+  const rows: EvalRow[] = [];
+  const problems: string[] = [];
   const goldKeys = new Set<string>();
   const jobs: Job[] = [];
   for (const g of gold) {
@@ -115,15 +153,15 @@ export async function evaluate(opts: {
     goldKeys.add(key);
     const cq = exam.questions.get(g.questionId);
     if (!cq || g.error) {
-      report.problems.push(`gold line ${g.line}: ${g.error ?? 'unknown question'}: not evaluated`);
+      problems.push(`gold line ${g.line}: ${g.error ?? 'unknown question'}: not evaluated`);
       continue;
     }
     const resp = byKey.get(key);
     if (!resp) {
-      report.problems.push(`gold line ${g.line}: no response for ${g.studentId}/${g.questionId}: not evaluated`);
+      problems.push(`gold line ${g.line}: no response for ${g.studentId}/${g.questionId}: not evaluated`);
       continue;
     }
-    jobs.push({ id: `${g.studentId}/${g.questionId}`, gold: g, resp, question: cq.question });
+    jobs.push({ id: `${g.studentId}/${g.questionId}`, gold: g, resp, cq });
   }
   let done = 0;
   const total = jobs.length * 2;
@@ -131,65 +169,92 @@ export async function evaluate(opts: {
   const byId = new Map(batch.items.map((it) => [it.id, it]));
   // A response waiting for the model was not read: not correct, not read with confidence.
   const waitingIds = new Set(batch.waiting);
-  const ambiguous = new Map<string, boolean>();
-  for (const { id, gold: g } of jobs) {
-    const cq = exam.questions.get(g.questionId)!;
-    const item = byId.get(id)!;
-    const x = item.extraction;
-    ambiguous.set(id, g.extra.ambiguous === 'true');
-    const extracted: Equation[] = [];
-    for (const e of x.equations) {
-      const p = parseEquation(e.source, { variables: cq.variables });
-      if (p.ok) extracted.push(p.value);
-    }
-    const cmp = waitingIds.has(id) ? { equivalent: false } : await engine.compareLists(extracted, g.equations, realDomain(cq.question));
-    const mx = await markEquations(engine, cq, extracted);
-    const mg = await markEquations(engine, cq, g.equations);
+  for (const { id, gold: g, cq } of jobs) {
+    const x = byId.get(id)!.extraction;
+    const waiting = waitingIds.has(id);
+    const sources = x.equations.map((e) => e.source);
+    const equivalent = waiting ? false : await goldEquivalent(engine, sources, g.equations, cq);
     const marks: EvalRow['marks'] = {};
     let agree = true;
-    mx.items.forEach((it, i) => {
-      if (it.outcome === 'manual') return;
-      const a = it.awarded;
-      const b = mg.items[i].awarded;
-      marks[it.itemId] = [a, b];
-      report.itemAgreement.total++;
-      if (a === b) report.itemAgreement.correct++;
-      else agree = false;
+    if (marker) {
+      const extracted = sources.flatMap((s) => {
+        const p = parseEquation(s, { variables: cq.variables });
+        return p.ok ? [p.value] : [];
+      });
+      const mx = await markEquations(marker, cq, extracted);
+      const mg = await markEquations(marker, cq, g.equations);
+      mx.items.forEach((it, i) => {
+        if (it.outcome === 'manual') return;
+        const a = it.awarded;
+        const b = mg.items[i].awarded;
+        marks[it.itemId] = [a, b];
+        itemAgreement.total++;
+        if (a === b) itemAgreement.correct++;
+        else agree = false;
+      });
+      marksAgreement.total++;
+      if (agree) marksAgreement.correct++;
+    }
+    const tags = goldTags(g);
+    add({ all: accuracy }, 'all', equivalent);
+    add(byQuestion, g.questionId, equivalent);
+    for (const t of tags) add(byTag, t, equivalent);
+    rows.push({
+      studentId: g.studentId, questionId: g.questionId, tags, ambiguous: goldAmbiguous(g), extracted: sources, gold: g.sources,
+      status: x.status, equivalent, marks, marksAgree: agree,
     });
-    const tags = (g.extra.tags ?? '').split(';').map((t) => t.trim()).filter(Boolean);
-    add({ all: report.accuracy }, 'all', cmp.equivalent);
-    add(report.byQuestion, g.questionId, cmp.equivalent);
-    for (const t of tags) add(report.byTag, t, cmp.equivalent);
-    report.marksAgreement.total++;
-    if (agree) report.marksAgreement.correct++;
-    report.rows.push({ studentId: g.studentId, questionId: g.questionId, tags, extracted: x.equations.map((e) => e.source), gold: g.sources, status: x.status, equivalent: cmp.equivalent, marks, marksAgree: agree });
     opts.onProgress?.(++done, total);
   }
-  for (const r of responses) if (!goldKeys.has(`${r.studentId}\u0000${r.questionId}`)) report.problems.push(`response line ${r.line}: ${r.studentId}/${r.questionId} has no gold row: not evaluated`);
+  for (const r of responses) if (!goldKeys.has(`${r.studentId}\u0000${r.questionId}`)) problems.push(`response line ${r.line}: ${r.studentId}/${r.questionId} has no gold row: not evaluated`);
 
-  const figRows = report.rows.map((r) => ({
-    extraction: { status: waitingIds.has(`${r.studentId}/${r.questionId}`) ? ('abstained' as const) : (r.status as Extraction['status']) },
+  const figRows = rows.map((r) => ({
+    status: waitingIds.has(`${r.studentId}/${r.questionId}`) ? ('abstained' as const) : (r.status as Extraction['status']),
     tags: r.tags,
     equivalent: r.equivalent,
-    ambiguous: ambiguous.get(`${r.studentId}/${r.questionId}`) ?? false,
+    ambiguous: r.ambiguous,
   }));
   const f = figuresByTag(figRows);
-  report.coverage = f.overall;
-  report.coverageUnambiguous = figures(figRows.filter((r) => !r.ambiguous));
-  report.coverageByTag = f.perTag;
-  const goldOf = new Map(jobs.map((j) => [j.id, j.gold.sources]));
-  [report.tableOne] = await tableOne([{ technique: technique.name, result: batch }], (id) => goldOf.get(id), (a, b, d) => engine.compareLists(a, b, d));
-  report.waiting = batch.waiting.map((id) => {
-    const [studentId, questionId] = [id.slice(0, id.lastIndexOf('/')), id.slice(id.lastIndexOf('/') + 1)];
-    return { studentId, questionId };
-  });
+  const report: EvalReport = {
+    technique: technique.name,
+    accuracy,
+    byQuestion,
+    byTag,
+    marksAgreement,
+    itemAgreement,
+    rows,
+    problems,
+    coverage: f.overall,
+    coverageUnambiguous: figures(figRows.filter((r) => !r.ambiguous)),
+    coverageByTag: f.perTag,
+    tableOne: tableOneRow(technique.name, batch, { scored: jobs.length, correct: accuracy.correct }),
+    waiting: batch.waiting.map((id) => ({ studentId: id.slice(0, id.lastIndexOf('/')), questionId: id.slice(id.lastIndexOf('/') + 1) })),
+  };
   if (batch.waitingReason) report.waitingReason = batch.waitingReason;
   if (technique.usesModel) {
     report.models = batch.models.map((m) => `${m.name}@${m.digest}`);
     report.accounting = batch.accounting;
   }
-  return report;
+  return { report, batch };
 }
+
+export async function evaluate(opts: EvalOptions): Promise<EvalReport> {
+  return (await runEval(opts)).report;
+}
+
+/** Each technique over the same set, one after the other (the study's comparison): the reports and Table I. */
+export async function evaluateTechniques(
+  opts: Omit<EvalOptions, 'technique'> & { techniques: readonly EvalOptions['technique'][] },
+): Promise<{ runs: EvalRun[]; tableOne: TableOneRow[] }> {
+  const runs: EvalRun[] = [];
+  for (const technique of opts.techniques) runs.push(await runEval({ ...opts, technique }));
+  return { runs, tableOne: runs.map((r) => r.report.tableOne) };
+}
+
+/** Rows that must have no equation (blank, words-only, attachment-only) but were given some. */
+export const emptyViolations = (r: EvalReport): EvalRow[] => r.rows.filter((row) => mustBeEmpty({ tags: row.tags, equations: row.gold }) && row.extracted.length > 0);
+
+/** Rows read with confidence but not equivalent to gold. */
+export const confidentMisses = (r: EvalReport): EvalRow[] => r.rows.filter((row) => row.status === 'read' && !row.equivalent && !r.waiting.some((w) => w.studentId === row.studentId && w.questionId === row.questionId));
 
 const pct = (t: Tally): string => `${t.total ? ((100 * t.correct) / t.total).toFixed(1) : '0.0'}% (${t.correct}/${t.total})`;
 
@@ -216,6 +281,29 @@ export function formatEvalReport(r: EvalReport): string {
     if (r.problems.length > 20) lines.push(`  ... and ${r.problems.length - 20} more`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The extractor's figures (scripts/extract-report.ts, the dev-set and held-out tests): coverage
+ * and precision overall, on unambiguous gold and per tag; the blank/attachment-only/words-only
+ * check; with `wrong`, the responses read with confidence but not equivalent to gold.
+ */
+export function formatFiguresReport(r: EvalReport, opts: { wrong?: boolean } = {}): string {
+  const out = [figuresLine('overall', r.coverage), figuresLine('unambiguous gold', r.coverageUnambiguous), '', 'per tag:'];
+  for (const [t, f] of Object.entries(r.coverageByTag)) out.push(`  ${figuresLine(t, f)}`);
+  const violations = emptyViolations(r);
+  out.push('', `blank/attachment-only/words-only responses given equations: ${violations.length}`);
+  for (const v of violations) out.push(`  ${v.studentId} ${v.questionId}: ${v.extracted.join(' ; ')}`);
+  if (opts.wrong) {
+    const wrong = confidentMisses(r);
+    out.push('', `read with confidence but not equivalent to gold: ${wrong.length}`);
+    for (const w of wrong) {
+      out.push(`  ${w.studentId} ${w.questionId}${w.ambiguous ? ' (gold ambiguous)' : ''}`);
+      out.push(`    mine: ${w.extracted.join(' ; ')}`);
+      out.push(`    gold: ${w.gold.join(' ; ')}`);
+    }
+  }
+  return out.join('\n');
 }
 
 /** Table I over several reports (one row per technique). */

@@ -1,12 +1,8 @@
 // The study's Table I: per technique, time, tokens and correct answers against gold lists.
-// "Correct" is the extraction accuracy metric of ../shared/data/README.md: the extracted list and
-// the gold list are equivalent over the reals (each equation of either is entailed by one of the
-// other; empty only matches empty), decided by the entailment engine passed in.
-import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
-import { realDomain, type Question } from '../../../shared/exam.ts';
-import { readResponses, type BatchResult, type ReadOptions } from '../read/model/batch.ts';
-import type { ListComparer, ResponseInput } from '../read/model/types.ts';
-import type { Technique } from '../read/ollama/settings.ts';
+// "Correct" is the extraction accuracy metric of ../shared/data/README.md, decided once per
+// response by the evaluation loop (eval/run.ts, goldEquivalent); this module only tallies a
+// batch's accounting beside it and prints the table.
+import type { BatchResult } from '../read/model/batch.ts';
 
 export type TableOneRow = {
   technique: string;
@@ -31,79 +27,31 @@ export type TableOneRow = {
   estimatedFlops: number | null;
 };
 
-/** gold(id) -> SymPy sources, or undefined when the response has no gold list. */
-export type GoldLookup = (id: string, questionId: string) => string[] | undefined;
-
-export async function listsEquivalent(extracted: string[], gold: string[], q: Question, compare: ListComparer): Promise<boolean> {
-  const vars = q.variables.map((v) => v.name);
-  const parse = (l: string[]): Equation[] | null => {
-    const out: Equation[] = [];
-    for (const s of l) {
-      const r = parseEquation(s, { variables: vars });
-      if (!r.ok) return null;
-      out.push(r.value);
-    }
-    return out;
+/** A technique's row: its batch (time, tokens, review) and how many of the scored responses were correct. */
+export function tableOneRow(technique: string, result: BatchResult, tally: { scored: number; correct: number }): TableOneRow {
+  const a = result.accounting;
+  return {
+    technique,
+    models: result.models.map((m) => `${m.name}@${m.digest.slice(0, 12)}`).join(' + '),
+    responses: result.items.length,
+    scored: tally.scored,
+    correct: tally.correct,
+    accuracy: tally.scored ? tally.correct / tally.scored : 0,
+    needsReview: result.items.filter((i) => i.extraction.status === 'needs-review').length,
+    waiting: result.waiting.length,
+    wallSeconds: a.batchWallMs / 1000,
+    modelSeconds: a.modelCallMsNeeded / 1000,
+    tokensIn: a.tokensIn,
+    tokensOut: a.tokensOut,
+    tokens: a.tokensNeeded,
+    calls: a.calls,
+    cachedCalls: a.cachedCalls,
+    estimatedFlops: a.estimatedFlops,
   };
-  const a = parse(extracted);
-  const b = parse(gold);
-  if (!a || !b) return false;
-  if (a.length === 0 || b.length === 0) return a.length === 0 && b.length === 0;
-  return (await compare(a, b, realDomain(q))).equivalent;
-}
-
-export async function tableOne(runs: { technique: string; result: BatchResult }[], gold: GoldLookup, compare: ListComparer): Promise<TableOneRow[]> {
-  const rows: TableOneRow[] = [];
-  for (const { technique, result } of runs) {
-    let scored = 0;
-    let correct = 0;
-    for (const it of result.items) {
-      const g = gold(it.id, it.question.id);
-      if (!g) continue;
-      scored++;
-      if (it.record.waiting) continue;
-      if (await listsEquivalent(it.extraction.equations.map((e) => e.source), g, it.question, compare)) correct++;
-    }
-    const a = result.accounting;
-    rows.push({
-      technique,
-      models: result.models.map((m) => `${m.name}@${m.digest.slice(0, 12)}`).join(' + '),
-      responses: result.items.length,
-      scored,
-      correct,
-      accuracy: scored ? correct / scored : 0,
-      needsReview: result.items.filter((i) => i.extraction.status === 'needs-review').length,
-      waiting: result.waiting.length,
-      wallSeconds: a.batchWallMs / 1000,
-      modelSeconds: a.modelCallMsNeeded / 1000,
-      tokensIn: a.tokensIn,
-      tokensOut: a.tokensOut,
-      tokens: a.tokensNeeded,
-      calls: a.calls,
-      cachedCalls: a.cachedCalls,
-      estimatedFlops: a.estimatedFlops,
-    });
-  }
-  return rows;
-}
-
-/** Run each technique over the same responses and build Table I. */
-export async function evaluateTechniques(
-  responses: ResponseInput[],
-  question: Question | null,
-  techniques: Technique[],
-  options: ReadOptions,
-  gold: GoldLookup,
-  compare: ListComparer,
-): Promise<{ rows: TableOneRow[]; results: Record<string, BatchResult> }> {
-  const results: Record<string, BatchResult> = {};
-  for (const t of techniques) results[t] = await readResponses(responses, question, { ...options, technique: t });
-  const rows = await tableOne(techniques.map((t) => ({ technique: t, result: results[t] })), gold, compare);
-  return { rows, results };
 }
 
 /** Table I as aligned text (for the CLI). */
-export function formatTableOne(rows: TableOneRow[]): string {
+export function formatTableOne(rows: readonly TableOneRow[]): string {
   const head = ['technique', 'correct', 'accuracy', 'review', 'waiting', 'model time (s)', 'wall time (s)', 'tokens', 'calls', 'est. FLOPs'];
   const body = rows.map((r) => [
     r.technique,

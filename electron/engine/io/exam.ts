@@ -3,7 +3,7 @@
 // equation parser against the question's variables, so a bad exam is rejected up front with
 // errors that name the place: `questions[1].scheme[2].accept[0]: symbol 'U' is not a variable...`.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ExamSchema, type Exam, type Question } from '../../../shared/exam.ts';
+import { ExamSchema, QuestionSchema, SchemeItemSchema, VariableSchema, type Exam, type Question } from '../../../shared/exam.ts';
 import { parseEquation, formatErrors, type Equation } from '../../../shared/equation/index.ts';
 
 /** One problem found in an exam file; `path` is like `questions[1].scheme[2].accept[0]`. */
@@ -36,10 +36,65 @@ function zodPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** The keys an exam.v1 object may have, by where it sits (exam, question, variable, scheme item). */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  const last = path.length >= 2 ? path[path.length - 2] : undefined;
+  if (path.length === 0) return Object.keys(ExamSchema.shape);
+  if (last === 'questions') return Object.keys(QuestionSchema.shape);
+  if (last === 'variables') return Object.keys(VariableSchema.shape);
+  if (last === 'scheme') return Object.keys(SchemeItemSchema.shape);
+  return [];
+}
+
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps), case-insensitive. */
+function distance(a: string, b: string): number {
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The known key nearest to a misspelt one, when it is near enough to be a likely slip. */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const k of known) {
+    const dd = distance(key, k);
+    if (dd < bestD) [best, bestD] = [k, dd];
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/** Schema issues as problems: one per unknown key (with the nearest known key), numbers said plainly. */
+function schemaProblems(issues: readonly { code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[]; received?: unknown }[]): ExamProblem[] {
+  const out: ExamProblem[] = [];
+  for (const i of issues) {
+    if (i.code === 'unrecognized_keys' && i.keys) {
+      const known = knownKeysAt(i.path);
+      for (const key of i.keys) {
+        const near = nearestKey(key, known);
+        out.push({
+          path: zodPath([...i.path, key]),
+          message: `unknown key ${JSON.stringify(key)}: ${near ? `did you mean ${JSON.stringify(near)}? ` : ''}exam.v1 allows ${known.map((k) => JSON.stringify(k)).join(', ')} here; rename or remove it`,
+        });
+      }
+    } else if (i.code === 'invalid_type' && (i.received === 'Infinity' || i.received === 'NaN')) {
+      out.push({ path: zodPath(i.path), message: 'must be a finite number (a number this large cannot be represented)' });
+    } else out.push({ path: zodPath(i.path), message: i.message });
+  }
+  return out;
+}
+
 /** Validate an exam object (already JSON-parsed). Throws ExamError listing every problem. */
 export function validateExam(data: unknown, file?: string): LoadedExam {
   const r = ExamSchema.safeParse(data);
-  if (!r.success) throw new ExamError(r.error.issues.map((i) => ({ path: zodPath(i.path), message: i.message })), file);
+  if (!r.success) throw new ExamError(schemaProblems(r.error.issues as never), file);
   const exam = r.data;
   const problems: ExamProblem[] = [];
   const questions = new Map<string, CompiledQuestion>();

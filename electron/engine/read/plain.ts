@@ -4,11 +4,11 @@
 // guess). Commas are not separators: they occur inside Eq(a, b) and function calls.
 import { parseEquation, equationToSympy, formatErrors } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
-import type { Extraction, ExtractedEquation } from '../../../shared/extraction.ts';
+import { note, type Extraction, type ExtractedEquation, type ExtractionNote } from '../../../shared/extraction.ts';
 import type { Extractor } from './types.ts';
 
 export function extractPlain(text: string, q: Question): Extraction {
-  const base = { source: 'embedded' as const, unread: [], notes: [] as string[] };
+  const base = { source: 'embedded' as const, unread: [], notes: [] as ExtractionNote[] };
   if (text.trim() === '') return { ...base, equations: [], status: 'blank', flags: [] };
   const variables = q.variables.map((v) => v.name);
   const equations: ExtractedEquation[] = [];
@@ -26,7 +26,7 @@ export function extractPlain(text: string, q: Question): Extraction {
         equations: [],
         status: 'needs-review',
         flags: r.errors.some((e) => e.code === 'unknown-symbol') ? ['unmapped-symbol'] : [],
-        notes: [`not plain equations, needs an extractor or the instructor: ${JSON.stringify(piece.slice(0, 80))}: ${formatErrors(r.errors)}`],
+        notes: [note('unread', `not plain equations, needs an extractor or the instructor: ${JSON.stringify(piece.slice(0, 80))}: ${formatErrors(r.errors)}`)],
       };
     }
     const start = m.index + lead;

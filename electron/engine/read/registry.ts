@@ -1,29 +1,25 @@
-// The reading techniques, one registry for the CLI and the app:
+// The reading techniques resolved into readers, one registry for the CLI and the app. The names,
+// how many models each needs and what the app calls them are in shared/techniques.ts:
 //   embedded    the embedded extractor (shared/extract/), inside Equimark, no model;
 //   plain       the interim whole-text reader (responses written entirely as equations);
 //   direct, llm-modulo, consensus, per-line, hybrid
-//               the Ollama pipeline (electron/engine/pipeline/); hybrid lets the embedded
+//               the Ollama pipeline (read/model/, read/ollama/); hybrid lets the embedded
 //               extractor read what it can with confidence and asks the model about the rest.
 // A model technique also reads in batches (`batch`): records per response, accounting, and
 // responses left waiting for the model when Ollama can't be reached (the embedded extractor's
 // reading of those is kept, flagged 'waiting-for-model').
 import type { Question } from '../../../shared/exam.ts';
-import type { Extraction, ExtractionFlag } from '../../../shared/extraction.ts';
+import { note, type Extraction, type ExtractionFlag } from '../../../shared/extraction.ts';
 import { extractEmbedded } from '../../../shared/extract/index.ts';
 import type { EntailmentEngine } from '../decide/entail/types.ts';
 import type { Extractor } from './types.ts';
 import { plainExtractor } from './plain.ts';
 import { openReplyCache, type ReplyCache } from './ollama/cache.ts';
 import { OllamaClient } from './ollama/client.ts';
-import { makeSettings, resolveOllamaUrl, type Technique as ModelTechniqueName } from './ollama/settings.ts';
+import { makeSettings, resolveOllamaUrl } from './ollama/settings.ts';
+import { checkModels, isModelTechnique, modelsUsed, TECHNIQUE_INFO, type TechniqueName } from '../../../shared/techniques.ts';
 import { readResponses, type BatchItem, type BatchResult, type ReadOptions } from './model/batch.ts';
 import type { ResponseInput, ResponseRecord } from './model/types.ts';
-
-export const TECHNIQUE_NAMES = ['embedded', 'plain', 'direct', 'llm-modulo', 'consensus', 'per-line', 'hybrid'] as const;
-export type TechniqueName = (typeof TECHNIQUE_NAMES)[number];
-export const MODEL_TECHNIQUES: readonly ModelTechniqueName[] = ['direct', 'llm-modulo', 'consensus', 'per-line', 'hybrid'];
-
-export const isModelTechnique = (name: string): name is ModelTechniqueName => (MODEL_TECHNIQUES as readonly string[]).includes(name);
 
 export type BatchReadOptions = {
   signal?: AbortSignal;
@@ -31,9 +27,9 @@ export type BatchReadOptions = {
   onItem?: (item: BatchItem) => void;
 };
 
-/** How responses are read. */
+/** A technique resolved into a reader: how responses are read. */
 export type Technique = {
-  name: string;
+  name: TechniqueName;
   extractor: Extractor;
   /** Model techniques: read many responses at once, with records, accounting and waiting responses. */
   batch?: (inputs: ResponseInput[], opts?: BatchReadOptions) => Promise<BatchResult>;
@@ -68,8 +64,8 @@ export type ModelSettings = {
 
 export const embeddedExtractor: Extractor = { name: 'embedded', extract: extractEmbedded };
 
-/** The techniques that need no settings (the app spreads these). */
-export const TECHNIQUES: Record<string, () => Promise<Technique>> = {
+/** The techniques that need no model, hence no settings. */
+export const MODEL_FREE_TECHNIQUES: Record<'embedded' | 'plain', () => Promise<Technique>> = {
   embedded: async () => ({ name: 'embedded', extractor: embeddedExtractor, usesModel: false }),
   plain: async () => ({ name: 'plain', extractor: plainExtractor, usesModel: false }),
 };
@@ -81,15 +77,15 @@ export function modelReaderName(technique: string, model: string, model2?: strin
 
 /** A waiting response keeps what the embedded extractor read (graded meanwhile), flagged. */
 function waitingReading(emb: Extraction, reason: string): Extraction {
-  return { ...emb, flags: [...new Set<ExtractionFlag>([...emb.flags, 'waiting-for-model'])], notes: [...emb.notes, reason] };
+  return { ...emb, flags: [...new Set<ExtractionFlag>([...emb.flags, 'waiting-for-model'])], notes: [...emb.notes, note('waiting', reason)] };
 }
 
 export async function resolveTechnique(name: string = 'embedded', settings: ModelSettings = {}): Promise<Technique> {
-  const basic = TECHNIQUES[name];
-  if (basic) return basic();
-  if (!isModelTechnique(name)) throw new Error(`unknown technique '${name}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
-  const model = settings.model?.trim();
-  if (!model) throw new Error(`technique '${name}' needs a model (the name of a model installed in Ollama)`);
+  if (name === 'embedded' || name === 'plain') return MODEL_FREE_TECHNIQUES[name]();
+  const problem = checkModels(name, settings.model, settings.model2);
+  if (problem) throw new Error(problem);
+  if (!isModelTechnique(name)) throw new Error(`unknown technique '${name}'`); // checkModels said so already
+  const model = settings.model!.trim();
   const model2 = settings.model2?.trim() || undefined;
   const url = resolveOllamaUrl(settings.url ?? null);
   const base = {
@@ -102,7 +98,7 @@ export async function resolveTechnique(name: string = 'embedded', settings: Mode
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(settings.backoffMs !== undefined ? { backoffMs: settings.backoffMs } : {}),
   };
-  const s = makeSettings(base); // throws on bad settings (consensus without model2, ...)
+  const s = makeSettings(base); // throws on bad settings (parallel out of range, ...)
   const cache = typeof settings.cache === 'string' || settings.cache == null ? openReplyCache(settings.cache as string | null) : settings.cache;
   const client =
     settings.client ?? new OllamaClient({ url: s.url, timeoutMs: s.timeoutMs, retries: s.retries, backoffMs: s.backoffMs, stream: s.stream, parallel: s.parallel, cache });
@@ -125,7 +121,7 @@ export async function resolveTechnique(name: string = 'embedded', settings: Mode
           if (input) {
             const emb = extractEmbedded(input.text, item.question);
             item.record.embedded = emb;
-            item.extraction = waitingReading(emb, item.extraction.notes.at(-1) ?? 'waiting for the model');
+            item.extraction = waitingReading(emb, item.extraction.notes.at(-1)?.text ?? 'waiting for the model');
           }
         }
         if (settings.onRecord) {
@@ -136,7 +132,7 @@ export async function resolveTechnique(name: string = 'embedded', settings: Mode
       },
     });
   const extractor: Extractor = {
-    name: modelReaderName(name, model, name === 'consensus' || (name === 'hybrid' && model2) ? model2 : undefined),
+    name: modelReaderName(name, model, modelsUsed(name, model, model2)[1]),
     async extract(text: string, q: Question): Promise<Extraction> {
       const r = await batch([{ id: 'single', text, question: q }]);
       return r.items[0].extraction;
@@ -153,4 +149,47 @@ export async function ollamaReachable(url: string, timeoutMs = 2000): Promise<{ 
   } catch (e) {
     return { ok: false, reason: (e as Error).message.split('\n')[0] };
   }
+}
+
+/** What the app needs to resolve model techniques: the Ollama server, the models the instructor chose. */
+export type TechniqueContext = {
+  ollamaUrl: string;
+  models: string[];
+  /** The reply cache file (JSON lines); none when absent. */
+  cachePath?: string | null;
+  engine?: EntailmentEngine;
+  /** Called with each model record (tokens, readings) after a response is read. */
+  onRecord?: (text: string, q: Question, record: ResponseRecord) => void;
+};
+
+/**
+ * The app's techniques: every name of shared/techniques.ts, model techniques with the models the
+ * instructor chose (grade() reads them in batches, so each response's model record is stored with
+ * its extraction).
+ */
+export async function extraTechniques(ctx: TechniqueContext): Promise<Record<TechniqueName, () => Promise<Technique>>> {
+  const withModels = (name: TechniqueName) => async (): Promise<Technique> => {
+    const [m1, m2] = ctx.models;
+    const problem = checkModels(name, m1, m2);
+    if (problem) throw new Error(`${problem}: choose ${TECHNIQUE_INFO[name].minModels === 2 ? 'two models' : 'a model'}`);
+    const [model, model2] = modelsUsed(name, m1, m2);
+    return resolveTechnique(name, {
+      model,
+      ...(model2 ? { model2 } : {}),
+      url: ctx.ollamaUrl,
+      cache: ctx.cachePath ?? null,
+      retries: 1,
+      timeoutMs: 120_000,
+      ...(ctx.engine ? { engine: ctx.engine } : {}),
+      ...(ctx.onRecord ? { onRecord: ctx.onRecord } : {}),
+    });
+  };
+  return {
+    ...MODEL_FREE_TECHNIQUES,
+    direct: withModels('direct'),
+    'llm-modulo': withModels('llm-modulo'),
+    consensus: withModels('consensus'),
+    'per-line': withModels('per-line'),
+    hybrid: withModels('hybrid'),
+  };
 }

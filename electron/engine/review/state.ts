@@ -42,11 +42,13 @@ type Reviewable = Pick<ResponseSummary, 'extraction' | 'marks' | 'effective'>;
 export function reviewState(r: Reviewable, scheme: Question['scheme']): Review {
   const x = r.extraction;
   if (!x || !r.marks) return { state: 'pending', needsReview: false, reasons: [] };
-  // A correction by hand settles the reading: its status and flags no longer raise doubt.
-  if (x.source !== 'manual') {
-    const reasons = [...(REVIEW_STATUSES.has(x.status) ? [x.status] : []), ...x.flags.filter((f) => REVIEW_FLAGS.has(f))];
-    if (reasons.length) return { state: 'needs-review', needsReview: true, reasons };
-  }
+  // A correction by hand settles the reading: its status and flags no longer raise doubt, except
+  // an engine error (marking the corrected list failed), which is not about the reading.
+  const reasons =
+    x.source !== 'manual'
+      ? [...(REVIEW_STATUSES.has(x.status) ? [x.status] : []), ...x.flags.filter((f) => REVIEW_FLAGS.has(f))]
+      : x.flags.filter((f) => f === 'engine-error');
+  if (reasons.length) return { state: 'needs-review', needsReview: true, reasons };
   if (x.status === 'blank') return { state: 'blank', needsReview: false, reasons: [] };
   const open = scheme.filter((s) => r.effective[s.id] === null || r.effective[s.id] === undefined);
   const undecided = open.filter((s) => !s.manual);

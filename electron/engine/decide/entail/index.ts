@@ -3,14 +3,22 @@
 // entails(e1, e2, domain) decides whether every admissible assignment at which e1 is defined and
 // true also makes e2 defined and true. How a pair is decided, in order:
 //   1. cache: each (canonical premise, canonical conclusion, domain) is decided once;
+//   1b. exact reductions (./reduce.ts): P**k = 0 -> P = 0, A**n = B**n -> A = B (n odd, or both
+//      bases non-negative), so repeated roots and huge exponents never reach sampling or Z3;
 //   2. premise consistency (cached per equation and domain): sampled points on the premise's
 //      solution set show it is satisfiable; when none are found, Z3 decides; a premise with no
 //      admissible solution entails nothing ('vacuous-premise', holds false);
 //   3. identical canonical equations (or the same with sides swapped): 'identical';
-//   4. numeric fast path: a sampled premise point that clearly violates the conclusion is a
-//      counterexample ('numeric-counterexample');
+//   4. numeric fast path: a sampled premise point that clearly violates the conclusion is only a
+//      candidate; it is a counterexample ('numeric-counterexample') once ./exact-check.ts proves it
+//      (exact rational values, or a root bracketed by interval arithmetic with outward rounding;
+//      with a SymPy proof that the premise is an identity, any point where it is defined). An
+//      unproven candidate is a doubt: it blocks agreement and leaves the verdict unknown. Points
+//      where either equation is ill-conditioned (interval width: huge trig arguments, cancellation,
+//      constants like sin(10**100)) are not counted as agreement;
 //   5. Z3, refutationally, when both equations are algebraic: e1 ∧ defined(e1) ∧ assumptions ∧
-//      ¬(defined(e2) ∧ e2) unsat => 'z3-proved'; sat => 'z3-refuted' with the model.
+//      ¬(defined(e2) ∧ e2) unsat => 'z3-proved'; sat => 'z3-refuted' with the model, re-derived
+//      and checked exactly like a sampled point ('unknown' when it can't be);
 //      On a Z3 time-out the verdict is 'numeric-agreement' (holds true, labelled as sampling, with
 //      a note saying Z3 timed out) only if the conclusion held at every one of `samples` premise
 //      points; otherwise 'unknown' (holds null).
@@ -20,8 +28,11 @@
 // ('numeric-agreement') in the verdict's method.
 import { type Equation, equationToSympy, symbolsOf } from '../../../../shared/equation/index.ts';
 import type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict } from './types.ts';
-import { checkAt, compileEquation, formatValue, samplePremise, sampleValue, varSpecs } from './numeric.ts';
+import { verifyCounterexample, verifyWithIdentityPremise } from './exact-check.ts';
+import { checkAt, compileEquation, formatValue, samplePremise, sampleValue, solveFor, varSpecs, wellConditioned } from './numeric.ts';
 import { algebraicEntails } from './poly.ts';
+import { reduceEquation } from './reduce.ts';
+import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
 import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
 
@@ -29,8 +40,13 @@ export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngin
 
 export type EntailerOptions = {
   prover?: AlgebraProver;
-  /** Z3 time limit per check (default 2000 ms). */
+  /**
+   * Z3 time limit per check (default 2000 ms): a hard wall-clock deadline, enforced by terminating
+   * the Z3 worker thread that overruns (EQUIMARK_Z3_DEADLINE_MS in the environment caps it).
+   */
   z3TimeoutMs?: number;
+  /** Z3 worker threads deciding checks in parallel (default: EQUIMARK_Z3_WORKERS, else one per core, at most 4). */
+  z3Workers?: number;
   /** Premise points sampled for numeric verdicts (default 24). */
   samples?: number;
   /** PRNG seed (default 1): same seed, same verdicts. */
@@ -89,7 +105,7 @@ export class Entailer implements EntailmentEngine {
   }
 
   static async create(opts: EntailerOptions = {}): Promise<Entailer> {
-    const z3 = await Z3Backend.create(Math.max(1, Math.floor(opts.z3TimeoutMs ?? 2000)));
+    const z3 = await Z3Backend.create(Math.max(1, Math.floor(opts.z3TimeoutMs ?? 2000)), opts.z3Workers ? { size: opts.z3Workers } : {});
     return new Entailer(z3, opts);
   }
 
@@ -108,6 +124,7 @@ export class Entailer implements EntailmentEngine {
    */
   setProver(prover: AlgebraProver | undefined): void {
     this.prover = prover;
+    this.identityCache.clear();
     this.forgetNumericVerdicts();
   }
 
@@ -135,7 +152,8 @@ export class Entailer implements EntailmentEngine {
       const before = this.z3.calls;
       const v = await this.decide(premise, conclusion, domain);
       if (this.z3.calls === before && v.holds !== null) this.st.decidedWithoutZ3++;
-      if (v.method === 'numeric-agreement') {
+      // Verdicts a prover can change: sampling agreement, and unknowns left by unchecked counterexamples.
+      if (v.method === 'numeric-agreement' || (v.method === 'unknown' && /could not be checked exactly/.test(v.note ?? ''))) {
         // Decided with a prover that has since been replaced: answer it, but don't keep it.
         if (generation !== this.numericGeneration) {
           if (this.pairCache.get(key) === self) this.pairCache.delete(key);
@@ -160,19 +178,20 @@ export class Entailer implements EntailmentEngine {
   async compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison> {
     // An equation written identically in the other list counts as covered even when it has no
     // solution: the metric compares an extraction with what the student wrote, right or wrong.
-    const cover = async (xs: Equation[], ys: Equation[]): Promise<number[]> => {
-      const out: number[] = [];
-      for (const x of xs) {
-        let found = ys.findIndex((y) => identicalEquations(y, x));
-        for (let j = 0; found < 0 && j < ys.length; j++) {
-          if ((await this.entails(ys[j], x, domain)).holds === true) found = j;
-        }
-        out.push(found);
-      }
-      return out;
-    };
-    const aCoveredBy = await cover(a, b);
-    const bCoveredBy = await cover(b, a);
+    // The equations of both lists are looked at concurrently (the Z3 pool decides their pairs in
+    // parallel); each one still tries the other list in order and stops at the first that entails
+    // it, so the pairs decided and the answer are those of a sequential scan.
+    const cover = (xs: Equation[], ys: Equation[]): Promise<number[]> =>
+      Promise.all(
+        xs.map(async (x) => {
+          let found = ys.findIndex((y) => identicalEquations(y, x));
+          for (let j = 0; found < 0 && j < ys.length; j++) {
+            if ((await this.entails(ys[j], x, domain)).holds === true) found = j;
+          }
+          return found;
+        }),
+      );
+    const [aCoveredBy, bCoveredBy] = await Promise.all([cover(a, b), cover(b, a)]);
     const equivalent =
       a.length === 0 || b.length === 0 ? a.length === b.length : aCoveredBy.every((i) => i >= 0) && bCoveredBy.every((i) => i >= 0);
     return { equivalent, aCoveredBy, bCoveredBy };
@@ -201,10 +220,7 @@ export class Entailer implements EntailmentEngine {
       return { consistency: { satisfiable: true, method: 'numeric', witness, note: `admissible solution found numerically` }, points: sample.points };
     }
     if (encodable(eq)) {
-      const r = await this.z3.check((enc) => {
-        const e = enc.equation(eq);
-        return { assertions: [...enc.assumptions(domain, syms), ...e.defs, e.defined, e.holds], report: syms };
-      });
+      const r = await this.z3.check({ kind: 'consistent', eq, domain });
       if (r.result === 'sat') return { consistency: { satisfiable: true, method: 'z3', witness: r.model }, points: [] };
       if (r.result === 'unsat')
         return { consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment satisfies the equation' }, points: [] };
@@ -212,13 +228,7 @@ export class Entailer implements EntailmentEngine {
     }
     // Trig/exp/log premise with no sampled solution: Z3 with those terms abstracted (bounded
     // atoms) over-approximates it, so 'unsat' still proves it has no admissible solution.
-    const r = await this.z3.check(
-      (enc) => {
-        const e = enc.useDomain(domain).equation(eq);
-        return { assertions: [...enc.assumptions(domain, syms), ...e.defs, e.defined, e.holds], report: syms };
-      },
-      { abstract: true },
-    );
+    const r = await this.z3.check({ kind: 'consistent', eq, domain, abstract: true });
     if (r.result === 'unsat')
       return {
         consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment, even with trig/exp/log terms treated as bounded unknowns' },
@@ -232,7 +242,61 @@ export class Entailer implements EntailmentEngine {
     };
   }
 
-  private async decide(e1: Equation, e2: Equation, domain: Domain): Promise<Verdict> {
+  private async decide(o1: Equation, o2: Equation, domain: Domain): Promise<Verdict> {
+    // Repeated roots and equal powers reduced exactly first (same solutions, same definedness).
+    const r1 = reduceEquation(o1, domain);
+    const r2 = reduceEquation(o2, domain);
+    const reduced = [r1.note && `premise: ${r1.note}`, r2.note && `conclusion: ${r2.note}`].filter(Boolean).join('; ');
+    let v = await this.decideReduced(r1.eq, r2.eq, domain);
+    if (v.method === 'z3-refuted') v = this.checkZ3Counterexample(r1.eq, r2.eq, domain, v);
+    return reduced ? { ...v, note: v.note ? `${v.note} (${reduced})` : reduced } : v;
+  }
+
+  /**
+   * Z3's model is shown only once checked like a sampled one (./exact-check.ts): its values come
+   * back as decimals (algebraic numbers rounded), so they are re-derived exactly from it. A model
+   * that can't be checked leaves the verdict unknown, with Z3's rounded values in the note.
+   */
+  private checkZ3Counterexample(e1: Equation, e2: Equation, domain: Domain, v: Verdict): Verdict {
+    const syms = symbolsOfAll(e1, e2);
+    const env: Record<string, number> = {};
+    for (const s of syms) env[s] = Number(v.counterexample?.[s] ?? NaN);
+    const shown = Object.entries(v.counterexample ?? {})
+      .map(([k, x]) => `${k}=${x}`)
+      .join(', ');
+    if (syms.every((s) => Number.isFinite(env[s]))) {
+      const specs = varSpecs(domain, syms);
+      const rng = rngFor(`${equationToSympy(e1)}\u0000${equationToSympy(e2)}\u0000z3`, this.seed);
+      const solve = (fixed: Record<string, number>, name: string): number[] => solveFor(e1, fixed, name, specs.get(name)!, rng);
+      const cx = verifyCounterexample(e1, e2, env, syms, specs, solve);
+      if (cx) return { holds: false, method: 'z3-refuted', counterexample: cx.values, note: `z3 found an admissible counterexample near ${shown}; ${cx.note}` };
+    }
+    return { holds: null, method: 'unknown', note: `z3 found a model (${shown}), but it could not be checked exactly, so it is not shown as a counterexample` };
+  }
+
+  private readonly identityCache = new Map<string, Promise<boolean>>();
+  /**
+   * The equation holds wherever it is defined: by the angle formulas and sin² + cos² = 1
+   * (./trig-identity.ts), else by SymPy (asked of the prover: 0 = 0 ⊨ eq).
+   */
+  private premiseIsIdentity(eq: Equation, domain: Domain): Promise<boolean> {
+    if (isTrigIdentity(eq)) return Promise.resolve(true);
+    const prover = this.prover;
+    if (!prover) return Promise.resolve(false);
+    const key = `${equationToSympy(eq)}\u0000${domainKey(domain)}`;
+    let p = this.identityCache.get(key);
+    if (!p) {
+      const zero = { kind: 'num', text: '0' } as const;
+      p = prover.proveEntailment({ lhs: zero, rhs: zero }, eq, domain).then(
+        (r) => r === 'proved',
+        () => false,
+      );
+      this.identityCache.set(key, p);
+    }
+    return p;
+  }
+
+  private async decideReduced(e1: Equation, e2: Equation, domain: Domain): Promise<Verdict> {
     const info = await this.premise(e1, domain);
     const cons = info.consistency;
     if (cons.satisfiable === false) {
@@ -250,6 +314,12 @@ export class Entailer implements EntailmentEngine {
     const extra = symbolsOf(e2).filter((s) => !(info.points[0] && s in info.points[0]));
     let agree = 0;
     let borderline = 0;
+    /** Points where the premise or the conclusion is ill-conditioned: no evidence either way. */
+    let illConditioned = 0;
+    /** Apparent violations that could not be checked exactly. */
+    let unproven = 0;
+    const candidates: Record<string, number>[] = [];
+    const allSyms = symbolsOfAll(e1, e2);
     for (const pt of info.points) {
       const env = { ...pt };
       for (const s of extra) {
@@ -257,17 +327,34 @@ export class Entailer implements EntailmentEngine {
       }
       const r = checkAt(c2, env);
       if (r === 'violate') {
-        const counterexample: Record<string, string> = {};
-        for (const s of symbolsOfAll(e1, e2)) counterexample[s] = formatValue(env[s]);
-        return {
-          holds: false,
-          method: 'numeric-counterexample',
-          counterexample,
-          note: 'an admissible point satisfying the premise (to rounding) clearly violates the conclusion',
-        };
+        // A sampled point is only a candidate: shown only once checked exactly (./exact-check.ts).
+        const solve = (fixed: Record<string, number>, name: string): number[] => solveFor(e1, fixed, name, specs.get(name)!, rng);
+        const cx = verifyCounterexample(e1, e2, env, allSyms, specs, solve);
+        if (cx) return { holds: false, method: 'numeric-counterexample', counterexample: cx.values, note: cx.note };
+        unproven++;
+        borderline++;
+        if (candidates.length < 4) candidates.push(env);
+        continue;
       }
-      if (r === 'agree') agree++;
-      else borderline++;
+      if (r === 'agree') {
+        if (wellConditioned(e2, env) && wellConditioned(e1, env)) agree++;
+        else illConditioned++;
+      } else borderline++;
+    }
+    const doubts = [
+      illConditioned && `${illConditioned} ill-conditioned point${illConditioned > 1 ? 's' : ''} not counted`,
+      unproven && `${unproven} apparent counterexample${unproven > 1 ? 's' : ''} that could not be checked exactly`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const withDoubts = (note: string): string => (doubts ? `${note} (${doubts})` : note);
+    // Apparent counterexamples on a premise that holds identically (no root to bracket): with a
+    // SymPy proof that it is an identity, any point where it is defined is a premise point.
+    if (candidates.length && (await this.premiseIsIdentity(e1, domain))) {
+      for (const env of candidates) {
+        const cx = verifyWithIdentityPremise(e1, e2, env, allSyms, specs);
+        if (cx) return { holds: false, method: 'numeric-counterexample', counterexample: cx.values, note: cx.note };
+      }
     }
     const numericAgreement = async (note: string): Promise<Verdict> => {
       if (this.prover && (await this.prover.proveEntailment(e1, e2, domain).catch(() => 'unknown' as const)) === 'proved') {
@@ -280,16 +367,7 @@ export class Entailer implements EntailmentEngine {
       return { holds: true, method: 'z3-proved', note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3' };
     }
     if (algebraic) {
-      const syms = symbolsOfAll(e1, e2);
-      const r = await this.z3.check((enc) => {
-        const p = enc.equation(e1);
-        const c = enc.equation(e2);
-        const ctx = this.z3.ctx;
-        return {
-          assertions: [...enc.assumptions(domain, syms), ...p.defs, ...c.defs, p.defined, p.holds, ctx.Not(ctx.And(c.defined, c.holds))],
-          report: syms,
-        };
-      });
+      const r = await this.z3.check({ kind: 'entails', premise: e1, conclusion: e2, domain });
       if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model, note: 'z3 found an admissible counterexample' };
       if (r.result === 'unsat') {
         if (cons.satisfiable === true) return { holds: true, method: 'z3-proved' };
@@ -298,7 +376,7 @@ export class Entailer implements EntailmentEngine {
       if (cons.satisfiable === true && agree >= this.samples && borderline === 0) {
         return numericAgreement(`${r.note}; the conclusion held at all ${agree} sampled points of the premise (sampling, not a proof)`);
       }
-      return { holds: null, method: 'unknown', note: `${r.note}; sampling: ${agree} agreeing points, ${borderline} inconclusive` };
+      return { holds: null, method: 'unknown', note: withDoubts(`${r.note}; sampling: ${agree} agreeing points, ${borderline} inconclusive`) };
     }
 
     if (cons.satisfiable !== true) return { holds: null, method: 'unknown', note: cons.note };
@@ -306,7 +384,7 @@ export class Entailer implements EntailmentEngine {
     if (borderline === 0 && agree >= Math.min(this.samples, MIN_AGREEMENT_POINTS)) {
       return numericAgreement(`${what}; the conclusion held at all ${agree} sampled points of the premise (sampling, not a proof)`);
     }
-    return { holds: null, method: 'unknown', note: `${what}; sampling inconclusive (${agree} agreeing points, ${borderline} inconclusive)` };
+    return { holds: null, method: 'unknown', note: withDoubts(`${what}; sampling inconclusive (${agree} agreeing points, ${borderline} inconclusive)`) };
   }
 
   /** The study's method: every algebraic pair to Z3 on its own, no cache, no numeric fast path. */
@@ -319,23 +397,10 @@ export class Entailer implements EntailmentEngine {
       this.st.decidedWithoutZ3++;
       return v;
     }
-    const syms = symbolsOfAll(e1, e2);
-    const r = await this.z3.check((enc) => {
-      const p = enc.equation(e1);
-      const c = enc.equation(e2);
-      const ctx = this.z3.ctx;
-      return {
-        assertions: [...enc.assumptions(domain, syms), ...p.defs, ...c.defs, p.defined, p.holds, ctx.Not(ctx.And(c.defined, c.holds))],
-        report: syms,
-      };
-    });
+    const r = await this.z3.check({ kind: 'entails', premise: e1, conclusion: e2, domain });
     if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model };
     if (r.result === 'unknown') return { holds: null, method: 'unknown', note: r.note };
-    const s1 = symbolsOf(e1);
-    const c = await this.z3.check((enc) => {
-      const e = enc.equation(e1);
-      return { assertions: [...enc.assumptions(domain, s1), ...e.defs, e.defined, e.holds], report: s1 };
-    });
+    const c = await this.z3.check({ kind: 'consistent', eq: e1, domain });
     if (c.result === 'sat') return { holds: true, method: 'z3-proved' };
     if (c.result === 'unsat') return { holds: false, method: 'vacuous-premise' };
     return { holds: null, method: 'unknown', note: c.note };

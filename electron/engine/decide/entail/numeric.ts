@@ -6,6 +6,7 @@
 // bracket), and a conclusion clearly violated there is a counterexample.
 import { type Domain } from '../../../../shared/exam.ts';
 import { type Equation, type Expr, symbolsOf } from '../../../../shared/equation/ast.ts';
+import { boxAround, evalEquationIv, isInterval } from './interval.ts';
 import { constRational, ratToNumber } from './rational.ts';
 import type { Rng } from './rng.ts';
 
@@ -358,6 +359,44 @@ function rootsIn(c: CompiledEq, env: Env, name: string, s: VarSpec, rng: Rng): n
   return roots.filter((x) => inSpec(s, x));
 }
 
+/** Roots of the equation in one variable, the others fixed at env's values (numerically). */
+export function solveFor(eq: Equation, env: Env, name: string, s: VarSpec, rng: Rng): number[] {
+  const c = compileEquation(eq);
+  return rootsIn(c, env, name, s, rng).filter((x) => onPremise(eq, { ...env, [name]: x }));
+}
+
+/** Relative radius of the box a sampled point stands for (the point is only known to rounding). */
+export const POINT_RHO = 1e-12;
+/** Width of an equation's residual interval on that box, relative to its scale, beyond which its value there is noise. */
+export const ILL_CONDITIONED = 1e-7;
+
+/**
+ * The premise holds at the point up to the point's own uncertainty: interval arithmetic on a box
+ * of relative radius POINT_RHO around it encloses 0 (so a multiple root's near-miss, or a huge
+ * trig argument whose rounding-error scale hid a residual of order 1, is not a premise point).
+ */
+export function onPremise(eq: Equation, env: Env): boolean {
+  const { residual } = evalEquationIv(eq, boxAround(env, POINT_RHO));
+  return isInterval(residual) && residual.lo <= 0 && residual.hi >= 0;
+}
+
+/**
+ * The equation's value at the point is meaningful: its residual on the point's box is defined and
+ * narrow relative to the natural size of the question, the values of its sides and of the
+ * variables (no huge trig argument, no catastrophic cancellation such as (u + exp(40)) - exp(40),
+ * no constant known only to a few digits such as sin(10**100)). Intermediate terms don't count:
+ * a residual that is small only next to a huge cancelled term is no evidence.
+ */
+export function wellConditioned(eq: Equation, env: Env): boolean {
+  const { residual, lhs, rhs } = evalEquationIv(eq, boxAround(env, POINT_RHO));
+  if (!isInterval(residual) || !isInterval(lhs) || !isInterval(rhs)) return false;
+  const mid = (x: { lo: number; hi: number }): number => Math.abs(x.lo / 2 + x.hi / 2);
+  let scale = Math.max(mid(lhs), mid(rhs));
+  for (const x of Object.values(env)) scale = Math.max(scale, Math.abs(x));
+  const w = residual.hi - residual.lo;
+  return Number.isFinite(w) && w <= ILL_CONDITIONED * Math.max(scale, 1e-300);
+}
+
 export const inSpec = (s: VarSpec, x: number): boolean =>
   (x > s.lo || (s.loClosed && x === s.lo)) && (x < s.hi || (s.hiClosed && x === s.hi)) && !(s.nonzero && x === 0);
 
@@ -393,7 +432,7 @@ export function samplePremise(eq: Equation, specs: Map<string, VarSpec>, want: n
     const env = randomEnv();
     // Already satisfied at the random point (an identity in this variable): keep that point.
     const here = relResidual(c, env);
-    if (here <= PREMISE_TOL) {
+    if (here <= PREMISE_TOL && onPremise(eq, env)) {
       points.push(env);
       continue;
     }
@@ -402,6 +441,7 @@ export function samplePremise(eq: Equation, specs: Map<string, VarSpec>, want: n
     env[name] = roots[Math.floor(rng() * roots.length)];
     const rel = relResidual(c, env);
     if (!(rel <= PREMISE_TOL)) continue;
+    if (!onPremise(eq, env)) continue;
     points.push(env);
   }
   return { points };

@@ -1,19 +1,26 @@
 // Z3 back end: encodes equations of our AST as nonlinear real arithmetic with definedness side
-// conditions, and runs one check at a time (Z3's JS API allows one check per context at a time).
+// conditions.
+//
+// Where Z3 runs (issue 10): never on the calling thread. Each query (plain JSON: equations and the
+// domain) goes to a pool of worker threads (./z3-pool.ts; one per core), each with its own Z3
+// (./z3-worker.ts runs a Z3Session). The time limit is a wall-clock deadline enforced from outside:
+// a worker that overruns is terminated and replaced, and the answer is 'unknown' (time-out). Z3's
+// own timer (an emscripten thread that its maintainers call fragile, and that once threw
+// `getWasmTableEntry(...) is not a function` under load) is not used.
 //
 // Encoding: numbers are exact rationals; integer powers expand into products; a root
 // (sqrt(a), a**(p/q)) becomes a fresh variable r with (a >= 0) => (r >= 0 and r**q = a); division
 // stays Z3 division, guarded by a non-zero condition; Abs(a) is If(a >= 0, a, -a). Trig, exp, log,
 // pi, E and non-constant exponents are not encodable (NotEncodable): the caller goes numeric.
-import { init, killThreads, type Arith, type Bool, type Context } from 'z3-solver';
+import { init, type Arith, type Bool, type Context } from 'z3-solver';
 import type { Domain } from '../../../../shared/exam.ts';
 import { type Equation, type Expr, symbolsOf } from '../../../../shared/equation/ast.ts';
 import { exprToSympy } from '../../../../shared/equation/print.ts';
 import { constRational, doubleToRat, MAX_INT_POWER, type Rat, ratToDecimal } from './rational.ts';
+import { Z3Pool, type Z3PoolOptions } from './z3-pool.ts';
 
 export class NotEncodable extends Error {}
 
-type Z3Api = Awaited<ReturnType<typeof init>>;
 type Ctx = Context<'main'>;
 type A = Arith<'main'>;
 type B = Bool<'main'>;
@@ -181,7 +188,11 @@ export class Encoder {
           let p = k.n;
           const neg = p < 0n;
           if (neg) p = -p;
-          if (p > MAX_INT_POWER || k.d > MAX_INT_POWER) throw new NotEncodable('exponent too large');
+          if (p > MAX_INT_POWER || k.d > MAX_INT_POWER) {
+            // Too large to expand: an opaque atom when abstracting (still sound), else not encodable.
+            if (this.abstract) return this.atom(exprToSympy(e), defs, () => []);
+            throw new NotEncodable('exponent too large');
+          }
           const r = k.d === 1n ? base : this.root(base, k.d, conds, defs);
           if (p === 0n) return this.ctx.Real.val(1); // SymPy: x**0 = 1
           const pw = this.power(r, p);
@@ -242,19 +253,31 @@ export function encodable(eq: Equation): boolean {
 
 export type CheckResult = { result: 'sat' | 'unsat' | 'unknown'; model?: Record<string, string>; ms: number; note?: string };
 
-export class Z3Backend {
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+/**
+ * A question for Z3, as plain data (it crosses to a worker thread):
+ *  - 'consistent': does some admissible assignment satisfy `eq`? (`abstract`: trig/exp/log terms
+ *    as bounded opaque atoms, so only 'unsat' is conclusive);
+ *  - 'entails': is premise ∧ defined(premise) ∧ assumptions ∧ ¬(defined(conclusion) ∧ conclusion)
+ *    satisfiable? ('unsat': the entailment is proved; 'sat': the model is a counterexample).
+ * The model reports the equations' symbols.
+ */
+export type Z3Query =
+  | { kind: 'consistent'; eq: Equation; domain: Domain; abstract?: boolean }
+  | { kind: 'entails'; premise: Equation; conclusion: Equation; domain: Domain };
+
+type Z3Api = Awaited<ReturnType<typeof init>>;
+
+/** One Z3 instance answering queries one at a time (inside a worker thread: ./z3-worker.ts). */
+export class Z3Session {
   private solver: InstanceType<Ctx['Solver']> | undefined;
-  calls = 0;
 
   private constructor(
     private readonly api: Z3Api,
-    readonly ctx: Ctx,
-    readonly timeoutMs: number,
+    private readonly ctx: Ctx,
   ) {}
 
-  static async create(timeoutMs: number): Promise<Z3Backend> {
+  /** `wasm`: Z3's WASM already compiled (by the pool, shared by its workers); else loaded here. */
+  static async create(wasm?: WebAssembly.Module | null): Promise<Z3Session> {
     // Emscripten reports each pthread that answers after being told to stop ('received
     // "cleanupThread" command from terminated worker: 1'): the expected end of a thread at close,
     // not an error, so it stays off the user's terminal. Everything else still goes to stderr.
@@ -262,56 +285,68 @@ export class Z3Backend {
       printErr: (s: string) => {
         if (!/command from terminated worker/.test(s)) console.error(s);
       },
+      ...(wasm
+        ? {
+            instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+              void WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
+              return {};
+            },
+          }
+        : {}),
     });
-    return new Z3Backend(api, new api.Context('main'), timeoutMs);
+    const session = new Z3Session(api, new api.Context('main'));
+    // Warm up: the first check is slow (WASM code paths still cold, hundreds of ms); do it now,
+    // before any deadline runs, so a fresh worker's first real query gets its whole time limit.
+    await session.run({ kind: 'consistent', eq: { lhs: { kind: 'sym', name: 'x' }, rhs: { kind: 'num', text: '1' } }, domain: { variables: [] } });
+    return session;
+  }
+
+  async run(q: Z3Query): Promise<CheckResult> {
+    const t0 = Date.now();
+    const enc = new Encoder(this.ctx, q.kind === 'consistent' && q.abstract === true);
+    let assertions: B[];
+    let report: string[];
+    try {
+      if (q.kind === 'consistent') {
+        report = symbolsOf(q.eq);
+        if (q.abstract) enc.useDomain(q.domain);
+        const e = enc.equation(q.eq);
+        assertions = [...enc.assumptions(q.domain, report), ...e.defs, e.defined, e.holds];
+      } else {
+        report = symbolsOfAll(q.premise, q.conclusion);
+        const p = enc.equation(q.premise);
+        const c = enc.equation(q.conclusion);
+        const ctx = this.ctx;
+        assertions = [...enc.assumptions(q.domain, report), ...p.defs, ...c.defs, p.defined, p.holds, ctx.Not(ctx.And(c.defined, c.holds))];
+      }
+    } catch (e) {
+      if (e instanceof NotEncodable) return { result: 'unknown', ms: Date.now() - t0, note: `z3 can't encode this (${e.message})` };
+      throw e;
+    }
+    // One solver, reset between checks: fresh solvers per check grow Z3's WASM heap until it aborts.
+    // No 'timeout' parameter: the deadline is enforced from outside (the pool terminates the worker).
+    this.solver ??= new this.ctx.Solver();
+    const solver = this.solver;
+    solver.reset();
+    solver.add(...assertions);
+    const result = this.checkHere(solver);
+    const ms = Date.now() - t0;
+    if (result !== 'sat') return { result, ms, ...(result === 'unknown' ? { note: `z3 answered unknown (${ms} ms)` } : {}) };
+    const m = solver.model();
+    const model: Record<string, string> = {};
+    for (const name of report) model[name] = this.numeral(m.eval(enc.variable(name), true));
+    return { result, model, ms };
   }
 
   /**
-   * Check the conjunction built by `build` (run inside the queue, so encodings never interleave
-   * with another check). `report` names the variables whose model values make the counterexample.
+   * solver.check(), synchronously on this thread: z3-solver's async check would hand it to one
+   * more emscripten thread (and wait for it), but this thread is already a worker that may block,
+   * and the pool's deadline terminates it, WASM and all, if it overruns.
    */
-  check(build: (enc: Encoder) => { assertions: B[]; report: string[] }, opts: { abstract?: boolean } = {}): Promise<CheckResult> {
-    const run = async (): Promise<CheckResult> => {
-      if (this.closed) throw new Error('entailment engine is closed');
-      const enc = new Encoder(this.ctx, opts.abstract ?? false);
-      const { assertions, report } = build(enc);
-      // One solver, reset between checks: fresh solvers per check grow Z3's WASM heap until it aborts.
-      this.solver ??= new this.ctx.Solver();
-      const solver = this.solver;
-      solver.reset();
-      solver.set('timeout', this.timeoutMs);
-      solver.add(...assertions);
-      const t0 = Date.now();
-      this.calls++;
-      // Watchdog: Z3 honours its timeout, but interrupt it too if it overruns badly.
-      let timer: NodeJS.Timeout | undefined;
-      const watchdog = new Promise<'unknown'>((resolve) => {
-        timer = setTimeout(() => {
-          try {
-            this.ctx.interrupt();
-          } catch {}
-          resolve('unknown');
-        }, this.timeoutMs * 2 + 1000);
-      });
-      let result: 'sat' | 'unsat' | 'unknown';
-      try {
-        result = await Promise.race([solver.check(), watchdog]);
-      } finally {
-        clearTimeout(timer);
-      }
-      const ms = Date.now() - t0;
-      if (result !== 'sat') {
-        const note = result === 'unknown' ? `z3 gave no answer within ${this.timeoutMs} ms (${ms} ms)` : undefined;
-        return { result, ms, note };
-      }
-      const m = solver.model();
-      const model: Record<string, string> = {};
-      for (const name of report) model[name] = this.numeral(m.eval(enc.variable(name), true));
-      return { result, model, ms };
-    };
-    const p = this.queue.then(run, run);
-    this.queue = p.catch(() => undefined);
-    return p;
+  private checkHere(solver: InstanceType<Ctx['Solver']>): 'sat' | 'unsat' | 'unknown' {
+    const em = this.api.em as { _Z3_solver_check?: (c: unknown, s: unknown) => number };
+    const r = em._Z3_solver_check!(this.ctx.ptr, solver.ptr);
+    return r === 1 ? 'sat' : r === -1 ? 'unsat' : 'unknown';
   }
 
   private numeral(x: A): string {
@@ -330,16 +365,47 @@ export class Z3Backend {
       return x.toString();
     }
   }
+}
 
+/**
+ * The engine's handle on Z3: queries go to a pool of worker threads (./z3-pool.ts), decided in
+ * parallel when several are asked at once, each under a hard wall-clock deadline.
+ *
+ * EQUIMARK_Z3_DEADLINE_MS (environment): caps the deadline of every check, in ms (the soak test,
+ * scripts/soak.mjs, sets it very short to drive the time-out path under load). Unset: the deadline
+ * is the engine's Z3 time limit (`z3TimeoutMs`, default 2000 ms).
+ * EQUIMARK_Z3_WORKERS (environment): the pool's size (default: one per core, at most 4).
+ */
+export class Z3Backend {
+  private readonly pool: Z3Pool;
+  calls = 0;
+  /** The deadline applied to each check, in ms. */
+  readonly timeoutMs: number;
+
+  private constructor(timeoutMs: number, options: Omit<Z3PoolOptions, 'deadlineMs'>) {
+    const cap = Number(process.env.EQUIMARK_Z3_DEADLINE_MS);
+    this.timeoutMs = Number.isFinite(cap) && cap >= 1 ? Math.min(timeoutMs, Math.floor(cap)) : timeoutMs;
+    this.pool = new Z3Pool({ ...options, deadlineMs: this.timeoutMs });
+  }
+
+  static async create(timeoutMs: number, options: Omit<Z3PoolOptions, 'deadlineMs'> = {}): Promise<Z3Backend> {
+    return new Z3Backend(timeoutMs, options);
+  }
+
+  /** Decide one query; a time-out (deadline passed, worker terminated) or a worker crash is 'unknown' with a note. */
+  check(query: Z3Query): Promise<CheckResult> {
+    this.calls++;
+    return this.pool.run(query);
+  }
+
+  /** Pool statistics (workers started, terminated on a deadline, crashed). */
+  poolStats(): ReturnType<Z3Pool['stats']> {
+    return this.pool.stats();
+  }
+
+  /** Finish the checks under way (each bounded by its deadline), then terminate every worker. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.queue.catch(() => undefined);
-    try {
-      await killThreads(this.api.em);
-    } catch {
-      // Threads that didn't stop within killThreads' grace period: nothing more to do.
-    }
+    await this.pool.close();
   }
 }
 

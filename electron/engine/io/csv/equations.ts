@@ -3,7 +3,7 @@
 // JSON, an equation outside the grammar or with a symbol that isn't a variable, an unknown
 // question) is reported and graded as nothing; the rest of the batch goes on. The file itself
 // must still be well-formed CSV (else CsvFileError).
-import { readCsv } from './read.ts';
+import { readCsv, unneutraliseId } from './read.ts';
 import { parseEquation, formatErrors, equationToSympy, type Equation } from '../../../../shared/equation/index.ts';
 import type { CsvProblem } from './responses.ts';
 
@@ -56,8 +56,8 @@ export function parseEquationsCsv(
   const problems: CsvProblem[] = [];
   const seen = new Map<string, number>();
   for (const { line, values } of table.rows) {
-    const studentId = values.student_id.trim();
-    const questionId = values.question_id.trim();
+    const studentId = unneutraliseId(values.student_id.trim());
+    const questionId = unneutraliseId(values.question_id.trim());
     const extra: Record<string, string> = {};
     for (const [k, v] of Object.entries(values)) if (!(EQUATIONS_COLUMNS as readonly string[]).includes(k)) extra[k] = v;
     const key = `${studentId}\u0000${questionId}`;

@@ -1,7 +1,7 @@
 // Responses CSV (`student_id,question_id,response`): read whole or not at all. A malformed file,
 // a duplicate (student, question) pair or an unknown question id rejects the file, naming every
 // problem by line, so nothing is stored from a file the instructor must fix first.
-import { readCsv, CsvFileError } from './read.ts';
+import { readCsv, CsvFileError, unneutraliseId } from './read.ts';
 
 export type ResponseRow = { line: number; studentId: string; questionId: string; text: string };
 
@@ -31,15 +31,15 @@ export function parseResponsesCsv(input: string | Buffer, questionIds: readonly 
   const problems: CsvProblem[] = [];
   const rows: ResponseRow[] = [];
   for (const { line, values } of table.rows) {
-    const studentId = values.student_id.trim();
-    const questionId = values.question_id.trim();
+    const studentId = unneutraliseId(values.student_id.trim());
+    const questionId = unneutraliseId(values.question_id.trim());
     const who = { ...(studentId ? { studentId } : {}), ...(questionId ? { questionId } : {}) };
-    if (!studentId) problems.push({ line, message: 'empty student_id', ...who });
-    if (!questionId) problems.push({ line, message: 'empty question_id', ...who });
-    else if (!known.has(questionId)) problems.push({ line, message: `unknown question id '${questionId}' (the exam has ${questionIds.join(', ')})`, ...who });
+    if (!studentId) problems.push({ line, message: "empty student_id: give the row its student's id", ...who });
+    if (!questionId) problems.push({ line, message: 'empty question_id: give the row its question id', ...who });
+    else if (!known.has(questionId)) problems.push({ line, message: `unknown question id '${questionId}' (the exam has ${questionIds.join(', ')}): correct the id, or add the question to the exam`, ...who });
     const key = `${studentId}\u0000${questionId}`;
     const first = seen.get(key);
-    if (first !== undefined) problems.push({ line, message: `duplicate response for student '${studentId}', question '${questionId}' (first on line ${first})`, ...who });
+    if (first !== undefined) problems.push({ line, message: `duplicate response for student '${studentId}', question '${questionId}' (first on line ${first}): keep one of the two rows`, ...who });
     else seen.set(key, line);
     rows.push({ line, studentId, questionId, text: values.response });
   }

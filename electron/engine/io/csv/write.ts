@@ -1,5 +1,8 @@
 // CSV output (csv-stringify): marks.csv and equations.csv from the workspace. Files are written
-// to a temporary name and renamed, so a reader never sees half a file.
+// to a temporary name and renamed, so a reader never sees half a file. Every cell that a
+// spreadsheet would take for a formula (it starts with = + - @, a tab or a CR: a student id like
+// `=HYPERLINK(...)` is the realistic vector) is prefixed with a single quote, as OWASP's "CSV
+// injection" guidance recommends; csv-stringify then quotes it as needed.
 import { renameSync, writeFileSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { Exam } from '../../../../shared/exam.ts';
@@ -11,6 +14,19 @@ export function itemColumns(exam: Exam): string[] {
   const out: string[] = [];
   for (const q of exam.questions) for (const s of q.scheme) if (!out.includes(s.id)) out.push(s.id);
   return out;
+}
+
+/** A cell a spreadsheet would run as a formula gets a leading single quote (OWASP CSV injection). */
+export function neutraliseFormula(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+/** CSV text of rows, every cell neutralised against formula injection, LF line endings. */
+export function safeCsv(rows: readonly (readonly string[])[]): string {
+  return stringify(
+    rows.map((r) => r.map(neutraliseFormula)),
+    { record_delimiter: '\n' },
+  );
 }
 
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000));
@@ -28,7 +44,7 @@ export function marksCsv(ws: Workspace, exam: Exam): string {
     const total = effectiveTotal(r);
     rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state]);
   }
-  return stringify(rows, { record_delimiter: '\n' });
+  return safeCsv(rows);
 }
 
 /** One row per student: each question's items, each question's total, and the overall total. */
@@ -55,7 +71,7 @@ export function studentMarksCsv(ws: Workspace, exam: Exam): string {
     }
     rows.push([sid, ...cells, cell(total), combinedState(states)]);
   }
-  return stringify(rows, { record_delimiter: '\n' });
+  return safeCsv(rows);
 }
 
 export function equationsCsv(ws: Workspace, exam: Exam): string {
@@ -66,7 +82,7 @@ export function equationsCsv(ws: Workspace, exam: Exam): string {
     if (r.marks?.inconsistent.length && !flags.includes('inconsistent')) flags.push('inconsistent');
     rows.push([r.studentId, r.questionId, JSON.stringify(x?.equations ?? []), x?.source ?? '', x?.status ?? 'pending', flags.join(';')]);
   }
-  return stringify(rows, { record_delimiter: '\n' });
+  return safeCsv(rows);
 }
 
 export function writeFileAtomic(path: string, text: string): void {

@@ -4,13 +4,14 @@
 import { parseEquation } from '../../../../shared/equation/index.ts';
 import { extractEmbedded } from '../../../../shared/extract/index.ts';
 import { realDomain, type Question } from '../../../../shared/exam.ts';
-import type { Extraction, ExtractionFlag } from '../../../../shared/extraction.ts';
+import { note, type Extraction, type ExtractionFlag, type ExtractionNote } from '../../../../shared/extraction.ts';
 import type { EntailmentEngine } from '../../decide/entail/types.ts';
 import type { Extractor } from '../types.ts';
 import { computeAccounting, parseParameterSize, type BatchAccounting } from '../ollama/accounting.ts';
 import { openReplyCache, type ReplyCache } from '../ollama/cache.ts';
 import { OllamaClient, OllamaError, type InstalledModel } from '../ollama/client.ts';
-import { makeSettings, settingsWarnings, type OllamaSettings, type Technique } from '../ollama/settings.ts';
+import { makeSettings, settingsWarnings, type OllamaSettings } from '../ollama/settings.ts';
+import { checkModels, modelsUsed, readsWithTwoModels, type ModelTechniqueName, type TechniqueName } from '../../../../shared/techniques.ts';
 import { mentionsAttachment } from './guards.ts';
 import {
   finishExtraction, MAX_CONSENSUS_ROUNDS, MAX_REPAIR_ROUNDS, readConsensus, readDirect, readingOf, readLlmModulo, readPerLine,
@@ -27,7 +28,7 @@ export type ReadOptions = Partial<Omit<OllamaSettings, 'model'>> & {
   /** The entailment engine (consensus, hybrid agreement). Without one, lists are compared syntactically (a warning says so). */
   engine?: Pick<EntailmentEngine, 'compareLists'>;
   /** Hybrid: which technique reads what the embedded extractor did not ('llm-modulo', or 'consensus' when model2 is set). */
-  hybridModelTechnique?: Exclude<Technique, 'hybrid'>;
+  hybridModelTechnique?: Exclude<ModelTechniqueName, 'hybrid'>;
   /** Hybrid: also ask the model about responses the embedded extractor read, and require agreement. */
   verifyEmbedded?: boolean;
   /** GPU for the energy estimate ("RTX 4090", or "320W"). */
@@ -52,7 +53,8 @@ export type BatchProgress = { done: number; total: number; id: string; status: E
 export type BatchItem = { id: string; question: Question; extraction: Extraction; record: ResponseRecord };
 
 export type BatchResult = {
-  technique: Technique;
+  /** A model technique, or embedded/plain when read without a model (eval reads those in the same shape). */
+  technique: TechniqueName;
   models: ModelRef[];
   items: BatchItem[];
   /** Ids of responses waiting for the model (Ollama unreachable or the batch was stopped). */
@@ -68,9 +70,9 @@ const toCompare = (engine?: Pick<EntailmentEngine, 'compareLists'>): ListCompare
 
 function waitingExtraction(embedded: Extraction | undefined, reason: string): Extraction {
   if (embedded) {
-    return { ...embedded, flags: [...new Set<ExtractionFlag>([...embedded.flags, 'waiting-for-model'])], notes: [...embedded.notes, reason] };
+    return { ...embedded, flags: [...new Set<ExtractionFlag>([...embedded.flags, 'waiting-for-model'])], notes: [...embedded.notes, note('waiting', reason)] };
   }
-  return { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: [reason] };
+  return { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: [note('waiting', reason)] };
 }
 
 /** Read responses with the chosen technique. Never throws for one response's trouble; throws on bad settings or a model that isn't installed. */
@@ -84,7 +86,11 @@ export async function readResponses(responses: ResponseInput[], question: Questi
     options.client ??
     new OllamaClient({ url: settings.url, timeoutMs: settings.timeoutMs, retries: settings.retries, backoffMs: settings.backoffMs, stream: settings.stream, parallel: settings.parallel, cache });
   const compare = toCompare(options.engine);
-  const modelTechnique: Exclude<Technique, 'hybrid'> = options.hybridModelTechnique ?? (settings.model2 ? 'consensus' : 'llm-modulo');
+  const modelTechnique: Exclude<ModelTechniqueName, 'hybrid'> = options.hybridModelTechnique ?? (readsWithTwoModels('hybrid', settings.model, settings.model2) ? 'consensus' : 'llm-modulo');
+  // The technique that reads with the model(s): hybrid hands what the embedded extractor left to modelTechnique.
+  const modelReads = technique === 'hybrid' ? modelTechnique : technique;
+  const problem = checkModels(modelReads, settings.model, settings.model2);
+  if (problem) throw new Error(problem);
   const needsCompare = technique === 'consensus' || technique === 'hybrid';
   if (needsCompare && !options.engine) warnings.push('no entailment engine given: lists are compared by their canonical text only (stricter than entailment)');
   // Hybrid reads with the embedded extractor first (Equimark's own unless another is given).
@@ -95,7 +101,7 @@ export async function readResponses(responses: ResponseInput[], question: Questi
   let modelsPromise: Promise<ModelRef[]> | null = null;
   const parameters: Record<string, number | null> = {};
   let installed: InstalledModel[] = [];
-  const names = [settings.model, ...((technique === 'consensus' || (technique === 'hybrid' && modelTechnique === 'consensus')) && settings.model2 ? [settings.model2] : [])];
+  const names = modelsUsed(modelReads, settings.model, settings.model2);
   const resolveModels = () =>
     (modelsPromise ??= (async () => {
       installed = await client.listModels();
@@ -142,7 +148,7 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       record.readings.push({ reader: 'embedded', equations: emb.equations.map((e) => e.source) });
       if ((emb.status === 'read' || emb.status === 'blank') && !options.verifyEmbedded) {
         if (mentionsAttachment(r.text) && !emb.flags.includes('attachment')) {
-          emb = { ...emb, status: 'needs-review', flags: [...emb.flags, 'attachment'], notes: [...emb.notes, 'the response mentions an attachment: its working may not be in the text'] };
+          emb = { ...emb, status: 'needs-review', flags: [...emb.flags, 'attachment'], notes: [...emb.notes, note('attachment', 'the response mentions an attachment: its working may not be in the text')] };
         }
         return finish(emb);
       }
@@ -159,14 +165,13 @@ export async function readResponses(responses: ResponseInput[], question: Questi
         client, question: q, text: r.text, calls: record.calls, options: { temperature: 0, seed: settings.seed },
         maxRepairRounds: options.maxRepairRounds ?? MAX_REPAIR_ROUNDS, maxConsensusRounds: options.maxConsensusRounds ?? MAX_CONSENSUS_ROUNDS, compare,
       };
-      const t = technique === 'hybrid' ? modelTechnique : technique;
+      const t = modelReads;
       let reading: ListReading;
       let source: Extraction['source'] = `model:${models[0].name}`;
       const flags: ExtractionFlag[] = [];
-      const notes: string[] = [];
+      const notes: ExtractionNote[] = [];
       let review = false;
       if (t === 'consensus') {
-        if (models.length < 2) throw new Error("consensus needs a second model (model2)");
         const c = await readConsensus(ctx, models[0], models[1]);
         record.readings.push(readingOf(`model:${models[0].name}`, c.a), readingOf(`model:${models[1].name}`, c.b));
         reading = { equations: c.equations, problems: [...c.a.problems, ...c.b.problems], rounds: c.rounds };
@@ -175,13 +180,16 @@ export async function readResponses(responses: ResponseInput[], question: Questi
           flags.push('models-disagree');
           review = true;
           notes.push(
-            `the models still disagree after ${c.rounds} round(s); only equations both support are kept. ` +
-              `${models[0].name}: ${JSON.stringify(c.a.equations.map((e) => e.source))}; ${models[1].name}: ${JSON.stringify(c.b.equations.map((e) => e.source))}`,
+            note(
+              'disagreement',
+              `the models still disagree after ${c.rounds} round(s); only equations both support are kept. ` +
+                `${models[0].name}: ${JSON.stringify(c.a.equations.map((e) => e.source))}; ${models[1].name}: ${JSON.stringify(c.b.equations.map((e) => e.source))}`,
+            ),
           );
-        } else if (c.rounds > 0) notes.push(`the models agreed after ${c.rounds} consensus round(s)`);
+        } else if (c.rounds > 0) notes.push(note('model', `the models agreed after ${c.rounds} consensus round(s)`));
       } else {
         reading = t === 'direct' ? await readDirect(ctx, models[0]) : t === 'per-line' ? await readPerLine(ctx, models[0], options.perLine) : await readLlmModulo(ctx, models[0]);
-        if ('note' in reading && typeof reading.note === 'string') notes.push(reading.note);
+        if ('note' in reading && typeof reading.note === 'string') notes.push(note('model', reading.note));
         record.readings.push(readingOf(`model:${models[0].name}`, reading));
       }
       if (emb && emb.equations.length > 0) {
@@ -196,7 +204,7 @@ export async function readResponses(responses: ResponseInput[], question: Questi
         if (!agree) {
           flags.push('models-disagree');
           review = true;
-          notes.push(`the embedded extractor and the model read this response differently: embedded ${JSON.stringify(emb.equations.map((e) => e.source))}, model ${JSON.stringify(reading.equations.map((e) => e.source))}`);
+          notes.push(note('disagreement', `the embedded extractor and the model read this response differently: embedded ${JSON.stringify(emb.equations.map((e) => e.source))}, model ${JSON.stringify(reading.equations.map((e) => e.source))}`));
           const seen = new Set(reading.equations.map((e) => e.source));
           for (const e of embParsed) if (!seen.has(e.source)) reading.equations.push(e);
         }
@@ -219,8 +227,8 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       // Anything else (a reply that stayed malformed, a bad request): this response is not read; the rest go on.
       record.error = (e as Error).message;
       const ext: Extraction = emb
-        ? { ...emb, flags: [...new Set<ExtractionFlag>([...emb.flags, 'parse-error'])], notes: [...emb.notes, `the model could not read it: ${record.error}`] }
-        : { equations: [], status: 'abstained', source: `model:${settings.model}`, flags: ['parse-error'], unread: [], notes: [`the model could not read it: ${record.error}`] };
+        ? { ...emb, flags: [...new Set<ExtractionFlag>([...emb.flags, 'parse-error'])], notes: [...emb.notes, note('model', `the model could not read it: ${record.error}`)] }
+        : { equations: [], status: 'abstained', source: `model:${settings.model}`, flags: ['parse-error'], unread: [], notes: [note('model', `the model could not read it: ${record.error}`)] };
       return finish(ext);
     }
   };

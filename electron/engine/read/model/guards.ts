@@ -9,13 +9,9 @@
 import { parseEquation, equationToSympy, type Equation, type Expr, formatErrors } from '../../../../shared/equation/index.ts';
 import type { Question } from '../../../../shared/exam.ts';
 import type { ExtractedEquation } from '../../../../shared/extraction.ts';
+import { GREEK_CHARS } from '../../../../shared/text/greek.ts';
+import { DESCRIPTION_STOPWORDS } from '../../../../shared/text/stopwords.ts';
 
-const GREEK_CHARS: Record<string, string> = {
-  'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta', 'η': 'eta', 'θ': 'theta', 'ϑ': 'theta',
-  'ι': 'iota', 'κ': 'kappa', 'λ': 'lambda', 'μ': 'mu', 'ν': 'nu', 'ξ': 'xi', 'π': 'pi', 'ρ': 'rho', 'σ': 'sigma', 'τ': 'tau',
-  'υ': 'upsilon', 'φ': 'phi', 'ϕ': 'phi', 'χ': 'chi', 'ψ': 'psi', 'ω': 'omega', 'Γ': 'Gamma', 'Δ': 'Delta', 'Θ': 'Theta',
-  'Λ': 'Lambda', 'Ξ': 'Xi', 'Π': 'Pi', 'Σ': 'Sigma', 'Φ': 'Phi', 'Ψ': 'Psi', 'Ω': 'Omega',
-};
 const SUPERSCRIPTS: Record<string, string> = { '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9' };
 const SUBSCRIPTS: Record<string, string> = { '₀': '0', '₁': '1', '₂': '2', '₃': '3', '₄': '4' };
 const FRACTIONS: Record<string, string> = { '½': ' 1/2 ', '⅓': ' 1/3 ', '⅔': ' 2/3 ', '¼': ' 1/4 ', '¾': ' 3/4 ', '⅕': ' 1/5 ' };
@@ -25,7 +21,6 @@ const WORD_NUMBERS: [RegExp, string[]][] = [
   [/\b(quarter)\b/i, ['4']],
   [/\d\s*[eE][+-]?\d|×\s*10|x\s*10\s*\^/, ['10']],
 ];
-const STOPWORDS = new Set(['the', 'of', 'and', 'with', 'from', 'that', 'this', 'relative', 'above', 'below', 'into', 'onto', 'when', 'where', 'which', 'each', 'for', 'its', 'their']);
 
 /** Text with Greek letters spelled out, super/subscripts and vulgar fractions as ASCII. */
 export function normaliseText(text: string): string {
@@ -128,7 +123,7 @@ export function symbolGrounding(name: string, idx: TextIndex, q: Question): 'wri
   if (GREEK_NAME_SET.has(name) && idx.mangledGreek) return 'written';
   const v = q.variables.find((x) => x.name === name);
   if (v?.description) {
-    const content = v.description.toLowerCase().match(/[a-z]+/g)?.filter((w) => w.length >= 4 && !STOPWORDS.has(w)) ?? [];
+    const content = v.description.toLowerCase().match(/[a-z]+/g)?.filter((w) => w.length >= 4 && !DESCRIPTION_STOPWORDS.has(w)) ?? [];
     if (content.some((w) => idx.words.has(w) || idx.words.has(`${w}s`))) return 'described';
   }
   return null;
@@ -172,7 +167,7 @@ export function groundList(
 }
 
 /** Whether a response mentions an attachment (always flagged: the working is not in the text). */
-export { mentionsAttachment } from '../../../../shared/extract/attachment.ts';
+export { mentionsAttachment } from '../../../../shared/text/attachments.ts';
 
 /** Canonical SymPy source of an equation string, or null. */
 export function canonical(source: string, variables: readonly string[]): string | null {

@@ -4,6 +4,7 @@
 // message says that nothing inside the fence is an instruction.
 import { createHash } from 'node:crypto';
 import type { Question } from '../../../../shared/exam.ts';
+import { RETRACTION_EXAMPLES } from '../../../../shared/text/retractions.ts';
 
 /** Structured output: Ollama's `format` with a JSON schema, so the reply is always a list. */
 export const EQUATIONS_SCHEMA = {
@@ -37,7 +38,7 @@ const CONVENTIONS = `Rules for the list (Equimark's reading conventions):
 5. A chain a = b = c is two equations: Eq(a, b) and Eq(b, c).
 6. ± gives two equations, one with + and one with -.
 7. Keep mathematical errors exactly as written; only correct notation (capitalisation, missing *, brackets whose placement is clear).
-8. Leave out whatever the student retracted ("scratch that", "ignore the above").
+8. Leave out whatever the student retracted (${RETRACTION_EXAMPLES.map((r) => `"${r}"`).join(', ')}).
 9. Substituted numbers are recorded as written (Eq(v, 1.36)).
 10. Blank, attachment-only and words-only responses give an empty list. Requests addressed to a marker are not equations (but an equation typed inside one still is).
 Syntax: SymPy source, Eq(left, right); ** for powers; sqrt, sin, cos, tan, asin, acos, atan, exp, log, Abs; pi; explicit * for every product; no other functions or symbols.`;

@@ -3,7 +3,7 @@
 // (pieces read one by one, merged) and hybrid (embedded extractor first).
 import { equationToSympy, formatErrors, parseEquation, type Equation } from '../../../../shared/equation/index.ts';
 import { realDomain, type Question } from '../../../../shared/exam.ts';
-import type { ExtractedEquation, Extraction, ExtractionFlag } from '../../../../shared/extraction.ts';
+import { note, type ExtractedEquation, type Extraction, type ExtractionFlag, type ExtractionNote } from '../../../../shared/extraction.ts';
 import type { ChatMessage, OllamaClient } from '../ollama/client.ts';
 import { checkReply, consensusPrompt, EQUATIONS_SCHEMA, extractPrompt, repairPrompt, replyEquations, systemPrompt } from './prompts.ts';
 import { groundList, mentionsAttachment } from './guards.ts';
@@ -137,7 +137,13 @@ export async function readPerLine(ctx: ReadContext, model: ModelRef, opts: { min
   }
   const seen = new Set<string>();
   const equations: ListReading['equations'] = [];
-  for (const p of parts) for (const e of p.equations) if (!seen.has(e.source)) (seen.add(e.source), equations.push(e));
+  for (const p of parts) {
+    for (const e of p.equations) {
+      if (seen.has(e.source)) continue;
+      seen.add(e.source);
+      equations.push(e);
+    }
+  }
   return { equations, problems: parts.flatMap((p) => p.problems), rounds: Math.max(0, ...parts.map((p) => p.rounds)), pieces: pieces.length };
 }
 
@@ -199,22 +205,22 @@ export function finishExtraction(
   text: string,
   reading: { equations: { source: string }[]; problems: { source: string; errors: string }[] },
   source: Extraction['source'],
-  extra: { flags?: ExtractionFlag[]; notes?: string[]; review?: boolean } = {},
+  extra: { flags?: ExtractionFlag[]; notes?: ExtractionNote[]; review?: boolean } = {},
 ): { extraction: Extraction; ungrounded: { source: string; reasons: string[] }[] } {
   const flags = new Set<ExtractionFlag>(extra.flags ?? []);
   const notes = [...(extra.notes ?? [])];
   const { grounded, ungrounded } = groundList(reading.equations.map((e): ExtractedEquation => ({ source: e.source })), text, q);
   if (ungrounded.length) {
     flags.add('invented');
-    for (const u of ungrounded) notes.push(`possibly invented, held back until accepted: ${u.source} (${u.reasons.join('; ')})`);
+    for (const u of ungrounded) notes.push(note('held-back', `possibly invented, held back until accepted: ${u.source} (${u.reasons.join('; ')})`));
   }
   if (mentionsAttachment(text)) {
     flags.add('attachment');
-    notes.push('the response mentions an attachment: its working may not be in the text');
+    notes.push(note('attachment', 'the response mentions an attachment: its working may not be in the text'));
   }
   if (reading.problems.length) {
     flags.add('parse-error');
-    for (const p of reading.problems) notes.push(`model output that could not be read: ${JSON.stringify(p.source)}: ${p.errors}`);
+    for (const p of reading.problems) notes.push(note('unread', `model output that could not be read: ${JSON.stringify(p.source)}: ${p.errors}`));
   }
   const review = extra.review || flags.has('invented') || flags.has('attachment') || flags.has('models-disagree');
   const status: Extraction['status'] = review ? 'needs-review' : reading.problems.length ? 'partial' : 'read';

@@ -5,7 +5,7 @@ import type { Domain, Question } from '../../../../shared/exam.ts';
 import type { Extraction } from '../../../../shared/extraction.ts';
 import type { ListComparison } from '../../decide/entail/types.ts';
 import type { ChatMessage } from '../ollama/client.ts';
-import type { Technique } from '../ollama/settings.ts';
+import type { TechniqueName } from '../../../../shared/techniques.ts';
 
 export type ModelRef = { name: string; digest: string };
 
@@ -37,7 +37,8 @@ export type Reading = { reader: string; equations: string[] };
 export type ResponseRecord = {
   id: string;
   questionId: string;
-  technique: Technique;
+  /** A model technique, or embedded/plain when a batch was read without a model (eval). */
+  technique: TechniqueName;
   models: ModelRef[];
   calls: CallRecord[];
   /** Each reader's final list (models, and the embedded extractor in hybrid). */

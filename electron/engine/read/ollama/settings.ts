@@ -1,20 +1,18 @@
 // Ollama connection settings: where the server is (as Ollama's own tools read OLLAMA_HOST),
 // which models and technique a run uses, and how many requests go out at once.
+import { checkModels, isModelTechnique, MODEL_TECHNIQUE_NAMES, type ModelTechniqueName } from '../../../../shared/techniques.ts';
 
 export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
 const DEFAULT_PORT = '11434';
-
-export const TECHNIQUES = ['direct', 'llm-modulo', 'consensus', 'per-line', 'hybrid'] as const;
-export type Technique = (typeof TECHNIQUES)[number];
 
 export type OllamaSettings = {
   /** Base URL of the Ollama server (no trailing slash). */
   url: string;
   /** First model (every technique). */
   model: string;
-  /** Second model (consensus only). */
+  /** Second model (consensus; hybrid reads with two models that must agree when given). */
   model2?: string;
-  technique: Technique;
+  technique: ModelTechniqueName;
   /** Model requests in flight at once (Ollama's OLLAMA_NUM_PARALLEL decides how many it serves together). */
   parallel: number;
   /** Seed sent with every request (temperature is always 0). */
@@ -103,10 +101,11 @@ export function settingsWarnings(s: Pick<OllamaSettings, 'url'>): string[] {
 export function makeSettings(input: Partial<OllamaSettings> & { model: string }, env: Record<string, string | undefined> = process.env): OllamaSettings {
   const s = { ...DEFAULT_SETTINGS, ...stripUndefined(input), url: resolveOllamaUrl(input.url, env) } as OllamaSettings;
   if (!s.model || typeof s.model !== 'string') throw new Error('no model given: name an installed Ollama model (see the list of installed models)');
-  if (!(TECHNIQUES as readonly string[]).includes(s.technique)) {
-    throw new Error(`unknown technique '${s.technique}' (one of: ${TECHNIQUES.join(', ')})`);
+  if (!isModelTechnique(s.technique)) {
+    throw new Error(`unknown technique '${s.technique}' (one of: ${MODEL_TECHNIQUE_NAMES.join(', ')})`);
   }
-  if (s.technique === 'consensus' && !s.model2) throw new Error("technique 'consensus' needs a second model (--model2)");
+  const problem = checkModels(s.technique, s.model, s.model2);
+  if (problem) throw new Error(problem);
   if (!Number.isInteger(s.parallel) || s.parallel < 1 || s.parallel > 64) throw new Error(`parallel must be a whole number from 1 to 64, got ${s.parallel}`);
   if (!Number.isInteger(s.retries) || s.retries < 0 || s.retries > 10) throw new Error(`retries must be 0..10, got ${s.retries}`);
   if (!(s.timeoutMs > 0)) throw new Error(`timeoutMs must be positive, got ${s.timeoutMs}`);

@@ -1,6 +1,10 @@
-// Whether a response mentions an attachment: the study's most common failure was a model inventing
-// equations for working that was only in an attached photo or scan, so any mention is flagged for
-// the instructor. One definition, used by the embedded extractor and the model pipeline. Pure.
+// Attachments: whether a response mentions one (the study's most common failure was a model
+// inventing equations for working that was only in an attached photo or scan, so any mention is
+// flagged for the instructor), and the "Attachment: photo.jpg" lines the upload form adds. One
+// definition, used by the embedded extractor and the model pipeline. Pure.
+
+/** A line naming an attachment ("Attachment: working.jpg"): blanked and noted, never read. */
+export const ATTACHMENT_LINE = /^[ \t]*attachments?[ \t]*:.*$/gim;
 
 const ATTACHMENT_RE = new RegExp(
   [

@@ -1,0 +1,75 @@
+// Exports (marks by response and by student, one response's report) and the exam's summary.
+import type { ApiHandlers } from '../../../shared/api.ts';
+import { parseEquation } from '../../../shared/equation/index.ts';
+import { realDomain } from '../../../shared/exam.ts';
+import { marksCsv, studentMarksCsv } from '../../engine/io/csv/write.ts';
+import { goldKey } from '../../engine/store/workspace.ts';
+import { effectiveTotal, reviewCounts } from '../../engine/review/state.ts';
+import type { AppContext } from '../context.ts';
+import { detail } from '../detail.ts';
+import { report } from '../reports.ts';
+import { chips } from '../views.ts';
+
+type Handlers = Pick<ApiHandlers, 'export.marks' | 'export.studentMarks' | 'export.report' | 'summary.get'>;
+
+/** How many read responses are equivalent to their gold list (null without gold lists). */
+async function accuracy(ctx: AppContext, examId: string): Promise<{ compared: number; equivalent: number } | null> {
+  const g = ctx.ws.getGold(examId);
+  if (g.size === 0) return null;
+  const engine = await ctx.engine();
+  const exam = ctx.exam(examId);
+  let compared = 0;
+  let equivalent = 0;
+  for (const r of ctx.ws.listResponses(examId)) {
+    const gs = g.get(goldKey(r.studentId, r.questionId));
+    if (!gs || !r.extraction) continue;
+    const q = exam.questions.find((x) => x.id === r.questionId)!;
+    const variables = q.variables.map((v) => v.name);
+    const parse = (l: string[]) => l.map((s) => parseEquation(s, { variables })).flatMap((p) => (p.ok ? [p.value] : []));
+    const cmp = await engine.compareLists(parse(r.extraction.equations), parse(gs), realDomain(q));
+    compared++;
+    if (cmp.equivalent) equivalent++;
+  }
+  return { compared, equivalent };
+}
+
+export function exportHandlers(ctx: AppContext): Handlers {
+  return {
+    'export.marks': async ({ examId }) => ({ fileName: `${examId}-marks.csv`, csv: marksCsv(ctx.ws, ctx.exam(examId)) }),
+
+    'export.studentMarks': async ({ examId }) => ({ fileName: `${examId}-marks-by-student.csv`, csv: studentMarksCsv(ctx.ws, ctx.exam(examId)) }),
+
+    'export.report': async ({ responseId }) => {
+      const id = ctx.responseId(responseId);
+      const d = detail(ctx, id);
+      return { fileName: `report-${d.studentId}-${d.questionId}.txt`, text: report(d, ctx.exam(ctx.ws.getResponseDetail(id)!.examId)) };
+    },
+
+    'summary.get': async ({ examId }) => {
+      const exam = ctx.exam(examId);
+      const rows = ctx.ws.listResponses(examId);
+      const counts: Record<string, number> = {};
+      const distribution = exam.questions.map((q) => {
+        const available = q.scheme.reduce((s, i) => s + i.marks, 0);
+        const hist = new Array(Math.floor(available) + 1).fill(0) as number[];
+        for (const r of rows) {
+          if (r.questionId !== q.id) continue;
+          const t = effectiveTotal(r);
+          if (t !== null) hist[Math.min(hist.length - 1, Math.floor(t))]++;
+        }
+        return { questionId: q.id, available, counts: hist };
+      });
+      for (const r of rows) for (const c of chips(r, exam)) counts[c] = (counts[c] ?? 0) + 1;
+      return {
+        responses: rows.length,
+        graded: rows.filter((r) => r.marks).length,
+        needsReview: reviewCounts(rows, exam).needsReview,
+        overridden: rows.filter((r) => r.overrides > 0).length,
+        available: exam.questions.reduce((s, q) => s + q.scheme.reduce((t, i) => t + i.marks, 0), 0),
+        distribution,
+        chips: counts,
+        accuracy: await accuracy(ctx, examId),
+      };
+    },
+  };
+}

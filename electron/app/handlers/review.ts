@@ -1,0 +1,39 @@
+// The review list and one response: its detail, a corrected equation list, an override.
+import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
+import type { AppContext } from '../context.ts';
+import { correct, detail, override, withSympy } from '../detail.ts';
+import { row } from '../views.ts';
+
+type Handlers = Pick<ApiHandlers, 'review.list' | 'response.get' | 'response.setEquations' | 'response.override'>;
+
+export function reviewHandlers(ctx: AppContext): Handlers {
+  return {
+    'review.list': async ({ examId }) => {
+      const exam = ctx.exam(examId);
+      const texts = ctx.ws.responseTexts(examId);
+      const avail = new Map(exam.questions.map((q) => [q.id, q.scheme.reduce((s, i) => s + i.marks, 0)]));
+      return {
+        rows: ctx.ws.listResponses(examId).map((r) => row(r, exam, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
+        items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),
+      };
+    },
+
+    'response.get': async ({ responseId }) => withSympy(ctx, detail(ctx, ctx.responseId(responseId))),
+
+    'response.setEquations': async ({ responseId, equations, comment }) => {
+      const id = ctx.responseId(responseId);
+      await correct(ctx, id, equations, comment);
+      return withSympy(ctx, detail(ctx, id));
+    },
+
+    'response.override': async ({ responseId, itemId, marks, comment }) => {
+      const id = ctx.responseId(responseId);
+      try {
+        override(ctx, id, itemId, marks, comment);
+      } catch (e) {
+        throw new ApiFailure({ code: 'invalid-request', message: (e as Error).message });
+      }
+      return withSympy(ctx, detail(ctx, id));
+    },
+  };
+}

@@ -1,0 +1,259 @@
+// A small pool of worker threads, each running its own Z3 (./z3-worker.ts), with a hard
+// wall-clock deadline per query enforced from here, outside Z3:
+//  - a query goes to an idle worker (started on demand, up to `size`, default one per core, at
+//    most 4); queries asked at once are decided in parallel;
+//  - the deadline starts when the worker is handed the query (a worker's start-up, loading Z3's
+//    WASM, never counts against it); a worker still busy at the deadline is terminated (its Z3
+//    threads with it) and replaced on demand, and the query's answer is 'unknown' (time-out);
+//  - a worker that crashes (an exception from Z3's WASM or its threads) answers 'unknown' with the
+//    reason and is replaced; a Z3 that can't start at all rejects the queries waiting for it;
+//  - idle workers are unref'd, so a pool never keeps the process alive; close() finishes the
+//    queries under way and terminates every worker.
+// The worker file: under tsx (tests, CLI) ./z3-worker-boot.mjs registers tsx and loads
+// ./z3-worker.ts; in the esbuild CJS bundle (scripts/build-electron.mjs) the worker is its own
+// entry, z3-worker.cjs, beside the bundle that uses it.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CheckResult, Z3Query } from './z3.ts';
+
+export type Z3PoolOptions = {
+  /** Wall-clock limit per query in ms. */
+  deadlineMs: number;
+  /** Number of workers (default: EQUIMARK_Z3_WORKERS, else one per core, at most 4). */
+  size?: number;
+};
+
+export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number };
+
+type Job = { query: Z3Query; resolve: (r: CheckResult) => void; reject: (e: Error) => void };
+type Slot = { worker: Worker; ready: boolean; job?: Job; timer?: NodeJS.Timeout; t0?: number; dead: boolean };
+
+type Reply = { type: 'ready' } | { type: 'fatal'; message: string } | { type: 'result'; result: CheckResult } | { type: 'error'; message: string };
+
+/** The worker's entry point: the bundled z3-worker.cjs beside a CJS bundle, else the tsx bootstrap. */
+export function workerUrl(base: string = import.meta.url): URL {
+  return base.endsWith('.cjs') ? new URL('./z3-worker.cjs', base) : new URL('./z3-worker-boot.mjs', base);
+}
+
+let sourceBundle: Promise<string | null> | undefined;
+/**
+ * Running from the TypeScript sources (tsx): the worker bundled once per process with esbuild (which
+ * tsx itself runs on), so each worker starts without loading tsx (about a second saved per worker
+ * started or replaced). null when esbuild can't be used: the tsx bootstrap is used instead.
+ */
+function bundledFromSource(): Promise<string | null> {
+  sourceBundle ??= (async () => {
+    if (import.meta.url.endsWith('.cjs')) return null;
+    try {
+      const esbuild = await import('esbuild');
+      const require = createRequire(import.meta.url);
+      const r = await esbuild.build({
+        entryPoints: [fileURLToPath(new URL('./z3-worker.ts', import.meta.url))],
+        bundle: true,
+        write: false,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        external: ['z3-solver'],
+        logLevel: 'silent',
+      });
+      const code = r.outputFiles[0].text.replace(/require\("z3-solver"\)/g, `require(${JSON.stringify(require.resolve('z3-solver'))})`);
+      return code;
+    } catch {
+      return null;
+    }
+  })();
+  return sourceBundle;
+}
+
+let compiled: Promise<WebAssembly.Module | null> | undefined;
+/**
+ * Z3's WASM, compiled once per process and handed to every worker (a WebAssembly.Module crosses
+ * to worker threads without copying or recompiling): a replacement worker starts in a fraction of
+ * the time. null when it can't be found here: each worker then loads Z3 the usual way.
+ */
+export function compiledZ3(): Promise<WebAssembly.Module | null> {
+  compiled ??= (async () => {
+    try {
+      const file = createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm');
+      return await WebAssembly.compile(await readFile(file));
+    } catch {
+      return null;
+    }
+  })();
+  return compiled;
+}
+
+export function defaultPoolSize(): number {
+  const env = Number(process.env.EQUIMARK_Z3_WORKERS);
+  if (Number.isInteger(env) && env >= 1) return Math.min(env, 16);
+  return Math.max(1, Math.min(availableParallelism(), 4));
+}
+
+export class Z3Pool {
+  readonly size: number;
+  private readonly deadlineMs: number;
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private closed = false;
+  private readonly st = { started: 0, timedOut: 0, crashed: 0 };
+  /** Consecutive workers that died before becoming ready: Z3 can't start here. */
+  private startFailures = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(options: Z3PoolOptions) {
+    this.deadlineMs = Math.max(1, Math.floor(options.deadlineMs));
+    this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
+  }
+
+  stats(): Z3PoolStats {
+    return { size: this.size, ...this.st, live: this.slots.size };
+  }
+
+  run(query: Z3Query): Promise<CheckResult> {
+    if (this.closed) return Promise.reject(new Error('entailment engine is closed'));
+    return new Promise<CheckResult>((resolve, reject) => {
+      this.queue.push({ query, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Finish the queries under way (each bounded by its deadline), then terminate every worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Queries not yet handed to a worker are answered 'unknown' only if a worker is starting for
+    // them; simplest and safe: let them run, as the old one-at-a-time queue did.
+    await new Promise<void>((resolve) => {
+      if (this.queue.length === 0 && ![...this.slots].some((s) => s.job)) resolve();
+      else this.idleWaiters.push(resolve);
+    });
+    await Promise.all([...this.slots].map((s) => this.kill(s)));
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const idle = [...this.slots].find((s) => s.ready && !s.job && !s.dead);
+      if (idle) {
+        this.assign(idle, this.queue.shift()!);
+        continue;
+      }
+      const starting = [...this.slots].filter((s) => !s.ready && !s.dead).length;
+      // Start a worker for each waiting query beyond those already starting, up to the pool's size.
+      if (this.slots.size < this.size && starting < this.queue.length) {
+        this.spawn();
+        continue;
+      }
+      break;
+    }
+    if (this.queue.length === 0 && ![...this.slots].some((s) => s.job)) {
+      const w = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const f of w) f();
+    }
+  }
+
+  private spawn(): void {
+    // A slot holds the place while the compiled WASM is fetched (at once after the first time).
+    const slot: Slot = { worker: undefined as unknown as Worker, ready: false, dead: false };
+    this.slots.add(slot);
+    this.st.started++;
+    void Promise.all([compiledZ3(), bundledFromSource()]).then(([wasm, code]) => {
+      if (slot.dead) return;
+      try {
+        slot.worker = code ? new Worker(code, { eval: true, execArgv: [], workerData: { wasm } }) : new Worker(workerUrl(), { execArgv: [], workerData: { wasm } });
+      } catch (e) {
+        this.onDeath(slot, `z3 worker could not start: ${(e as Error).message}`);
+        return;
+      }
+      this.watch(slot);
+    });
+  }
+
+  private watch(slot: Slot): void {
+    const worker = slot.worker;
+    worker.on('message', (m: Reply) => this.onMessage(slot, m));
+    worker.on('error', (e: Error) => this.onDeath(slot, `z3 worker failed: ${e.message}`));
+    worker.on('exit', (code) => this.onDeath(slot, `z3 worker exited (code ${code})`));
+  }
+
+  private assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.t0 = Date.now();
+    slot.worker.ref();
+    slot.timer = setTimeout(() => {
+      if (slot.job !== job) return;
+      this.st.timedOut++;
+      slot.job = undefined;
+      job.resolve({ result: 'unknown', ms: Date.now() - slot.t0!, note: `z3 gave no answer within ${this.deadlineMs} ms (${Date.now() - slot.t0!} ms; its worker was stopped)` });
+      void this.kill(slot).then(() => this.pump());
+    }, this.deadlineMs);
+    slot.worker.postMessage(job.query);
+  }
+
+  private finish(slot: Slot): Job | undefined {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    slot.timer = undefined;
+    if (!slot.dead) slot.worker.unref();
+    return job;
+  }
+
+  private onMessage(slot: Slot, m: Reply): void {
+    if (slot.dead) return;
+    switch (m.type) {
+      case 'ready':
+        slot.ready = true;
+        this.startFailures = 0;
+        slot.worker.unref();
+        break;
+      case 'fatal':
+        // Z3 could not start in this worker: it exits; onDeath handles the waiting queries.
+        this.onDeath(slot, `z3 could not start: ${m.message}`);
+        return;
+      case 'result':
+        this.finish(slot)?.resolve(m.result);
+        break;
+      case 'error':
+        this.finish(slot)?.resolve({ result: 'unknown', ms: Date.now() - (slot.t0 ?? Date.now()), note: `z3 failed: ${m.message}` });
+        break;
+    }
+    this.pump();
+  }
+
+  private onDeath(slot: Slot, why: string): void {
+    if (slot.dead) return;
+    const wasReady = slot.ready;
+    slot.dead = true;
+    this.slots.delete(slot);
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    void slot.worker?.terminate().catch(() => undefined);
+    if (job) {
+      this.st.crashed++;
+      job.resolve({ result: 'unknown', ms: Date.now() - (slot.t0 ?? Date.now()), note: why });
+    }
+    if (!wasReady) {
+      // Died while starting: after a few in a row, Z3 can't start here; fail what waits for it.
+      if (++this.startFailures >= 3 || this.closed) {
+        const waiting = this.queue.splice(0);
+        for (const j of waiting) j.reject(new Error(why));
+      }
+    }
+    this.pump();
+  }
+
+  private async kill(slot: Slot): Promise<void> {
+    if (slot.dead) return;
+    slot.dead = true;
+    this.slots.delete(slot);
+    clearTimeout(slot.timer);
+    // terminate() stops the thread even inside WASM, and with it the threads Z3 started.
+    await slot.worker?.terminate().catch(() => undefined);
+  }
+}

@@ -1,0 +1,58 @@
+// Answer groups: responses to one question whose equation lists say the same thing, so the
+// instructor can check (and correct or mark) them once. Same canonical list first (cheap), then
+// lists the engine proves equivalent under the question's assumptions are merged.
+import { parseEquation } from '../../../shared/equation/index.ts';
+import { questionDomain, type Question } from '../../../shared/exam.ts';
+import type { EntailmentEngine } from '../decide/entail/types.ts';
+import type { ResponseSummary } from '../store/workspace.ts';
+
+export type AnswerGroup<R> = {
+  /** The group's list: a JSON array of canonical sources, sorted (its first member's). */
+  key: string;
+  members: R[];
+};
+
+/** Bounds on the proof work: lists longer than this, or more groups than this, are compared by their canonical text only. */
+const MAX_LIST = 12;
+const MAX_GROUPS = 400;
+
+/** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
+export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
+
+/**
+ * Group read and marked responses by what their lists say, largest group first. `rows` are the
+ * question's responses (those not read or not marked are left out).
+ */
+export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(
+  engine: Pick<EntailmentEngine, 'compareLists'>,
+  question: Question,
+  rows: readonly R[],
+): Promise<AnswerGroup<R>[]> {
+  const buckets = new Map<string, R[]>();
+  for (const r of rows) {
+    if (!r.extraction || !r.marks) continue;
+    const key = listKey(r.extraction.equations);
+    buckets.set(key, [...(buckets.get(key) ?? []), r]);
+  }
+  const keys = [...buckets.keys()].sort((a, b) => buckets.get(b)!.length - buckets.get(a)!.length);
+  const domain = questionDomain(question);
+  const variables = question.variables.map((v) => v.name);
+  const parse = (k: string) => (JSON.parse(k) as string[]).map((s) => parseEquation(s, { variables })).flatMap((p) => (p.ok ? [p.value] : []));
+  const groups: AnswerGroup<R>[] = [];
+  for (const k of keys) {
+    const mine = parse(k);
+    let home: AnswerGroup<R> | undefined;
+    if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
+      for (const g of groups) {
+        const theirs = parse(g.key);
+        if (theirs.length && theirs.length <= MAX_LIST && (await engine.compareLists(mine, theirs, domain)).equivalent) {
+          home = g;
+          break;
+        }
+      }
+    }
+    if (home) home.members.push(...buckets.get(k)!);
+    else groups.push({ key: k, members: [...buckets.get(k)!] });
+  }
+  return groups.sort((a, b) => b.members.length - a.members.length);
+}

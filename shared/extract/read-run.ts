@@ -1,0 +1,285 @@
+// Reading one maths run (tokens [i0, i1) between prose): split off parentheticals, trim it, screen
+// out what can't be read (a word glued in, unreadable maths cutting it up, a lost Greek '?',
+// function notation, inequalities and limits), then read it as a labelled or bare expression or as
+// an equation or chain, or leave it unread with the reason. Pure.
+
+import { UNIT_WORDS } from './lexicon.ts';
+import { symTok, unread, spanOf, type Ctx } from './context.ts';
+import { emitChain } from './emit.ts';
+import { trim } from './runs.ts';
+import {
+  cutByUnreadable,
+  functionNotation,
+  labelOf,
+  limitingCondition,
+  limitingConditionBefore,
+  modifiedAfter,
+  OPERATION_WORDS,
+} from './surroundings.ts';
+import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
+import type { Tok } from './tokens.ts';
+import { note } from '../extraction.ts';
+
+/**
+ * Brackets nested deeper than this are not read (the grammar has a bound of its own; this one keeps
+ * the extractor's own bracket matching linear and says why).
+ */
+export const MAX_NESTING = 64;
+
+/** The deepest bracket nesting in a run. */
+function nesting(t: Tok[]): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const x of t) {
+    if (x.kind === 'lp') deepest = Math.max(deepest, ++depth);
+    else if (x.kind === 'rp') depth--;
+  }
+  return deepest;
+}
+
+/** A run being read: the response's tokens, the run's range, its raw and trimmed tokens. */
+type Run = {
+  toks: Tok[];
+  i0: number;
+  i1: number;
+  raw: Tok[];
+  t: Tok[];
+  prev: Tok | undefined;
+  next: Tok | undefined;
+  /** Index in toks of the trimmed run's first token. */
+  realStart: number;
+};
+
+const isSymbol = (x: Tok): boolean => x.kind === 'usym' || (x.kind === 'id' && x.pieces!.some((p) => p.kind === 'sym'));
+
+/**
+ * An unmatched '(' after a space opens a parenthetical: "t = 100 s (200 m at 2 m/s)". The run is
+ * cut before every such bracket (the brackets still open at its end, found in one pass: a bracket
+ * left open in the whole run is left open in every piece after it, and no piece before it has one).
+ */
+export function parentheticalPieces(toks: Tok[], i0: number, i1: number): [number, number][] {
+  const open: number[] = [];
+  for (let k = i0; k < i1; k++) {
+    if (toks[k].kind === 'lp') open.push(k);
+    else if (toks[k].kind === 'rp') open.pop();
+  }
+  const out: [number, number][] = [];
+  let a = i0;
+  for (const k of open) {
+    if (k > a && toks[k].sp) {
+      out.push([a, k]);
+      a = k;
+    }
+  }
+  out.push([a, i1]);
+  return out;
+}
+
+export function readSegment(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
+  for (const [a, b] of parentheticalPieces(toks, i0, i1)) readPiece(ctx, toks, a, b);
+}
+
+/**
+ * "T = 2π√(1.0/9.8) ≈ 2.0 s": a numerical approximation at the end of an equation is dropped
+ * (approximations aren't recorded); the equation before it is read.
+ */
+function dropApproximation(ctx: Ctx, t: Tok[]): Tok[] {
+  const rels = t.filter((x) => x.kind === 'rel');
+  if (rels.length !== 1 || rels[0].text !== '~') return t;
+  const r = t.indexOf(rels[0]);
+  const tail = t.slice(r + 1);
+  const eqBefore = t.slice(0, r).some((x) => x.kind === 'eq');
+  if (eqBefore && tail.length > 0 && tail.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp') && tail.some((x) => x.kind === 'num')) {
+    ctx.notes.push(note('unread', `left out an approximate value after '≈'`));
+    return t.slice(0, r);
+  }
+  return t;
+}
+
+function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
+  const raw = toks.slice(i0, i1);
+  const ambiguous: { unit?: string } = {};
+  let t = trim(raw, ctx.lex, ambiguous);
+  if (t.length === 0) return;
+  t = dropApproximation(ctx, t);
+  const hasSym = t.some(isSymbol);
+  const hasEq = t.some((x) => x.kind === 'eq');
+  const hasNum = t.some((x) => x.kind === 'num');
+  if (!hasSym && (!hasEq || !hasNum)) return; // numbers, "take the + sign", "the square root", words = words
+  const deepest = nesting(t);
+  if (deepest > MAX_NESTING) {
+    ctx.mathSeen = true;
+    unread(ctx, t, `brackets nested more than ${MAX_NESTING} levels deep: not read`);
+    return;
+  }
+  const run: Run = { toks, i0, i1, raw, t, prev: toks[i0 - 1], next: toks[i1], realStart: i0 + raw.indexOf(t[0]) };
+  if (screenedOut(ctx, run, hasEq, hasSym)) return;
+  if (!hasEq) {
+    readExpression(ctx, run);
+    return;
+  }
+  ctx.mathSeen = true;
+  const doubt = equationDoubt(ctx, run, ambiguous);
+  if (doubt) {
+    unread(ctx, t, doubt);
+    return;
+  }
+  readEquation(ctx, run);
+}
+
+/**
+ * Runs that are maths but can't be read as they stand: left unread (or, for inequalities and
+ * limits, not recorded). Returns whether the run was dealt with.
+ */
+function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boolean {
+  const { toks, i0, i1, raw, t, prev, next } = run;
+  // "v = 2gh" with h no variable, "mgL(1 − cos θ) = ½mv²" with m none: a letter run glued to the maths
+  // (no space) that isn't the question's is part of the expression, so the run is only a fragment.
+  const gluedWord = prev?.kind === 'word' && !raw[0].sp && !UNIT_WORDS.has(prev.text) ? prev : next?.kind === 'word' && !next.sp && !UNIT_WORDS.has(next.text) ? next : null;
+  if (gluedWord && (hasEq || hasSym)) {
+    ctx.mathSeen = true;
+    unread(ctx, t, `'${gluedWord.text}' is written into it and is not a variable of the question (${ctx.lex.variables.join(', ')})`);
+    return true;
+  }
+  const cutUp = cutByUnreadable(toks, i0, i1);
+  if (cutUp && (hasEq || hasSym)) {
+    ctx.mathSeen = true;
+    const key = `${cutUp[1]}:${cutUp[2]}`;
+    if (ctx.cutUp.has(key)) return true; // another piece of the same expression, already reported
+    ctx.cutUp.add(key);
+    const whole = trim(toks.slice(cutUp[1], cutUp[2]), ctx.lex);
+    unread(ctx, whole.length ? whole : t, cutUp[0]);
+    return true;
+  }
+  // "T = 2?√(L/g)", "cos?": a '?' glued to a number, '(' or a function is a Greek letter lost in
+  // typing that could not be restored (see normalize): the maths around it is not what was meant.
+  const last = t[t.length - 1];
+  if (next?.kind === 'punct' && next.text === '?' && !next.sp && last === toks[i1 - 1] && (last.kind === 'num' || last.kind === 'lp' || (last.kind === 'id' && last.pieces!.at(-1)!.kind === 'fn'))) {
+    ctx.mathSeen = true;
+    unread(ctx, t, "a '?' where a symbol was lost in typing");
+    return true;
+  }
+  const fnNotation = functionNotation(t);
+  if (fnNotation) {
+    ctx.mathSeen = true;
+    unread(ctx, t, fnNotation);
+    return true;
+  }
+  if (t.some((x) => x.kind === 'rel')) {
+    ctx.mathSeen = true;
+    if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');
+    return true; // inequalities, limits, approximations are not recorded
+  }
+  return false;
+}
+
+/** Whether every token in [a, b) is a line break or a full stop (or there are none). */
+function onlyBreaks(toks: Tok[], a: number, b: number): boolean {
+  for (let k = a; k < b; k++) {
+    const x = toks[k];
+    if (!(x.kind === 'nl' || (x.kind === 'punct' && x.text === '.'))) return false;
+  }
+  return true;
+}
+
+/** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
+function readExpression(ctx: Ctx, run: Run): void {
+  const { toks, i0, i1, raw, t, prev, next, realStart } = run;
+  const operands = t.filter((x) => x.kind === 'id' || x.kind === 'usym' || x.kind === 'num').length;
+  const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
+  const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
+  if (!mathy) return; // a variable named in prose
+  ctx.mathSeen = true;
+  if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
+  const before = toks[realStart - 1];
+  if (before?.kind === 'word' && OPERATION_WORDS.test(before.text)) return;
+  const lab = labelOf(ctx, toks, realStart, false);
+  const where = spanOf(ctx, t);
+  const changedBy = modifiedAfter(toks, i1);
+  if (lab?.v && changedBy) {
+    unread(ctx, t, `the words after it ("${changedBy}") change the expression`);
+    return;
+  }
+  const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
+  if (lab?.v) {
+    const n = ctx.equations.length;
+    emitChain(ctx, [[symTok(lab.v, t[0])], t], t);
+    if (ctx.equations.length > n) ctx.notes.push(note('unmapped-symbol', `read ${shown} as the value of ${lab.v} ("${lab.label}")`));
+    return;
+  }
+  if (lab?.kind === 'other') {
+    ctx.notes.push(note('unread', `left out ${shown}: "${lab.label}" is not a variable of the question`));
+    return;
+  }
+  // The whole response is one expression: the answer (convention 4, "a bare expression given as
+  // the answer is target = expression").
+  if (ctx.lex.target && onlyBreaks(toks, 0, i0) && onlyBreaks(toks, i1, toks.length) && t[0] === raw[0]) {
+    const n = ctx.equations.length;
+    emitChain(ctx, [[symTok(ctx.lex.target, t[0])], t], t);
+    if (ctx.equations.length > n) ctx.notes.push(note('other', `read ${shown}, the whole response, as the answer (${ctx.lex.target})`));
+    return;
+  }
+  unread(ctx, t, 'an expression in prose, not written as an equation');
+}
+
+/** Why an equation can't be read as written (before its sides are looked at), or null. */
+function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string | null {
+  const { toks, i0, i1, t } = run;
+  const clash = numberedClash(t);
+  if (clash) return clash;
+  const timesX = t.findIndex((x, k) => k > 0 && x.kind === 'id' && /^[xX]$/.test(x.text) && x.sp && t[k - 1].kind === 'num' && t[k + 1]?.kind === 'num' && t[k + 1].sp);
+  if (timesX >= 0) return `'${t[timesX].text}' between two numbers could be a times sign or the variable ${t[timesX].text}`;
+  const modifier = modifiedAfter(toks, i1);
+  if (modifier) return `the words after it ("${modifier}") change the expression`;
+  if (ambiguous.unit) return `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`;
+  const condition = limitingCondition(toks, i1) ?? limitingConditionBefore(toks, i0);
+  if (condition) return `holds only in a limiting case ("${condition}"): limits are not recorded`;
+  return null;
+}
+
+/** An equation or chain: its sides, a left side named in words, then emitted (or why not). */
+function readEquation(ctx: Ctx, run: Run): void {
+  const { toks, t, prev, next, realStart } = run;
+  const parts: Tok[][] = [[]];
+  for (const x of t) {
+    if (x.kind === 'eq') parts.push([]);
+    else parts[parts.length - 1].push(x);
+  }
+  if (parts[0].length === 0) {
+    const lab = parts.length > 1 ? labelOf(ctx, toks, realStart, true) : null;
+    if (lab?.kind === 'other') {
+      ctx.notes.push(note('unread', `left out an equation about "${lab.label}", not a variable of the question`));
+      return;
+    }
+    if (!lab?.v) {
+      unread(ctx, t, 'the left side is in words');
+      return;
+    }
+    parts[0] = [symTok(lab.v, t[0])];
+  }
+  if (parts[parts.length - 1].length === 0) {
+    const lhs = parts[0];
+    const eqTok = t.find((x) => x.kind === 'eq')!;
+    const isDefinition = ctx.definitions.some(([a, b]) => a <= eqTok.start && eqTok.end <= b);
+    if (parts.length === 2 && lhs.length === 1 && (lhs[0].kind === 'id' || lhs[0].kind === 'usym') && next?.kind === 'word' && isDefinition) return; // a definition in words
+    unread(ctx, t, 'the right side is missing or in words');
+    return;
+  }
+  if (parts.some((p) => p.length === 0)) {
+    unread(ctx, t, "an empty side between '=' signs");
+    return;
+  }
+  // "t = 50s", "x = 0.63m": a value with a unit glued on, or a number times the variable S or m?
+  const glued = parts.find((p) => p.length === 2 && p[0].kind === 'num' && p[1].kind === 'id' && !p[1].sp && UNIT_WORDS.has(p[1].text));
+  if (glued) {
+    unread(ctx, t, `'${glued[0].text}${glued[1].text}' could be a value in ${glued[1].text} or ${glued[0].text} times a variable`);
+    return;
+  }
+  const limitContext = (prev?.kind === 'word' && /^(if|when|at|for|as|with|setting|putting|put)$/i.test(prev.text)) || (next?.kind === 'word' && /^(gives|then|yields)$/i.test(next.text));
+  const zeroed = parts.length === 2 && limitContext ? positiveSetToZero(ctx, parts) : null;
+  if (zeroed) {
+    unread(ctx, t, `${zeroed} is positive in this question: setting it to 0 is a limiting case, not recorded`);
+    return;
+  }
+  emitChain(ctx, parts, t);
+}

@@ -1,0 +1,131 @@
+// Maths runs between prose: where runs of maths tokens start and end (bullets, lines continued by
+// a dangling operator or an open bracket), and trimming a run's edges (stray brackets, a list
+// number, an equation number, a trailing unit). Pure.
+
+import { UNIT_WORDS, type Lexicon } from './lexicon.ts';
+import type { Tok } from './tokens.ts';
+
+export const isMathTok = (t: Tok): boolean => ['num', 'id', 'usym', 'op', 'eq', 'lp', 'rp', 'pm', 'rel'].includes(t.kind);
+
+/** Runs of maths tokens, as [start, end) indices into toks. */
+export function segments(toks: Tok[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  let depth = 0;
+  const close = (end: number): void => {
+    if (start >= 0) out.push([start, end]);
+    start = -1;
+    depth = 0;
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    // A bullet: '-' or '*' first on its line, followed by a space.
+    if (t.kind === 'op' && (t.text === '-' || t.text === '*') && (i === 0 || toks[i - 1].kind === 'nl') && toks[i + 1]?.sp) {
+      close(i);
+      continue;
+    }
+    if (t.kind === 'nl') {
+      if (start >= 0) {
+        const last = toks[i - 1];
+        let j = i;
+        while (toks[j]?.kind === 'nl') j++;
+        const cont = last.kind === 'op' || last.kind === 'eq' || last.kind === 'pm' || depth > 0 || toks[j]?.kind === 'eq';
+        if (cont && j < toks.length && isMathTok(toks[j])) continue;
+      }
+      close(i);
+      continue;
+    }
+    if (isMathTok(t)) {
+      if (start < 0) start = i;
+      if (t.kind === 'lp') depth++;
+      if (t.kind === 'rp') depth--;
+      continue;
+    }
+    close(i);
+  }
+  close(toks.length);
+  return out;
+}
+
+/**
+ * Drop unmatched brackets at the edges, one at a time, until none is left: a closing bracket first
+ * when the run dips below depth 0 (with a list number before it, "1)"), an opening bracket last, an
+ * opening bracket first when more open than close, a closing bracket last when more close. The
+ * window's depth and lowest depth come from prefix sums and a range-minimum table (linear-ish
+ * in the run, not quadratic).
+ */
+function trimBrackets(t: Tok[]): Tok[] {
+  const n = t.length;
+  const depthAt = new Int32Array(n + 1); // depth after the first k tokens
+  for (let k = 0; k < n; k++) depthAt[k + 1] = depthAt[k] + (t[k].kind === 'lp' ? 1 : t[k].kind === 'rp' ? -1 : 0);
+  let lowest: RangeMin | null = null; // built when first asked
+  let lo = 0;
+  let hi = n;
+  for (let changed = true; changed && hi > lo; ) {
+    changed = true;
+    const depth = depthAt[hi] - depthAt[lo];
+    // Whether the window goes below depth 0 (asked only with a closing bracket first).
+    const closes = t[lo].kind === 'rp' || (hi - lo > 1 && t[lo].kind === 'num' && t[lo + 1].kind === 'rp');
+    const dips = closes && (lowest ??= rangeMin(depthAt)).min(lo + 1, hi) < depthAt[lo];
+    if (hi - lo > 1 && t[lo].kind === 'num' && t[lo + 1].kind === 'rp' && dips) lo += 2; // a numbered list: "1) v = ..."
+    else if (t[lo].kind === 'rp' && dips) lo++;
+    else if (t[hi - 1].kind === 'lp') hi--;
+    else if (depth > 0 && t[lo].kind === 'lp') lo++;
+    else if (depth < 0 && t[hi - 1].kind === 'rp') hi--;
+    else changed = false;
+  }
+  return lo === 0 && hi === n ? t : t.slice(lo, hi);
+}
+
+type RangeMin = { levels: Int32Array[]; min(i: number, j: number): number };
+
+/** Minimum of a[i..j] (inclusive) in O(1) after O(n log n) set-up (a sparse table). */
+function rangeMin(a: Int32Array): RangeMin {
+  const levels: Int32Array[] = [a];
+  for (let w = 1; 2 * w <= a.length; w *= 2) {
+    const prev = levels[levels.length - 1];
+    const next = new Int32Array(a.length - 2 * w + 1);
+    for (let i = 0; i < next.length; i++) next[i] = Math.min(prev[i], prev[i + w]);
+    levels.push(next);
+  }
+  return { levels, min: rangeMinOf };
+}
+
+function rangeMinOf(this: RangeMin, i: number, j: number): number {
+  const k = 31 - Math.clz32(j - i + 1);
+  return Math.min(this.levels[k][i], this.levels[k][j - (1 << k) + 1]);
+}
+
+const isUnit = (t: Tok[], k: number): boolean => !!t[k] && (t[k].kind === 'id' || t[k].kind === 'usym' || t[k].kind === 'word') && UNIT_WORDS.has(t[k].text);
+const followsOperand = (t: Tok[], k: number): boolean => !!t[k - 1] && ['num', 'rp', 'id', 'usym'].includes(t[k - 1].kind) && t[k].sp;
+/** No symbol between k and the '=' before it (a value, so a unit after it is a unit). */
+function sideIsNumeric(t: Tok[], k: number): boolean {
+  for (let j = k - 1; j >= 0 && t[j].kind !== 'eq'; j--) {
+    if (t[j].kind === 'usym' || (t[j].kind === 'id' && t[j].pieces!.some((p) => p.kind === 'sym'))) return false;
+  }
+  return true;
+}
+
+/**
+ * Drop unmatched brackets at the edges and a trailing unit. `ambiguous` is set when the last token
+ * could be a unit or a variable and nothing tells which ("x = √(2mgh/k) m": metres, or times m?).
+ */
+export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): Tok[] {
+  let t = trimBrackets(ts.filter((x) => x.kind !== 'nl'));
+  // A trailing equation number: "... = 2S/u   (1)".
+  if (t.length > 3 && t[t.length - 1].kind === 'rp' && t[t.length - 2].kind === 'num' && t[t.length - 3].kind === 'lp' && t[t.length - 3].sp && /^\d+$/.test(t[t.length - 2].text)) {
+    t = t.slice(0, -3);
+  }
+  // Trailing units: `100 m`, `2 m/s`, `9.8 m/s^2`, `400 N/m`, `2S/u s`.
+  const n = t.length;
+  let cut = -1;
+  if (n >= 5 && isUnit(t, n - 5) && t[n - 4].text === '/' && isUnit(t, n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && followsOperand(t, n - 5)) cut = n - 5;
+  else if (n >= 3 && isUnit(t, n - 3) && t[n - 2].text === '/' && isUnit(t, n - 1) && followsOperand(t, n - 3) && ['s', 'm', 'h', 'hr', 'min', 'kg'].includes(t[n - 1].text)) cut = n - 3;
+  else if (n >= 3 && isUnit(t, n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && followsOperand(t, n - 3) && (!lex.variables.includes(t[n - 3].text) || sideIsNumeric(t, n - 3))) cut = n - 3; // `0.01 m^3`
+  else if (n >= 1 && isUnit(t, n - 1) && followsOperand(t, n - 1)) {
+    const u = t[n - 1].text;
+    if (!lex.variables.includes(u) || sideIsNumeric(t, n - 1)) cut = n - 1;
+    else if (t[n - 2].kind === 'rp' && ambiguous) ambiguous.unit = u;
+  }
+  return cut > 0 ? t.slice(0, cut) : t;
+}

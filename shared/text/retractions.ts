@@ -1,0 +1,41 @@
+// Retraction phrases: the words with which a student takes back working ("scratch that", "ignore
+// the above", "ignore that line", "that step is wrong"). One vocabulary, used by the embedded
+// extractor (shared/extract/retract.ts) and to tell the model pipeline a response retracts
+// something. Pure.
+
+/** How students take working back, as the model's instructions quote them (each matched by RETRACTION). */
+export const RETRACTION_EXAMPLES = ['scratch that', 'ignore the above'] as const;
+
+/**
+ * Retractions of what came before ("scratch that", "ignore the above"): with "above" in it, all
+ * before its sentence; otherwise the maths before it in its sentence, else the sentence before.
+ */
+export const RETRACTION =
+  /\b(scratch that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
+
+/**
+ * Retractions of one line ("ignore that line", "(that line is wrong)", "disregard the previous
+ * step", "cross out the line above"). Group 1 is set when the phrase points back ("previous",
+ * "last", "above", "preceding"): the line before is retracted. Otherwise ("that line", "this
+ * step") the line holding the phrase when maths is on it, else the line before.
+ */
+export const LINE_WORD = String.raw`(?:line|step|equation|working|bit|part)`;
+export const BACK_WORD = String.raw`(?:previous|last|preceding|above|prior)`;
+export const LINE_RETRACTION = new RegExp(
+  [
+    String.raw`\b(?:ignore|disregard|delete|scratch|forget|cross\s+out|strike(?:\s+out)?|remove|skip)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:that|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
+    String.raw`\b(?:(?:the|my)\s+(${BACK_WORD})|that|this)\s+${LINE_WORD}\s+(?:is|was|'s)\s+(?:wrong|incorrect|a\s+mistake|an\s+error|nonsense|rubbish)\b`,
+    String.raw`\b(?:that|this)\s+${LINE_WORD}'s\s+(?:wrong|incorrect|a\s+mistake)\b`,
+  ].join('|'),
+  'gi',
+);
+
+/** Whether a text retracts something in words (either kind of phrase). */
+export function mentionsRetraction(text: string): boolean {
+  RETRACTION.lastIndex = 0;
+  LINE_RETRACTION.lastIndex = 0;
+  const hit = RETRACTION.test(text) || LINE_RETRACTION.test(text);
+  RETRACTION.lastIndex = 0;
+  LINE_RETRACTION.lastIndex = 0;
+  return hit;
+}
