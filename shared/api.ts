@@ -85,7 +85,7 @@ export const AuditEntrySchema = z.object({ at: z.string(), what: z.string(), old
 const SympyValueSchema = z.object({ text: z.string(), latex: z.string() });
 
 /**
- * The SymPy evidence of a response (issue 5): for the instructor only, it never changes a mark.
+ * The SymPy evidence of a response: for the instructor only, it never changes a mark.
  * state 'unavailable': no Python with SymPy (note says why, in plain words); 'pending': still
  * being computed (ask again); 'failed': it could not be computed (note says why).
  */

@@ -3,7 +3,7 @@
 // Pure (no Node, no DOM): the engine's registry (electron/engine/read/registry.ts), the Ollama
 // pipeline, the CLI, the app service and the renderer all import from here.
 //   embedded    the embedded extractor (shared/extract/), no model;
-//   plain       the interim whole-text reader (responses written entirely as equations), no model;
+//   plain       the whole-text reader (responses written entirely as equations), no model;
 //   direct, llm-modulo, per-line
 //               one model;
 //   consensus   two models that must agree;

@@ -1,4 +1,4 @@
-// The "SymPy" part of a response's detail (issue 5): evidence for the instructor, never marks.
+// The "SymPy" part of a response's detail: evidence for the instructor, never marks.
 //  - simplified: a simplified display form of each student equation;
 //  - solved: the student's equations solved for the question's target under its assumptions
 //    (each equation alone; and, when none of those gives the accepted answer, the list together

@@ -1,4 +1,4 @@
-// Strict inputs (issue 10): CSV files read the same whatever their line endings; NUL bytes and
+// Strict inputs: CSV files read the same whatever their line endings; NUL bytes and
 // invalid UTF-8 are rejected with their line; errors in multi-line records name the record's
 // first line; CSV exports neutralise formula-like cells (OWASP CSV injection).
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The embedded extractor on hostile input (issue 10 item 4): 20,000-character texts built to make a
+// The embedded extractor on hostile input: 20,000-character texts built to make a
 // super-linear stage show (runs of letters or digits glued together, operators, brackets, '√(',
 // nested LaTeX \frac{, a mix) are each read in under 50 ms, and input nested deeper than the fixed
 // bounds is left unread with the reason, never a stack overflow. A quadratic stage costs seconds at

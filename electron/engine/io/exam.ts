@@ -2,7 +2,7 @@
 // JSON with the zod schema and then parses every accepted form and the answer with the strict
 // equation parser against the question's variables, so a bad exam is rejected up front with
 // errors that name the place: `questions[1].scheme[2].accept[0]: symbol 'U' is not a variable...`.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ExamSchema, QuestionSchema, SchemeItemSchema, VariableSchema, type Exam, type Question } from '../../../shared/exam.ts';
 import { parseEquation, formatErrors, type Equation } from '../../../shared/equation/index.ts';
 
@@ -168,8 +168,4 @@ export function loadExamFile(path: string): LoadedExam {
 /** The exam as exam.v1 JSON text (stable key order of the schema, two-space indent). */
 export function exportExamJson(exam: Exam): string {
   return `${JSON.stringify(ExamSchema.parse(exam), null, 2)}\n`;
-}
-
-export function saveExamFile(path: string, exam: Exam): void {
-  writeFileSync(path, exportExamJson(exam));
 }

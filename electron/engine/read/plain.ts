@@ -1,4 +1,4 @@
-// Interim reader, until the embedded extractor lands: a response counts as extracted only when
+// The plain reader, for responses typed as equations only: a response counts as extracted only when
 // its whole text is one or more equations of the strict grammar, one per line or separated by
 // ';'. A blank response is 'blank'; anything else is 'needs-review' with no equations (never a
 // guess). Commas are not separators: they occur inside Eq(a, b) and function calls.

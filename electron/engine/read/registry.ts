@@ -1,7 +1,7 @@
 // The reading techniques resolved into readers, one registry for the CLI and the app. The names,
 // how many models each needs and what the app calls them are in shared/techniques.ts:
 //   embedded    the embedded extractor (shared/extract/), inside Equimark, no model;
-//   plain       the interim whole-text reader (responses written entirely as equations);
+//   plain       the whole-text reader (responses written entirely as equations);
 //   direct, llm-modulo, consensus, per-line, hybrid
 //               the Ollama pipeline (read/model/, read/ollama/); hybrid lets the embedded
 //               extractor read what it can with confidence and asks the model about the rest.

@@ -1,4 +1,4 @@
-// The reader contract: anything that turns a response's text into an Extraction (the interim
+// The reader contract: anything that turns a response's text into an Extraction (the
 // plain reader, the embedded extractor, the model pipeline) implements Extractor.
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';

@@ -1,4 +1,4 @@
-// Checking a candidate counterexample exactly, before anyone is shown it (issue 10: a verdict is
+// Checking a candidate counterexample exactly, before anyone is shown it (a verdict is
 // exact or it says it isn't). A point found by double-precision sampling is only a candidate; it
 // becomes a counterexample when one of these proves it:
 //

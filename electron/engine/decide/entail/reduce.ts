@@ -1,4 +1,4 @@
-// Exact rewrites that remove repeated roots before anything samples or calls Z3 (issue 10). Each
+// Exact rewrites that remove repeated roots before anything samples or calls Z3. Each
 // rewrite gives an equation with the same admissible solutions and the same definedness:
 //   P**k = 0 (k a positive integer; also a product of such powers = 0)  ->  P = 0 (the product of the bases)
 //   A**n = B**n, n odd                                                  ->  A = B

@@ -1,0 +1,113 @@
+// `equimark grade`: grade a class into DIR/marks.csv and DIR/equations.csv, every step kept in the
+// workspace so that a re-run finishes an interrupted one.
+import { mkdirSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
+import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
+import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
+import { marksCsv, equationsCsv, writeFileAtomic } from '../../engine/io/csv/write.ts';
+import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
+import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
+import { Workspace } from '../../engine/store/workspace.ts';
+import { parseArgs, UsageError } from '../args.ts';
+import { EXIT_ENGINE_ERRORS, EXIT_WAITING, InputError, need, readInput, type Io } from '../io.ts';
+import { makeTechnique, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
+import { withEngine } from '../engine.ts';
+import { accountingLines, engineErrorLines, engineErrorsOf, progressPrinter, shellQuote, waitingLines } from '../report.ts';
+
+export async function cmdGrade(argv: string[], io: Io): Promise<number> {
+  const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', ...MODEL_OPTIONS], flags: [] });
+  const examPath = need(opts, 'exam', 'grade');
+  const outDir = need(opts, 'out', 'grade');
+  if (!!opts.responses === !!opts.equations) throw new UsageError('grade: give exactly one of --responses R.csv or --equations L.csv');
+  if (opts.technique !== undefined) {
+    // Bad technique names are argument errors, found before any file is read.
+    for (const n of opts.technique.split(',').map((x) => x.trim())) {
+      if (n && !(TECHNIQUE_NAMES as readonly string[]).includes(n)) throw new UsageError(`grade: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
+    }
+  }
+  const exam = loadExamFile(examPath);
+  const qids = exam.exam.questions.map((q) => q.id);
+  let input: GradeInput;
+  if (opts.responses) {
+    input = { kind: 'responses', rows: parseResponsesCsv(readInput(opts.responses, 'responses CSV'), qids, opts.responses) };
+  } else {
+    const file = opts.equations;
+    const { rows, problems } = parseEquationsCsv(readInput(file, 'equations CSV'), (q) => exam.questions.get(q)?.variables, file);
+    for (const p of problems) io.err(`${file}, line ${p.line}: ${p.message}\n`);
+    input = { kind: 'given', rows };
+  }
+  // Given equation lists need no reader: no model is looked for.
+  const plan = await planTechniques(opts, 'grade', io, input.kind === 'responses');
+  if (input.kind === 'responses') await requireInstalledModels(plan.names[0], plan);
+  try {
+    mkdirSync(outDir, { recursive: true });
+  } catch (e) {
+    throw new InputError(`${outDir}: cannot create the output folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const wsPath = opts.workspace ?? join(outDir, 'workspace.sqlite');
+  const cache = opts.cache === 'none' ? null : (opts.cache ?? join(dirname(wsPath), `${basename(wsPath).replace(/\.sqlite$/, '')}.ollama-replies.jsonl`));
+  let ws: Workspace;
+  try {
+    ws = new Workspace(wsPath);
+  } catch (e) {
+    throw new InputError(`${wsPath}: cannot open the workspace (${(e as Error).message})`);
+  }
+  try {
+    refuseDroppedQuestions(ws, exam, examPath, wsPath);
+    const summary: GradeSummary = await withEngine(async (engine) => {
+      const technique = await makeTechnique(plan.names[0], plan, engine, cache);
+      return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
+    });
+    writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam));
+    writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam));
+    const by = Object.entries(summary.byExtraction).map(([k, n]) => `${k} ${n}`).join(', ');
+    const m = summary.model;
+    io.out(
+      [
+        `graded ${summary.responses} responses of exam '${summary.examId}' (${by})${summary.waiting.length ? `; ${summary.waiting.length} waiting for the model` : ''}`,
+        `this run: extracted ${summary.extractedNow}, marked ${summary.markedNow} ${input.kind === 'given' ? 'from the given equation lists' : `with technique ${summary.technique}`} (finished work is kept in ${wsPath})`,
+        `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
+        ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
+        ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),
+        ...(m ? accountingLines(summary.technique, m.models.map((x) => `${x.name}@${x.digest.slice(0, 12)}`), m.accounting, plan.gpu, summary.waitingReason) : []),
+        `wrote ${resolve(outDir, 'marks.csv')} and ${resolve(outDir, 'equations.csv')}`,
+        '',
+      ].join('\n'),
+    );
+    const engineErrors = engineErrorsOf(summary);
+    if (summary.waiting.length) {
+      const rerun = ['equimark', 'grade', ...argv].map(shellQuote).join(' ');
+      io.err(`${waitingLines(summary.waiting, summary.waitingReason, rerun).join('\n')}\n`);
+    }
+    if (engineErrors.length) {
+      io.err(`${engineErrorLines(engineErrors).join('\n')}\n`);
+      return EXIT_ENGINE_ERRORS;
+    }
+    return summary.waiting.length ? EXIT_WAITING : 0;
+  } finally {
+    ws.close();
+  }
+}
+
+/**
+ * Re-importing an exam that drops (or renames) a question with responses in the workspace would
+ * lose them: refuse before anything is stored, saying which question, how many responses, and
+ * what to do.
+ */
+function refuseDroppedQuestions(ws: Workspace, exam: LoadedExam, examPath: string, wsPath: string): void {
+  const stored = ws.getExam(exam.exam.id);
+  if (!stored) return;
+  const keep = new Set(exam.exam.questions.map((q) => q.id));
+  const lost = stored.questions
+    .filter((q) => !keep.has(q.id))
+    .map((q) => ({ id: q.id, n: ws.listResponses(exam.exam.id, { questionId: q.id }).length }))
+    .filter((x) => x.n > 0);
+  if (lost.length === 0) return;
+  const what = lost.map((x) => `question '${x.id}' (${x.n} response${x.n === 1 ? '' : 's'})`).join(', ');
+  throw new InputError(
+    `${examPath}: exam '${exam.exam.id}' no longer has ${what}, but the workspace ${wsPath} holds responses to ${lost.length === 1 ? 'it' : 'them'}; ` +
+      `nothing was changed. Put the question${lost.length === 1 ? '' : 's'} back in the exam (a renamed question is a dropped one), ` +
+      'or grade into a new workspace (another --out or --workspace), or give the exam a new id.',
+  );
+}

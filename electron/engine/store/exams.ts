@@ -1,0 +1,57 @@
+// Exams and their questions.
+import { ExamSchema, type Exam } from '../../../shared/exam.ts';
+import { audit } from './audit.ts';
+import { json, now, parse, type Row, type Statements } from './statements.ts';
+
+/**
+ * Store an exam (already validated, see exam-io.ts). Re-importing the same exam changes
+ * nothing; a changed exam replaces the stored one and drops its marks (they must be redone),
+ * and extractions too when a question's variables changed. Refuses to drop a question that
+ * has responses.
+ */
+export function importExam(st: Statements, exam: Exam): { examId: string; created: boolean; changed: boolean } {
+  const parsed = ExamSchema.parse(exam);
+  const text = json(parsed);
+  return st.transaction(() => {
+    const old = st.sql('SELECT json FROM exams WHERE id = ?').get(parsed.id) as Row | undefined;
+    if (old && old.json === text) return { examId: parsed.id, created: false, changed: false };
+    if (old) {
+      const oldExam = parse<Exam>(old.json);
+      const keep = new Set(parsed.questions.map((q) => q.id));
+      for (const q of oldExam.questions) {
+        if (keep.has(q.id)) continue;
+        const n = (st.sql('SELECT count(*) AS n FROM responses WHERE exam_id = ? AND question_id = ?').get(parsed.id, q.id) as Row).n as number;
+        if (n > 0) throw new Error(`exam '${parsed.id}': question '${q.id}' has ${n} responses in this workspace and can't be removed`);
+        st.sql('DELETE FROM questions WHERE exam_id = ? AND id = ?').run(parsed.id, q.id);
+      }
+      for (const q of oldExam.questions) {
+        const nq = parsed.questions.find((x) => x.id === q.id);
+        if (nq && json(nq.variables) !== json(q.variables)) {
+          st.sql("DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source != 'given'").run(parsed.id, q.id);
+        }
+      }
+      st.sql('DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ?)').run(parsed.id);
+      st.sql('UPDATE exams SET title = ?, json = ?, imported_at = ? WHERE id = ?').run(parsed.title, text, now(), parsed.id);
+    } else {
+      st.sql('INSERT INTO exams (id, title, json, imported_at) VALUES (?, ?, ?, ?)').run(parsed.id, parsed.title, text, now());
+    }
+    const up = st.sql('INSERT INTO questions (exam_id, id, position, json) VALUES (?, ?, ?, ?) ON CONFLICT (exam_id, id) DO UPDATE SET position = excluded.position, json = excluded.json');
+    parsed.questions.forEach((q, i) => up.run(parsed.id, q.id, i, json(q)));
+    audit(st, 'exam.import', 'exam', parsed.id, old ? parse(old.json) : undefined, parsed);
+    return { examId: parsed.id, created: !old, changed: !!old };
+  });
+}
+
+export function getExam(st: Statements, examId: string): Exam | undefined {
+  const r = st.sql('SELECT json FROM exams WHERE id = ?').get(examId) as Row | undefined;
+  return r ? parse<Exam>(r.json) : undefined;
+}
+
+export function listExams(st: Statements): { id: string; title: string; importedAt: string; responses: number }[] {
+  return (st.sql('SELECT e.id, e.title, e.imported_at, (SELECT count(*) FROM responses r WHERE r.exam_id = e.id) AS n FROM exams e ORDER BY e.imported_at').all() as Row[]).map((r) => ({
+    id: String(r.id),
+    title: String(r.title),
+    importedAt: String(r.imported_at),
+    responses: Number(r.n),
+  }));
+}

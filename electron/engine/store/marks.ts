@@ -1,0 +1,135 @@
+// Marks (the automatic marks of a response, item by item, with evidence), the instructor's
+// overrides and comments.
+import type { Question } from '../../../shared/exam.ts';
+import type { ItemMark, ResponseMarks } from '../../../shared/marks.ts';
+import type { Comment, Override } from './workspace.ts';
+import { audit, responseKey } from './audit.ts';
+import { json, now, parse, type Row, type Statements } from './statements.ts';
+
+export class StaleError extends Error {
+  override name = 'StaleError';
+}
+
+export type StoredMarks = ResponseMarks & { extractionId: number; markedAt: string };
+
+/**
+ * Save the automatic marks of a response, computed from extraction `extractionId`. Throws
+ * StaleError if the response's extraction has changed since (the marks would be of old data).
+ */
+export function saveMarks(st: Statements, responseId: number, extractionId: number, marks: ResponseMarks): void {
+  st.transaction(() => {
+    const cur = st.sql('SELECT id FROM extractions WHERE response_id = ?').get(responseId) as Row | undefined;
+    if (!cur || Number(cur.id) !== extractionId) throw new StaleError(`response ${responseId}: extraction changed while marking; mark again`);
+    const old = getMarks(st, responseId);
+    st.sql('DELETE FROM mark_results WHERE response_id = ?').run(responseId);
+    st.sql('INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), now());
+    const ins = st.sql('INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
+    audit(st, 'marks.save', 'marks', responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
+  });
+}
+
+export function getMarks(st: Statements, responseId: number): StoredMarks | null {
+  const m = st.sql('SELECT * FROM mark_results WHERE response_id = ?').get(responseId) as Row | undefined;
+  if (!m) return null;
+  const items = (st.sql('SELECT * FROM marks WHERE response_id = ? ORDER BY position').all(responseId) as Row[]).map(
+    (r): ItemMark => ({
+      itemId: String(r.item_id),
+      available: Number(r.available),
+      awarded: r.awarded === null ? null : Number(r.awarded),
+      outcome: r.outcome as ItemMark['outcome'],
+      match: r.match as ItemMark['match'],
+      evidence: parse(r.evidence),
+      ...(r.note === null ? {} : { note: String(r.note) }),
+    }),
+  );
+  return {
+    items,
+    total: Number(m.total),
+    available: Number(m.available),
+    status: m.status as ResponseMarks['status'],
+    inconsistent: parse(m.inconsistent),
+    extractionId: Number(m.extraction_id),
+    markedAt: String(m.marked_at),
+  };
+}
+
+/** How many responses of the exam are marked (marks current for their extraction). */
+export function markedCount(st: Statements, examId: string): number {
+  return Number((st.sql('SELECT count(*) AS n FROM mark_results m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ?').get(examId) as Row).n);
+}
+
+/** How many scheme items over the exam's responses the engine could not decide. */
+export function undecidedItemCount(st: Statements, examId: string): number {
+  return Number((st.sql("SELECT count(*) AS n FROM marks m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? AND m.outcome = 'undecided'").get(examId) as Row).n);
+}
+
+// ---- overrides and comments ------------------------------------------------------------------
+
+/** The instructor's mark for one item (manual items included), with a required comment. */
+export function setOverride(st: Statements, responseId: number, itemId: string, awarded: number, comment: string): void {
+  if (!comment || comment.trim() === '') throw new Error('an override needs a comment saying why');
+  if (!Number.isFinite(awarded) || awarded < 0) throw new Error(`override mark must be a number >= 0, got ${awarded}`);
+  st.transaction(() => {
+    const item = schemeItem(st, responseId, itemId);
+    if (awarded > item.marks) throw new Error(`item '${itemId}' is worth ${item.marks}; can't award ${awarded}`);
+    const old = st.sql('SELECT awarded, comment FROM overrides WHERE response_id = ? AND item_id = ?').get(responseId, itemId) as Row | undefined;
+    st.sql('INSERT INTO overrides (response_id, item_id, awarded, comment, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (response_id, item_id) DO UPDATE SET awarded = excluded.awarded, comment = excluded.comment, created_at = excluded.created_at')
+      .run(responseId, itemId, awarded, comment.trim(), now());
+    audit(st, 'override.set', 'override', `${responseKey(st, responseId)}/${itemId}`, old ? { awarded: old.awarded, comment: old.comment } : undefined, { awarded, comment: comment.trim() });
+  });
+}
+
+/** Remove an override (back to the automatic mark); the reason is recorded in the audit log. */
+export function clearOverride(st: Statements, responseId: number, itemId: string, comment: string): void {
+  if (!comment || comment.trim() === '') throw new Error('removing an override needs a comment saying why');
+  st.transaction(() => {
+    const old = st.sql('SELECT awarded, comment FROM overrides WHERE response_id = ? AND item_id = ?').get(responseId, itemId) as Row | undefined;
+    if (!old) return;
+    st.sql('DELETE FROM overrides WHERE response_id = ? AND item_id = ?').run(responseId, itemId);
+    audit(st, 'override.clear', 'override', `${responseKey(st, responseId)}/${itemId}`, { awarded: old.awarded, comment: old.comment }, { comment: comment.trim() });
+  });
+}
+
+export function addComment(st: Statements, responseId: number, body: string): number {
+  if (!body || body.trim() === '') throw new Error('a comment needs text');
+  return st.transaction(() => {
+    const id = Number(st.sql('INSERT INTO comments (response_id, body, created_at) VALUES (?, ?, ?)').run(responseId, body.trim(), now()).lastInsertRowid);
+    audit(st, 'comment.add', 'comment', responseKey(st, responseId), undefined, { id, body: body.trim() });
+    return id;
+  });
+}
+
+/** The overrides of a response, by item id. */
+export function overridesOf(st: Statements, responseId: number): Override[] {
+  return (st.sql('SELECT item_id, awarded, comment, created_at FROM overrides WHERE response_id = ? ORDER BY item_id').all(responseId) as Row[]).map((r) => ({
+    itemId: String(r.item_id),
+    awarded: Number(r.awarded),
+    comment: String(r.comment),
+    createdAt: String(r.created_at),
+  }));
+}
+
+/** The comments on a response, oldest first. */
+export function commentsOf(st: Statements, responseId: number): Comment[] {
+  return (st.sql('SELECT id, body, created_at FROM comments WHERE response_id = ? ORDER BY id').all(responseId) as Row[]).map((c) => ({
+    id: Number(c.id),
+    body: String(c.body),
+    createdAt: String(c.created_at),
+  }));
+}
+
+function schemeItem(st: Statements, responseId: number, itemId: string): Question['scheme'][number] {
+  const r = st.sql('SELECT q.json FROM responses r JOIN questions q ON q.exam_id = r.exam_id AND q.id = r.question_id WHERE r.id = ?').get(responseId) as Row | undefined;
+  if (!r) throw new Error(`no response with id ${responseId}`);
+  const q = parse<Question>(r.json);
+  const item = q.scheme.find((s) => s.id === itemId);
+  if (!item) throw new Error(`question '${q.id}' has no scheme item '${itemId}' (items: ${q.scheme.map((s) => s.id).join(', ')})`);
+  return item;
+}
+
+/** What the audit log keeps of a response's marks. */
+function markSummary(m: ResponseMarks): unknown {
+  return { total: m.total, status: m.status, items: Object.fromEntries(m.items.map((i) => [i.itemId, i.awarded])), inconsistent: m.inconsistent.map((i) => i.student) };
+}

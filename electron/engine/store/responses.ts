@@ -1,0 +1,139 @@
+// Responses: importing them (texts, or given equation lists), the steps they still need, and
+// reading them back as the class list and the detail view.
+import type { GivenRow, ImportResponsesResult, ResponseDetail, ResponseSummary } from './workspace.ts';
+import { audit } from './audit.ts';
+import { getExam } from './exams.ts';
+import { ENGINE_ERROR_FLAG, getExtraction, sameExtraction, WAITING_FLAG, writeExtraction } from './extractions.ts';
+import { commentsOf, getMarks, overridesOf } from './marks.ts';
+import { now, type Row, type Statements } from './statements.ts';
+
+/**
+ * Store responses (already checked, see csv/responses.ts) in one transaction: new ones are
+ * inserted; a changed text replaces the old one and drops its extraction and marks; identical
+ * ones are left alone. Throws (and stores nothing) if the exam or a question is unknown.
+ */
+export function importResponses(st: Statements, examId: string, rows: readonly { studentId: string; questionId: string; text: string }[]): ImportResponsesResult {
+  return st.transaction(() => {
+    if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
+    const get = st.sql('SELECT id, text FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?');
+    const ins = st.sql('INSERT INTO responses (exam_id, student_id, question_id, text, imported_at) VALUES (?, ?, ?, ?, ?)');
+    const upd = st.sql('UPDATE responses SET text = ?, imported_at = ? WHERE id = ?');
+    const dropX = st.sql('DELETE FROM extractions WHERE response_id = ?');
+    const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0 };
+    for (const r of rows) {
+      const key = `${examId}/${r.studentId}/${r.questionId}`;
+      const old = get.get(examId, r.studentId, r.questionId) as Row | undefined;
+      if (!old) {
+        ins.run(examId, r.studentId, r.questionId, r.text, now());
+        audit(st, 'response.import', 'response', key, undefined, { text: r.text });
+        res.inserted++;
+      } else if (old.text !== r.text) {
+        upd.run(r.text, now(), old.id);
+        dropX.run(old.id);
+        audit(st, 'response.update', 'response', key, { text: old.text }, { text: r.text });
+        res.updated++;
+      } else res.unchanged++;
+    }
+    return res;
+  });
+}
+
+/**
+ * Store given equation lists (an equations CSV: gold or a corrected extraction) as responses
+ * without text and their extractions (source 'given'), in one transaction. A list identical
+ * to the stored extraction is left alone (its marks stay).
+ */
+export function importGiven(st: Statements, examId: string, rows: readonly GivenRow[]): ImportResponsesResult {
+  return st.transaction(() => {
+    if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
+    const get = st.sql('SELECT id FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?');
+    const ins = st.sql('INSERT INTO responses (exam_id, student_id, question_id, text, imported_at) VALUES (?, ?, ?, NULL, ?)');
+    const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0 };
+    for (const r of rows) {
+      let row = get.get(examId, r.studentId, r.questionId) as Row | undefined;
+      if (!row) {
+        const id = ins.run(examId, r.studentId, r.questionId, now()).lastInsertRowid;
+        audit(st, 'response.import', 'response', `${examId}/${r.studentId}/${r.questionId}`, undefined, { text: null });
+        row = { id: Number(id) };
+        res.inserted++;
+      }
+      const cur = getExtraction(st, Number(row.id));
+      if (cur && sameExtraction(cur, r.extraction)) {
+        res.unchanged++;
+        continue;
+      }
+      if (cur) res.updated++;
+      writeExtraction(st, Number(row.id), r.extraction, 'given');
+    }
+    return res;
+  });
+}
+
+/** The text of each response of the exam (null for a given list), by response id. */
+export function responseTexts(st: Statements, examId: string): Map<number, string | null> {
+  const rows = st.sql('SELECT id, text FROM responses WHERE exam_id = ?').all(examId) as Row[];
+  return new Map(rows.map((r) => [Number(r.id), r.text === null ? null : String(r.text)]));
+}
+
+/** Ids of responses of the exam, in import order. */
+export function responseIds(st: Statements, examId: string): number[] {
+  return (st.sql('SELECT id FROM responses WHERE exam_id = ? ORDER BY id').all(examId) as Row[]).map((r) => Number(r.id));
+}
+
+/** Responses that still need a step (see Workspace.pending). */
+export function pending(st: Statements, examId: string, step: 'extract' | 'mark', waiting: boolean): { id: number; studentId: string; questionId: string; text: string | null }[] {
+  const sql =
+    step === 'extract'
+      ? `SELECT r.id, r.student_id, r.question_id, r.text FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND (x.id IS NULL${
+          waiting ? ` OR EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${WAITING_FLAG}')` : ''
+        } OR (r.text IS NOT NULL AND x.source NOT IN ('manual', 'given') AND EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${ENGINE_ERROR_FLAG}'))) ORDER BY r.id`
+      : 'SELECT r.id, r.student_id, r.question_id, r.text FROM responses r JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id WHERE r.exam_id = ? AND m.response_id IS NULL ORDER BY r.id';
+  return (st.sql(sql).all(examId) as Row[]).map((r) => ({ id: Number(r.id), studentId: String(r.student_id), questionId: String(r.question_id), text: r.text === null ? null : String(r.text) }));
+}
+
+export function findResponse(st: Statements, examId: string, studentId: string, questionId: string): number | undefined {
+  const r = st.sql('SELECT id FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?').get(examId, studentId, questionId) as Row | undefined;
+  return r ? Number(r.id) : undefined;
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+function summary(st: Statements, r: Row): ResponseSummary {
+  const id = Number(r.id);
+  const x = getExtraction(st, id);
+  const m = getMarks(st, id);
+  const ov = overridesOf(st, id);
+  const effective: Record<string, number | null> = {};
+  for (const it of m?.items ?? []) effective[it.itemId] = it.awarded;
+  for (const o of ov) effective[o.itemId] = o.awarded;
+  return {
+    id,
+    examId: String(r.exam_id),
+    studentId: String(r.student_id),
+    questionId: String(r.question_id),
+    extraction: x ? { id: x.id, status: x.status, source: x.source, flags: x.flags, equations: x.equations.map((e) => e.source) } : null,
+    marks: m ? { total: m.total, available: m.available, status: m.status, inconsistent: m.inconsistent } : null,
+    effective,
+    overrides: ov.length,
+  };
+}
+
+/** The class list of an exam, in import order; optionally one question or one student. */
+export function listResponses(st: Statements, examId: string, filter: { questionId?: string; studentId?: string }): ResponseSummary[] {
+  const rows = st.sql('SELECT * FROM responses WHERE exam_id = ? AND (? IS NULL OR question_id = ?) AND (? IS NULL OR student_id = ?) ORDER BY id')
+    .all(examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null) as Row[];
+  return rows.map((r) => summary(st, r));
+}
+
+export function getResponseDetail(st: Statements, responseId: number): ResponseDetail | null {
+  const r = st.sql('SELECT * FROM responses WHERE id = ?').get(responseId) as Row | undefined;
+  if (!r) return null;
+  const s = summary(st, r);
+  const overridesList = overridesOf(st, responseId);
+  const items = (getMarks(st, responseId)?.items ?? []).map((it) => {
+    const o = overridesList.find((x) => x.itemId === it.itemId);
+    return o ? { ...it, override: o } : it;
+  });
+  const comments = commentsOf(st, responseId);
+  return { ...s, text: r.text === null ? null : String(r.text), extractionDetail: getExtraction(st, responseId), items, overridesList, comments };
+}

@@ -1,0 +1,42 @@
+// The prepared-statement cache over the workspace's database handle. The per-area modules of
+// the store (exams.ts, responses.ts, ...) run their SQL through it and never see the handle:
+// each statement is prepared once per open workspace, and a step's writes are one transaction.
+import type Database from 'better-sqlite3';
+
+/** A row as better-sqlite3 returns it. */
+export type Row = Record<string, unknown>;
+
+export const json = (v: unknown): string => JSON.stringify(v);
+export const parse = <T>(s: unknown): T => JSON.parse(String(s)) as T;
+export const now = (): string => new Date().toISOString();
+
+export class Statements {
+  /** The database handle: private, so SQL runs only through `sql` and `transaction`. */
+  readonly #db: Database.Database;
+  /** Prepared statements, by SQL text. */
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+  }
+
+  /** The statement for `sql`, prepared on first use and kept for the life of the workspace. */
+  sql(sql: string): Database.Statement {
+    let st = this.#statements.get(sql);
+    if (!st) {
+      st = this.#db.prepare(sql);
+      this.#statements.set(sql, st);
+    }
+    return st;
+  }
+
+  /** Run `fn` as one transaction (a savepoint when already inside one); its result is returned. */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
+  /** Forget every prepared statement (the workspace is closing). */
+  clear(): void {
+    this.#statements.clear();
+  }
+}
