@@ -82,21 +82,3 @@ export function symbolsOf(node: Expr | Equation): string[] {
   return [...out];
 }
 
-/** Whether the expression uses a function Z3 can't reason about exactly (trig, exp, log, inverse trig). */
-export function usesTranscendental(node: Expr | Equation): boolean {
-  const walk = (e: Expr): boolean => {
-    switch (e.kind) {
-      case 'const':
-        return true; // pi and E are transcendental: Z3's reals can't hold them exactly
-      case 'neg':
-        return walk(e.arg);
-      case 'bin':
-        return walk(e.left) || walk(e.right);
-      case 'call':
-        return (e.fn !== 'sqrt' && e.fn !== 'Abs') || e.args.some(walk);
-      default:
-        return false;
-    }
-  };
-  return 'lhs' in node ? walk(node.lhs) || walk(node.rhs) : walk(node);
-}

@@ -20,6 +20,7 @@
 // can act on in a repair loop (LLM-Modulo).
 
 import { GREEK_NAMES } from './greek.ts';
+import { GREEK_CHARS } from '../text/greek.ts';
 import { CONSTANTS, FUNCTIONS, type Equation, type Expr, type FunctionName, symbolsOf } from './ast.ts';
 
 export type ParseErrorCode =
@@ -100,11 +101,6 @@ const fail = (code: ParseErrorCode, message: string, column?: number): never => 
   throw new Fail({ code, message: column === undefined ? message : `${message} at column ${column}`, column });
 };
 
-const GREEK_BY_CHAR: Record<string, string> = {
-  'θ': 'theta', 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ω': 'omega', 'φ': 'phi',
-  'μ': 'mu', 'λ': 'lambda', 'π': 'pi', 'ρ': 'rho', 'σ': 'sigma', 'τ': 'tau', 'ε': 'epsilon',
-};
-
 function tokenize(src: string): Token[] {
   const toks: Token[] = [];
   let i = 0;
@@ -153,7 +149,7 @@ function tokenize(src: string): Token[] {
     if (c === '.') fail('forbidden', "attribute access ('.') is not allowed", col);
     if (c === '{' || c === '}') fail('forbidden', "braces '{...}' are not allowed", col);
     if (c === ';') fail('forbidden', "';' is not allowed: give one equation at a time", col);
-    if (GREEK_BY_CHAR[c]) fail('unexpected-character', `unexpected character '${c}'; write '${GREEK_BY_CHAR[c]}'`, col);
+    if (GREEK_CHARS[c]) fail('unexpected-character', `unexpected character '${c}'; write '${GREEK_CHARS[c]}'`, col);
     if (c === '√') fail('unexpected-character', "unexpected character '√'; write 'sqrt(...)'", col);
     if (c === '×' || c === '·') fail('unexpected-character', `unexpected character '${c}'; write '*'`, col);
     if (c === '−') fail('unexpected-character', "unexpected character '−' (unicode minus); write '-'", col);

@@ -253,7 +253,10 @@ export class Z3Pool {
     slot.dead = true;
     this.slots.delete(slot);
     clearTimeout(slot.timer);
-    // terminate() stops the thread even inside WASM, and with it the threads Z3 started.
+    // terminate() stops the thread even inside WASM, and with it the threads Z3 started. An idle
+    // worker is unref'd: ref it while we wait, or nothing keeps the process alive until the
+    // termination settles and a top-level `await close()` exits with code 13 (unsettled await).
+    slot.worker?.ref();
     await slot.worker?.terminate().catch(() => undefined);
   }
 }
