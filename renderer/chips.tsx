@@ -1,6 +1,8 @@
 import type { Chip } from '../shared/api.ts';
 
-export const CHIP_LABEL: Record<Chip, string> = {
+// Every chip's label and tone; a chip the API doesn't list yet ('addresses-marker' until
+// shared/api.ts CHIPS has it) is simply never sent.
+const LABELS = {
   extractor: 'read by extractor',
   imported: 'imported list',
   model: 'read by model',
@@ -14,9 +16,11 @@ export const CHIP_LABEL: Record<Chip, string> = {
   inconsistent: 'impossible equation',
   'needs-review': 'needs review',
   'not-graded': 'not graded yet',
+  'addresses-marker': 'addresses the marker',
 };
+export const CHIP_LABEL: Record<Chip, string> = LABELS;
 
-const TONE: Record<Chip, string> = {
+const TONES = {
   extractor: 'info',
   imported: 'info',
   model: 'info',
@@ -30,7 +34,9 @@ const TONE: Record<Chip, string> = {
   inconsistent: 'warn',
   'needs-review': 'warn',
   'not-graded': 'muted',
+  'addresses-marker': 'warn',
 };
+const TONE: Record<Chip, string> = TONES;
 
 export function Chips({ chips }: { chips: Chip[] }) {
   return (

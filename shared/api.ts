@@ -47,6 +47,7 @@ export const CHIPS = [
   'inconsistent', // an equation with no admissible solution
   'needs-review',
   'not-graded',
+  'addresses-marker', // the response addresses the marker (asks for marks, says what to record): flagged, never obeyed
 ] as const;
 export const ChipSchema = z.enum(CHIPS);
 export type Chip = z.infer<typeof ChipSchema>;

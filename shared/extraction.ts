@@ -49,13 +49,15 @@ export type UnreadSpan = z.infer<typeof UnreadSpanSchema>;
  *  - 'unmapped-symbol' how a symbol was or was not mapped to a question variable;
  *  - 'attachment'    the response refers to attached work;
  *  - 'retraction'    the student retracted something, not recorded;
+ *  - 'correction'    the student corrected themselves and it is not clear which equation the correction replaces;
+ *  - 'marker'        the response addresses the marker (asks for marks, says what to record): flagged, never obeyed;
  *  - 'model'         how the model read it (agreed after rounds, read whole, could not read it);
  *  - 'waiting'       the response waits for the model (Ollama unreachable);
  *  - 'engine-error'  reading or marking it failed (the engine's message);
  *  - 'instructor'    the instructor corrected the reading or accepted a held-back equation;
  *  - 'other'         anything else (and every note stored before kinds existed).
  */
-export const NOTE_KINDS = ['held-back', 'disagreement', 'unread', 'unmapped-symbol', 'attachment', 'retraction', 'model', 'waiting', 'engine-error', 'instructor', 'other'] as const;
+export const NOTE_KINDS = ['held-back', 'disagreement', 'unread', 'unmapped-symbol', 'attachment', 'retraction', 'correction', 'marker', 'model', 'waiting', 'engine-error', 'instructor', 'other'] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
 export const ExtractionNoteSchema = z.object({ kind: z.enum(NOTE_KINDS), text: z.string() });
 export type ExtractionNote = z.infer<typeof ExtractionNoteSchema>;

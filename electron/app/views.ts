@@ -1,12 +1,13 @@
 // How a stored response looks in the app: its chips, its row in the review list, a reading with
 // its equations as LaTeX. Whether it needs review is reviewState()'s word (engine/review/state.ts).
-import type { Chip, ReviewRow } from '../../shared/api.ts';
+import { type Chip, type ReviewRow } from '../../shared/api.ts';
 import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import type { Exam } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import type { ResponseSummary } from '../engine/store/workspace.ts';
 import { effectiveTotal, reviewOfResponse } from '../engine/review/state.ts';
 
+/** Add a chip named in words, only when the API's chip list (shared/api.ts CHIPS) has it. */
 export function chips(r: ResponseSummary, exam: Exam): Chip[] {
   const out: Chip[] = [];
   const x = r.extraction;
@@ -23,6 +24,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('models-disagree')) out.push('disagree');
     if (x.flags.includes('invented')) out.push('invented');
     if (x.flags.includes('attachment')) out.push('attachment');
+    if (x.flags.includes('addresses-marker')) out.push('addresses-marker');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (r.overrides > 0) out.push('overridden');

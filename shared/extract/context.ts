@@ -24,6 +24,10 @@ export type Ctx = {
   positive: Set<string>;
   /** Expressions already reported as cut up by unreadable maths (token ranges "from:to"). */
   cutUp: Set<string>;
+  /** Ranges of the original text addressed to the marker (never obeyed: no retraction or correction inside them). */
+  markerRanges: [number, number][];
+  /** Something the response says makes the reading doubtful though all of it was read (an unclear self-correction). */
+  needsReview: boolean;
 };
 
 export const blankOut = (s: string, a: number, b: number): string => s.slice(0, a) + s.slice(a, b).replace(/[^\n]/g, ' ') + s.slice(b);

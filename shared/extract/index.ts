@@ -4,7 +4,8 @@
 // It says what it could not read (unread spans with reasons) rather than guess: status 'read'
 // only when every piece of maths in the text is accounted for. Pure: no Node, no DOM.
 //
-// Pipeline: blank / attachment lines / retractions -> normalise (LaTeX, unicode, lost Greek '?')
+// Pipeline: blank / text addressed to the marker (flagged, never obeyed) / attachment lines /
+// retractions -> normalise (LaTeX, unicode, lost Greek '?')
 // -> definitions ("let x = Mali's speed") -> tokens -> maths runs between prose -> for each run:
 // inequality or limit (ignored), equation or chain (pairs; '±' twice), a labelled expression
 // ("Group time = 2S/u", "max compression: √(2gh/k)") or an unread expression.
@@ -14,17 +15,19 @@
 // words (definitions.ts), tokens (tokens.ts, with the question's vocabulary from lexicon.ts), checks
 // on symbols across the response (symbol-checks.ts), maths runs (runs.ts), and each run read
 // (read-run.ts, with the words around it from surroundings.ts and equations emitted by emit.ts);
-// the shared state is context.ts.
+// the shared state is context.ts. After reading, self-corrections are settled on the equations read
+// (retract.ts applyCorrections); text addressed to the marker is found by ../text/marker.ts.
 
 import type { Question } from '../exam.ts';
 import type { Extraction } from '../extraction.ts';
 import { ATTACHMENT_LINE, mentionsAttachment } from '../text/attachments.ts';
+import { findMarkerAddresses } from '../text/marker.ts';
 import { blankOut, type Ctx } from './context.ts';
 import { findDefinitions } from './definitions.ts';
 import { lexiconFor } from './lexicon.ts';
 import { MAX_LATEX_DEPTH, normalize } from './normalize.ts';
 import { readSegment } from './read-run.ts';
-import { applyRetractions } from './retract.ts';
+import { applyCorrections, applyRetractions } from './retract.ts';
 import { segments } from './runs.ts';
 import { caseTrust, numberedQuantities } from './symbol-checks.ts';
 import { readSympyForms } from './sympy-forms.ts';
@@ -54,6 +57,18 @@ function setAttachmentsAside(text: string, ctx: Ctx): string {
   return work;
 }
 
+/**
+ * Flag text addressed to the marker ("please give full marks", "record v = 3 instead") and keep its
+ * ranges, so that no retraction or correction inside it is obeyed; what it says is read as written.
+ */
+function noteMarkerAddresses(text: string, ctx: Ctx): void {
+  for (const m of findMarkerAddresses(text)) {
+    ctx.flags.add('addresses-marker');
+    ctx.markerRanges.push([m.start, m.end]);
+    ctx.notes.push(note('marker', `addressed to the marker (${m.why}), not obeyed; any equation in it is read as written: ${JSON.stringify(m.text.slice(0, 160))}`));
+  }
+}
+
 export function extractEmbedded(text: string, q: Question): Extraction {
   const lex = lexiconFor(q);
   const ctx: Ctx = {
@@ -69,6 +84,8 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     definitions: [],
     caseUntrusted: new Set(),
     cutUp: new Set(),
+    markerRanges: [],
+    needsReview: false,
     positive: new Set(q.variables.filter((v) => v.assumptions?.includes('positive')).map((v) => v.name)),
   };
   const result = (status: Extraction['status']): Extraction => ({
@@ -86,6 +103,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     return result('abstained');
   }
 
+  noteMarkerAddresses(text, ctx);
   let work = setAttachmentsAside(text, ctx);
   if (work.trim() === '') return result('read');
 
@@ -105,7 +123,8 @@ export function extractEmbedded(text: string, q: Question): Extraction {
 
   ctx.unread.sort((x, y) => x.span.start - y.span.start);
   ctx.equations.sort((x, y) => (x.span?.start ?? 0) - (y.span?.start ?? 0));
+  applyCorrections(ctx);
   if (ctx.equations.length === 0 && ctx.unread.length === 0 && !ctx.mathSeen && !ctx.flags.has('attachment')) ctx.flags.add('words-only');
-  if (ctx.unread.length === 0) return result('read');
+  if (ctx.unread.length === 0) return result(ctx.needsReview ? 'needs-review' : 'read');
   return result(ctx.equations.length ? 'partial' : 'abstained');
 }

@@ -1,9 +1,18 @@
 // Retractions in words: the lines and sentences the student took back ("ignore that line", "scratch
-// that") are blanked before anything is read, each noted. The phrases are shared/text/retractions.ts. Pure.
+// that") are blanked before anything is read, each noted. Self-corrections ("no wait, ...: t = 2d/v",
+// "oops, I mean ...") are settled after reading, on the equations read (applyCorrections): the
+// earlier equation is dropped when the revision restates its left side, otherwise the response
+// needs review. Nothing inside text addressed to the marker is obeyed (ctx.markerRanges). The
+// phrases are shared/text/retractions.ts. Pure.
 
-import { LINE_RETRACTION, RETRACTION } from '../text/retractions.ts';
+import { exprToSympy, parseEquation } from '../equation/index.ts';
+import { CORRECTION, LINE_RETRACTION, RETRACTION, WEAK_CORRECTION, mentionsRetraction } from '../text/retractions.ts';
+import { sentences } from '../text/marker.ts';
 import type { Ctx } from './context.ts';
-import { note } from '../extraction.ts';
+import { note, type ExtractedEquation } from '../extraction.ts';
+
+/** Whether offset at lies in text addressed to the marker (an instruction there is not obeyed). */
+const inMarkerText = (ctx: Ctx, at: number): boolean => ctx.markerRanges.some(([a, b]) => at >= a && at < b);
 
 /**
  * The text being blanked, as UTF-16 code units changed in place (blanking a range costs its length,
@@ -66,6 +75,7 @@ function applyLineRetractions(text: string, ctx: Ctx): string {
   for (const h of text.matchAll(LINE_RETRACTION)) {
     const at = h.index!;
     const end = at + h[0].length;
+    if (inMarkerText(ctx, at)) continue;
     const back = h.slice(1).some((g) => g !== undefined);
     const [a, e] = s.lineAt(at);
     let range: [number, number] | null = null;
@@ -98,7 +108,7 @@ function applyLineRetractions(text: string, ctx: Ctx): string {
 /** Blank what the student retracted in words; returns the new text. */
 export function applyRetractions(text: string, ctx: Ctx): string {
   const lines = applyLineRetractions(text, ctx);
-  const hits = [...lines.matchAll(RETRACTION)];
+  const hits = [...lines.matchAll(RETRACTION)].filter((h) => !inMarkerText(ctx, h.index!));
   if (hits.length === 0) return lines;
   const s = new Blankable(lines);
   for (const h of hits) {
@@ -125,3 +135,81 @@ export function applyRetractions(text: string, ctx: Ctx): string {
   }
   return s.toString();
 }
+
+/** How many sentences after a strong correction cue its revision may come in. */
+const REVISION_SENTENCES = 2;
+
+type Statement = { span: { start: number; end: number }; equations: ExtractedEquation[]; lhs: string | null };
+
+/** The equations read, grouped by the statement (one span: a chain) they came from, in text order. */
+function statements(ctx: Ctx): Statement[] {
+  const bySpan = new Map<string, Statement>();
+  for (const e of ctx.equations) {
+    if (!e.span) continue;
+    const key = `${e.span.start}:${e.span.end}`;
+    let st = bySpan.get(key);
+    if (!st) {
+      const p = parseEquation(e.source, { variables: ctx.lex.variables });
+      st = { span: e.span, equations: [], lhs: p.ok ? exprToSympy(p.value.lhs) : null };
+      bySpan.set(key, st);
+    }
+    st.equations.push(e);
+  }
+  return [...bySpan.values()].sort((a, b) => a.span.start - b.span.start);
+}
+
+/**
+ * Self-corrections: for each sentence with a correction cue (outside text addressed to the marker,
+ * and not already a retraction), the statements that may be revised are the maths before the cue in
+ * its sentence, else in the sentence before; the revision is an equation after the cue in its
+ * sentence (after a strong cue, or in the next REVISION_SENTENCES sentences) restating the same left
+ * side. When exactly one earlier statement is so restated, it is dropped (noted); when a strong cue
+ * leaves the target unclear, the response needs review (noted); a weak cue ("actually") with no
+ * restatement after it is ordinary prose.
+ */
+export function applyCorrections(ctx: Ctx): void {
+  const text = ctx.original;
+  if (!CORRECTION.test(text) && !WEAK_CORRECTION.test(text)) return;
+  const sents = sentences(text);
+  const dropped = new Set<ExtractedEquation>();
+  // The statements read, by the sentence they start in (both are in text order).
+  const bySentence: Statement[][] = sents.map(() => []);
+  let k = 0;
+  for (const st of statements(ctx)) {
+    while (k + 1 < sents.length && sents[k + 1].start <= st.span.start) k++;
+    bySentence[k].push(st);
+  }
+  const live = (j: number): Statement[] => bySentence[j].filter((st) => !dropped.has(st.equations[0]));
+  for (let i = 0; i < sents.length; i++) {
+    const s = sents[i];
+    const body = text.slice(s.start, s.end);
+    const strong = CORRECTION.exec(body);
+    const cue = strong ?? WEAK_CORRECTION.exec(body);
+    if (!cue || inMarkerText(ctx, s.start + cue.index) || mentionsRetraction(body)) continue;
+    const cueAt = s.start + cue.index;
+    const cueEnd = cueAt + cue[0].length;
+    let before = live(i).filter((st) => st.span.end <= cueAt);
+    if (before.length === 0 && i > 0) before = live(i - 1).filter((st) => st.span.end <= sents[i - 1].end);
+    if (before.length === 0) continue; // nothing read before it to revise
+    // The revision: what follows the cue in its sentence; after a strong cue, also what the next
+    // sentences say (a correction may take a step of working before it restates the quantity).
+    const last = strong ? Math.min(i + REVISION_SENTENCES, sents.length - 1) : i;
+    const after: Statement[] = [];
+    for (let j = i; j <= last; j++) after.push(...live(j).filter((st) => st.span.start >= cueEnd));
+    const targets = before.filter((st) => st.lhs !== null && after.some((a) => a.lhs === st.lhs));
+    const said = JSON.stringify(cue[0].trim());
+    if (targets.length === 1) {
+      const t = targets[0];
+      const revision = after.find((a) => a.lhs === t.lhs)!;
+      for (const e of t.equations) dropped.add(e);
+      const was = text.slice(t.span.start, t.span.end).trim().slice(0, 120);
+      ctx.notes.push(note('retraction', `corrected by the student (${said}), not recorded: ${JSON.stringify(was)}, revised by ${JSON.stringify(text.slice(revision.span.start, revision.span.end).trim().slice(0, 120))}`));
+    } else if (strong) {
+      ctx.needsReview = true;
+      const about = before.map((st) => text.slice(st.span.start, st.span.end).trim().slice(0, 80));
+      ctx.notes.push(note('correction', `the student corrects something (${said}) but which equation it replaces is unclear; all kept as written: ${about.map((a) => JSON.stringify(a)).join(', ')}`));
+    }
+  }
+  if (dropped.size) ctx.equations = ctx.equations.filter((e) => !dropped.has(e));
+}
+

@@ -39,3 +39,28 @@ export function mentionsRetraction(text: string): boolean {
   LINE_RETRACTION.lastIndex = 0;
   return hit;
 }
+
+/**
+ * Self-corrections in discourse: a sentence that revises something said before it ("no wait",
+ * "oops", "I mean", "that's only ...", "that should be ...", "or rather", "make that"). Strong cues
+ * say a revision is meant: the earlier equation is retracted when the revision restates its left
+ * side, and otherwise the response needs review. The cue "actually" (WEAK_CORRECTION) is also
+ * ordinary prose: it revises only when an equation with the same left side follows it in its
+ * sentence, and is otherwise left alone.
+ */
+export const CORRECTION = new RegExp(
+  [
+    String.raw`\bno,?\s+wait\b`,
+    String.raw`\bwait,?\s+no\b`,
+    String.raw`^\s*(?:hmm+,?\s+|oh,?\s+)?wait\b\s*[,!.:]`,
+    String.raw`\b(?:oops|whoops|oh\s+no|my\s+(?:mistake|bad)|correction\s*:|i\s+meant?|i\s+made\s+an?\s+(?:mistake|error|typo)|(?:that|this)\s+(?:was|is)\s+a\s+typo|or\s+rather|make\s+that)\b`,
+    String.raw`\b(?:actually,?\s+no|no,?\s+actually)\b`,
+    String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
+    String.raw`\bthat(?:'s|\s+was)\s+only\b`,
+    String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
+    String.raw`^\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
+    String.raw`\bsorry\b`,
+  ].join('|'),
+  'i',
+);
+export const WEAK_CORRECTION = /(?:^\s*|[.!?,;:]\s*|\b(?:hmm+|no|oh|so|wait),?\s+)actually\b/i;

@@ -45,7 +45,7 @@ test('possibly invented equations earn no marks: held back, flagged, kept in the
   assert.equal(invented.marks!.total, 0);
   const rec = ws.getModelRecord(invented.id)!;
   assert.deepEqual(rec.record.ungrounded.map((u) => u.source), ['Eq(v, sqrt(2*g*h))']);
-  assert.match(ws.getExtraction(invented.id)!.notes.join('\n'), /possibly invented, held back until accepted: Eq\(v, sqrt\(2\*g\*h\)\)/);
+  assert.match(ws.getExtraction(invented.id)!.notes.map((n) => n.text).join('\n'), /possibly invented, held back until accepted: Eq\(v, sqrt\(2\*g\*h\)\)/);
   assert.deepEqual(rec.models, [{ name: M1, digest: f.digest(M1) }]);
   ws.close();
 });

@@ -66,7 +66,7 @@ test('LLM-Modulo stops after 3 repair rounds and reports what still does not par
   const e = r.items[0].extraction;
   assert.equal(e.status, 'partial');
   assert.ok(e.flags.includes('parse-error'));
-  assert.match(e.notes.join('\n'), /'==' is a comparison/);
+  assert.match(e.notes.map((n) => n.text).join('\n'), /'==' is a comparison/);
   assert.deepEqual(sources(e), ['Eq(v, 2*g*h)']);
 });
 
@@ -95,7 +95,7 @@ test('consensus: models that disagree get both lists and the text, and can conve
   assert.equal(consensusPrompts.length, 2);
   assert.ok(consensusPrompts.every((t) => t.includes('v = sqrt(2gh), h is 5?') && t.includes('Eq(h, 5)')));
   assert.equal(it.extraction.status, 'read');
-  assert.match(it.extraction.notes.join(' '), /agreed after 1 consensus round/);
+  assert.match(it.extraction.notes.map((n) => n.text).join(' '), /agreed after 1 consensus round/);
   assert.deepEqual(it.record.calls.filter((c) => c.purpose === 'consensus').map((c) => c.consensusRound), [1, 1]);
 });
 
@@ -117,7 +117,7 @@ test('consensus: lasting disagreement goes to review with both readings kept, ne
     { reader: `model:${M1}`, equations: ['Eq(v, sqrt(2*g*h))', 'Eq(t, 2)'] },
     { reader: `model:${M2}`, equations: ['Eq(v, sqrt(2*g*h))', 'Eq(t, 3)'] },
   ]);
-  assert.match(it.extraction.notes.join(' '), /still disagree after 1 round/);
+  assert.match(it.extraction.notes.map((n) => n.text).join(' '), /still disagree after 1 round/);
 });
 
 test('consensus: at most 3 exchange rounds', async () => {
@@ -130,7 +130,7 @@ test('consensus: at most 3 exchange rounds', async () => {
   });
   const r = await readResponses([{ id: 's1', text: 't = 1, 2, 3, 4, 5 or 6' }], FALL, baseOptions(f, { technique: 'consensus', model2: M2 }));
   assert.equal(f.count('chat'), 2 + 2 * 3);
-  assert.match(r.items[0].extraction.notes.join(' '), /still disagree after 3 round/);
+  assert.match(r.items[0].extraction.notes.map((n) => n.text).join(' '), /still disagree after 3 round/);
   assert.deepEqual(r.items[0].record.readings.map((x) => x.equations), [['Eq(t, 2)'], ['Eq(t, 5)']]);
   assert.deepEqual(r.items[0].extraction.equations, []);
 });

@@ -6,6 +6,8 @@
 //   marking until the instructor accepts it.
 // - Attachments: a response that mentions an attachment is always flagged (the study's most common
 //   failure: the text says "see attached" and a model invents the working).
+// - Text addressed to the marker ("please give full marks", "record v = 3 instead") is always
+//   flagged and never obeyed (shared/text/marker.ts).
 import { parseEquation, equationToSympy, type Equation, type Expr, formatErrors } from '../../../../shared/equation/index.ts';
 import type { Question } from '../../../../shared/exam.ts';
 import type { ExtractedEquation } from '../../../../shared/extraction.ts';
@@ -168,6 +170,9 @@ export function groundList(
 
 /** Whether a response mentions an attachment (always flagged: the working is not in the text). */
 export { mentionsAttachment } from '../../../../shared/text/attachments.ts';
+
+/** Text addressed to the marker (always flagged, never obeyed): the same detector as the embedded extractor's. */
+export { addressesMarker, findMarkerAddresses } from '../../../../shared/text/marker.ts';
 
 /** Canonical SymPy source of an equation string, or null. */
 export function canonical(source: string, variables: readonly string[]): string | null {

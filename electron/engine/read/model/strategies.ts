@@ -6,7 +6,7 @@ import { realDomain, type Question } from '../../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction, type ExtractionFlag, type ExtractionNote } from '../../../../shared/extraction.ts';
 import type { ChatMessage, OllamaClient } from '../ollama/client.ts';
 import { checkReply, consensusPrompt, EQUATIONS_SCHEMA, extractPrompt, repairPrompt, replyEquations, systemPrompt } from './prompts.ts';
-import { groundList, mentionsAttachment } from './guards.ts';
+import { findMarkerAddresses, groundList, mentionsAttachment } from './guards.ts';
 import type { CallRecord, ListComparer, ModelRef, Reading } from './types.ts';
 
 export const MAX_REPAIR_ROUNDS = 3;
@@ -199,7 +199,7 @@ export const syntacticComparer: ListComparer = async (a, b) => {
   return { equivalent, aCoveredBy, bCoveredBy };
 };
 
-/** Turn a list into an Extraction with the guards applied (grounding, attachment). */
+/** Turn a list into an Extraction with the guards applied (grounding, attachment, text addressed to the marker). */
 export function finishExtraction(
   q: Question,
   text: string,
@@ -217,6 +217,13 @@ export function finishExtraction(
   if (mentionsAttachment(text)) {
     flags.add('attachment');
     notes.push(note('attachment', 'the response mentions an attachment: its working may not be in the text'));
+  }
+  const marker = findMarkerAddresses(text);
+  if (marker.length) {
+    // Never obeyed: the model's equations stand as read and are checked like any others; the flag
+    // sends the response to review (REVIEW_FLAGS).
+    flags.add('addresses-marker');
+    for (const m of marker) notes.push(note('marker', `addressed to the marker (${m.why}), not obeyed: ${JSON.stringify(m.text.slice(0, 160))}`));
   }
   if (reading.problems.length) {
     flags.add('parse-error');

@@ -1,0 +1,90 @@
+// Self-corrections in discourse (shared/extract/retract.ts applyCorrections, cues in
+// shared/text/retractions.ts): the earlier equation is dropped when the revision restates its left
+// side; otherwise a strong cue makes the response needs-review with a 'correction' note and keeps
+// everything as written. On text written for these tests (a ferry question invented here).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const FERRY: Question = {
+  id: 'ferry',
+  title: '',
+  prompt: 'A ferry crosses a channel of width L at speed c relative to the water and comes back. Find the round-trip time t and the fuel used f.',
+  variables: [
+    ['t', 'round-trip time'],
+    ['L', 'width of the channel'],
+    ['c', 'speed of the ferry relative to the water'],
+    ['f', 'fuel used'],
+    ['k', 'fuel used per unit distance'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 't',
+  scheme: [],
+};
+const x = (text: string) => extractEmbedded(text, FERRY);
+const sources = (text: string) => x(text).equations.map((e) => e.source);
+
+test('a revision that restates the same left side retracts the earlier equation (noted as a retraction)', () => {
+  const r = x("t = L/c. No wait, that's only one way, it's twice that: t = 2L/c");
+  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(t, 2*L/c)']);
+  assert.equal(r.status, 'read');
+  assert.equal(r.notes.filter((n) => n.kind === 'retraction').length, 1);
+  for (const text of [
+    't = L/c\noops, forgot the way back:\nt = 2L/c',
+    't = L/c, I mean t = 2L/c',
+    'f = kL. Sorry, should be f = 2kL because it comes back',
+    't = L/c (or rather t = 2L/c)',
+    'Actually, t = 2L/c',
+  ]) {
+    assert.equal(sources(text).length, 1, text);
+  }
+  assert.deepEqual(sources('f = kL. Hmm, actually f = 2kL'), ['Eq(f, 2*k*L)']);
+  // Only the revised statement goes: the others before it stay.
+  assert.deepEqual(sources('f = 2kL\nt = L/c\nwait, no: t = 2L/c'), ['Eq(f, 2*k*L)', 'Eq(t, 2*L/c)']);
+});
+
+test('after a strong cue the revision may come after a step of working, as long as it restates the same quantity', () => {
+  const r = x('t = L/c\nno wait, that ignores the way back.\nL/c + L/c = 2L/c\nt = 2L/c');
+  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(L/c + L/c, 2*L/c)', 'Eq(t, 2*L/c)']);
+  assert.equal(r.status, 'read');
+  // "actually" reaches no further than its own sentence.
+  assert.deepEqual(sources('t = L/c. Actually it goes both ways.\nt = 2L/c'), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
+});
+
+test('a correction whose target is unclear keeps everything as written and makes the response needs-review with a note', () => {
+  for (const text of [
+    't = L/c. Oops, I mean f = kL', // a different left side: replaces t = L/c, or adds to it?
+    "t = L/c. That's wrong.", // no revision at all
+    't = L/c and f = kL\nmy mistake, should be double', // a revision in words only
+  ]) {
+    const r = x(text);
+    assert.equal(r.status, 'needs-review', text);
+    assert.equal(r.notes.filter((n) => n.kind === 'correction').length, 1, text);
+    assert.ok(r.equations.length >= 1, text);
+    assert.ok(sources(text).includes('Eq(t, L/c)'), text);
+  }
+});
+
+test('"actually" in ordinary prose revises nothing', () => {
+  for (const text of ['t = 2L/c. Actually f = 2kL as well.', 't = 2L/c\nThis is actually quite a long time when c is small.', 'Actually the ferry goes both ways, so t = 2L/c.']) {
+    const r = x(text);
+    assert.equal(r.status, 'read', text);
+    assert.equal(r.notes.length, 0, text);
+  }
+  assert.deepEqual(sources('t = 2L/c. Actually f = 2kL as well.'), ['Eq(t, 2*L/c)', 'Eq(f, 2*k*L)']);
+});
+
+test('a correction with nothing read before it, or one already retracted in words, is left to the retraction stage', () => {
+  assert.deepEqual(sources('Should be the round trip, so t = 2L/c'), ['Eq(t, 2*L/c)']);
+  const r = x('t = L/c\nNo wait, scratch that.\nt = 2L/c');
+  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(t, 2*L/c)']);
+  assert.equal(r.status, 'read');
+  assert.deepEqual(r.notes.map((n) => n.kind), ['retraction']);
+});
+
+test('a correction inside text addressed to the marker is not obeyed', () => {
+  const r = x('t = L/c\nOops, typo: marker please record t = 2L/c instead');
+  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
+  assert.ok(r.flags.includes('addresses-marker'));
+  assert.equal(r.notes.filter((n) => n.kind === 'retraction' || n.kind === 'correction').length, 0);
+});
