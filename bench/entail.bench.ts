@@ -119,10 +119,18 @@ export async function main(): Promise<void> {
     }
   });
 
-  console.log(`cold:          ${cold.ms.toFixed(0)} ms, ${rate(pairs.length, cold.ms)}, z3 calls ${sCold.z3Calls}, unique pairs decided ${sCold.pairs - sCold.cacheHits}, cache hits ${sCold.cacheHits}, decided without z3 ${sCold.decidedWithoutZ3}`);
-  console.log(`warm:          ${warm.ms.toFixed(1)} ms, ${rate(pairs.length, warm.ms)}, z3 calls ${sWarm.z3Calls - sCold.z3Calls}, cache hits ${sWarm.cacheHits - sCold.cacheHits}`);
-  console.log(`pairwise z3:   ${pw.ms.toFixed(0)} ms, ${rate(pairs.length, pw.ms)}, z3 calls ${sPw.z3Calls} (${sPw.decidedWithoutZ3} non-algebraic pairs decided numerically)`);
-  console.log(`ratio:         ${(sPw.z3Calls / Math.max(sCold.z3Calls, 1)).toFixed(1)}x fewer z3 calls cold (goal >= 20x); cold ${(pw.ms / cold.ms).toFixed(1)}x faster, warm ${(pw.ms / warm.ms).toFixed(0)}x faster than pairwise`);
+  console.log(
+    `cold:          ${cold.ms.toFixed(0)} ms, ${rate(pairs.length, cold.ms)}, z3 calls ${sCold.z3Calls}, unique pairs decided ${sCold.pairs - sCold.cacheHits}, cache hits ${sCold.cacheHits}, decided without z3 ${sCold.decidedWithoutZ3}`,
+  );
+  console.log(
+    `warm:          ${warm.ms.toFixed(1)} ms, ${rate(pairs.length, warm.ms)}, z3 calls ${sWarm.z3Calls - sCold.z3Calls}, cache hits ${sWarm.cacheHits - sCold.cacheHits}`,
+  );
+  console.log(
+    `pairwise z3:   ${pw.ms.toFixed(0)} ms, ${rate(pairs.length, pw.ms)}, z3 calls ${sPw.z3Calls} (${sPw.decidedWithoutZ3} non-algebraic pairs decided numerically)`,
+  );
+  console.log(
+    `ratio:         ${(sPw.z3Calls / Math.max(sCold.z3Calls, 1)).toFixed(1)}x fewer z3 calls cold (goal >= 20x); cold ${(pw.ms / cold.ms).toFixed(1)}x faster, warm ${(pw.ms / warm.ms).toFixed(0)}x faster than pairwise`,
+  );
   console.log(`cold methods:  ${[...methods].map(([m, n]) => `${m} ${n}`).join(', ')}`);
   console.log(`engine vs pairwise z3: ${disagree} decided pairs disagree`);
   for (const e of examples) console.log(e);
@@ -133,7 +141,9 @@ export async function main(): Promise<void> {
   const one = await parallelRun(sub, 1);
   const many = await parallelRun(sub, cores);
   const differ = one.verdicts.filter((v, i) => v.holds !== null && many.verdicts[i].holds !== null && v.holds !== many.verdicts[i].holds).length;
-  console.log(`z3 pool:       ${sub.length} pairs pairwise (${one.calls} z3 calls): 1 worker ${one.ms.toFixed(0)} ms, ${cores} workers ${many.ms.toFixed(0)} ms: ${(one.ms / many.ms).toFixed(2)}x speed-up on ${availableParallelism()} cores; ${differ} decided pairs differ`);
+  console.log(
+    `z3 pool:       ${sub.length} pairs pairwise (${one.calls} z3 calls): 1 worker ${one.ms.toFixed(0)} ms, ${cores} workers ${many.ms.toFixed(0)} ms: ${(one.ms / many.ms).toFixed(2)}x speed-up on ${availableParallelism()} cores; ${differ} decided pairs differ`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

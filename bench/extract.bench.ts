@@ -33,7 +33,9 @@ export async function main(): Promise<void> {
   });
   console.log(`responses: ${work.length} (development set), ${ex.n} extractions`);
   console.log(`embedded extractor: ${Math.round(ex.perSec).toLocaleString('en')} responses/s (goal: well over 1,000/s)`);
-  console.log(`baseline (split lines): ${Math.round(base.perSec).toLocaleString('en')} responses/s; ratio ${(base.perSec / ex.perSec).toFixed(0)}x slower than the baseline`);
+  console.log(
+    `baseline (split lines): ${Math.round(base.perSec).toLocaleString('en')} responses/s; ratio ${(base.perSec / ex.perSec).toFixed(0)}x slower than the baseline`,
+  );
   if (sink < 0) console.log(sink);
 }
 

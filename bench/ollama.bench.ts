@@ -56,14 +56,25 @@ export async function main(): Promise<void> {
       if (u.endsWith('/api/show')) return new Response(show, { status: 200, headers: { 'content-type': 'application/json' } });
       const lines = [
         { model: 'fake-llm:7b', created_at: '', message: { role: 'assistant', content: canned }, done: false },
-        { model: 'fake-llm:7b', created_at: '', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 900, eval_count: 20, total_duration: 1 },
+        {
+          model: 'fake-llm:7b',
+          created_at: '',
+          message: { role: 'assistant', content: '' },
+          done: true,
+          prompt_eval_count: 900,
+          eval_count: 20,
+          total_duration: 1,
+        },
       ];
       return new Response(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
     };
     const stubClient = new OllamaClient({ url: instant.url, fetch: stubFetch, cache: new MemoryReplyCache(), retries: 0 });
     await readResponses(responses(50), Q, { ...opts, client: stubClient });
     const t4 = performance.now();
-    const ownRun = await readResponses(responses(n), Q, { ...opts, client: new OllamaClient({ url: instant.url, fetch: stubFetch, cache: new MemoryReplyCache(), retries: 0 }) });
+    const ownRun = await readResponses(responses(n), Q, {
+      ...opts,
+      client: new OllamaClient({ url: instant.url, fetch: stubFetch, cache: new MemoryReplyCache(), retries: 0 }),
+    });
     if (ownRun.waiting.length || ownRun.accounting.calls !== n) throw new Error(`bench run did not read every response (${ownRun.waitingReason ?? ''})`);
     const own = (performance.now() - t4) / n;
     console.log(`per response, LLM-Modulo, ${n} responses one at a time (${r.accounting.calls} model calls):`);
@@ -87,7 +98,8 @@ export async function main(): Promise<void> {
       rate[p] = n / ((performance.now() - t0) / 1000);
     }
     console.log(`parallel requests (server latency ${latency} ms, ${n} responses):`);
-    for (const p of [1, 2, 4, 8]) console.log(`  parallel ${p}: ${rate[p].toFixed(1)} responses/s, ${(rate[p] / rate[1]).toFixed(2)}x of parallel 1 (ideal ${p}x)`);
+    for (const p of [1, 2, 4, 8])
+      console.log(`  parallel ${p}: ${rate[p].toFixed(1)} responses/s, ${(rate[p] / rate[1]).toFixed(2)}x of parallel 1 (ideal ${p}x)`);
   } finally {
     await slow.close();
   }

@@ -15,10 +15,7 @@ import { markEquations } from '../electron/engine/decide/marking.ts';
 const eq = (s: string): Equation => parseEquationOrThrow(s);
 const pos = (...names: string[]): Domain => ({ variables: names.map((name) => ({ name, assumptions: ['positive'] })) });
 const q2: Domain = {
-  variables: [
-    ...pos('R', 'v_0', 'g', 't').variables,
-    { name: 'theta', assumptions: ['positive'], range: [0, 1.5708] },
-  ],
+  variables: [...pos('R', 'v_0', 'g', 't').variables, { name: 'theta', assumptions: ['positive'], range: [0, 1.5708] }],
 };
 const q1 = pos('v', 'u', 'w', 'S', 't');
 
@@ -70,10 +67,12 @@ export async function main(): Promise<void> {
       return w.proveEntailment(p, c, d);
     });
     const rps = n / proveS;
-    console.log(`typical verdicts (prove_entailment, warm): ${rps.toFixed(1)} req/s (${((proveS / n) * 1000).toFixed(0)} ms each); ratio to ping ${(rps / pingRps).toFixed(4)}`);
+    console.log(
+      `typical verdicts (prove_entailment, warm): ${rps.toFixed(1)} req/s (${((proveS / n) * 1000).toFixed(0)} ms each); ratio to ping ${(rps / pingRps).toFixed(4)}`,
+    );
     for (const [p, c, d, want] of VERDICTS.slice(0, 1).concat(VERDICTS.slice(-1))) {
       const one = await timed(3, () => w.proveEntailment(p, c, d));
-      console.log(`  ${want.padEnd(7)} ${(one / 3 * 1000).toFixed(0)} ms  ${JSON.stringify(p.lhs.kind === 'sym' ? p.lhs.name : '')}…`);
+      console.log(`  ${want.padEnd(7)} ${((one / 3) * 1000).toFixed(0)} ms  ${JSON.stringify(p.lhs.kind === 'sym' ? p.lhs.name : '')}…`);
     }
     const dom = q1;
     const ans = eq('Eq(v, (u + sqrt(u**2 + 4*w**2))/2)');

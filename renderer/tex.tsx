@@ -45,14 +45,25 @@ export function EquationField(props: {
         )}
       </div>
       <div className="eqfield-preview" aria-live="polite">
-        {checked === null ? <span className="muted">empty</span> : checked.ok ? <Tex latex={checked.latex} /> : <span className="error">{formatErrors(checked.errors)}</span>}
+        {checked === null ? (
+          <span className="muted">empty</span>
+        ) : checked.ok ? (
+          <Tex latex={checked.latex} />
+        ) : (
+          <span className="error">{formatErrors(checked.errors)}</span>
+        )}
       </div>
     </div>
   );
 }
 
 /** An editable list of equations (each an EquationField) with "+ add an equation". */
-export function EquationListEditor(props: { equations: string[]; onChange(eqs: string[]): void; variables?: readonly string[]; onHover?(i: number | null): void }) {
+export function EquationListEditor(props: {
+  equations: string[];
+  onChange(eqs: string[]): void;
+  variables?: readonly string[];
+  onHover?(i: number | null): void;
+}) {
   const { equations: eqs, onChange } = props;
   return (
     <>

@@ -17,7 +17,14 @@ if (!set) {
 }
 const engine = await createEngine();
 try {
-  const { report, batch } = await runEval({ exam: set.exam, engine, technique: await resolveTechnique('embedded'), responses: set.responses, gold: set.gold, marks: false });
+  const { report, batch } = await runEval({
+    exam: set.exam,
+    engine,
+    technique: await resolveTechnique('embedded'),
+    responses: set.responses,
+    gold: set.gold,
+    marks: false,
+  });
   console.log(formatFiguresReport(report, { wrong: args.includes('--wrong') }));
   if (args.includes('--unread')) {
     console.log('\nnot read with confidence:');

@@ -30,11 +30,14 @@ const tapLog = join(tmpdir(), `equimark-tap-${process.pid}.log`);
 const child = spawn(
   process.execPath,
   [
-    '--import', 'tsx',
+    '--import',
+    'tsx',
     '--test',
     '--test-concurrency=1',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tapLog}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapLog}`,
     ...files,
   ],
   { stdio: 'inherit' },

@@ -45,7 +45,9 @@ if (!copyOnly) {
 
 const taken = existsSync(FROM) ? readdirSync(FROM).filter((n) => n.endsWith('.png') && statSync(join(FROM, n)).isFile()) : [];
 if (taken.length === 0) {
-  console.error(`screenshots: none in ${FROM}${copyOnly ? ' (run the e2e tests first, or drop --copy)' : ' (were the e2e tests skipped? they need Chromium and ../shared/data)'}`);
+  console.error(
+    `screenshots: none in ${FROM}${copyOnly ? ' (run the e2e tests first, or drop --copy)' : ' (were the e2e tests skipped? they need Chromium and ../shared/data)'}`,
+  );
   process.exit(1);
 }
 mkdirSync(TO, { recursive: true });

@@ -62,7 +62,11 @@ function round() {
       // Names of failing tests (top-level and nested), for the round's report.
       const failed = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((name) => !/\.test\.(ts|mjs)$/.test(name));
       const broken = code !== 0 && fail === 0;
-      resolve({ pass, fail: fail + (broken ? 1 : 0), failed: broken ? [`runner exited with ${signal ?? code}: ${err.trim().split('\n').slice(-3).join(' | ')}`] : failed });
+      resolve({
+        pass,
+        fail: fail + (broken ? 1 : 0),
+        failed: broken ? [`runner exited with ${signal ?? code}: ${err.trim().split('\n').slice(-3).join(' | ')}`] : failed,
+      });
     });
   });
 }

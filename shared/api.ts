@@ -4,7 +4,14 @@
 // renderer can only ever send well-formed, bounded data. Pure code (no Node, no DOM).
 import { z } from 'zod';
 import { ExamSchema } from './exam.ts';
-import { ExtractedEquationSchema, ExtractionFlagSchema, ExtractionNoteSchema, ExtractionSourceSchema, ExtractionStatusSchema, UnreadSpanSchema } from './extraction.ts';
+import {
+  ExtractedEquationSchema,
+  ExtractionFlagSchema,
+  ExtractionNoteSchema,
+  ExtractionSourceSchema,
+  ExtractionStatusSchema,
+  UnreadSpanSchema,
+} from './extraction.ts';
 import { InconsistentEquationSchema, ItemMarkSchema } from './marks.ts';
 import { TECHNIQUE_NAMES } from './techniques.ts';
 
@@ -81,7 +88,13 @@ export const ReviewRowSchema = z.object({
 });
 export type ReviewRow = z.infer<typeof ReviewRowSchema>;
 
-export const AuditEntrySchema = z.object({ at: z.string(), what: z.string(), old: z.string().nullable(), new: z.string().nullable(), comment: z.string().nullable() });
+export const AuditEntrySchema = z.object({
+  at: z.string(),
+  what: z.string(),
+  old: z.string().nullable(),
+  new: z.string().nullable(),
+  comment: z.string().nullable(),
+});
 
 const SympyValueSchema = z.object({ text: z.string(), latex: z.string() });
 
@@ -275,7 +288,10 @@ export const API = {
   /** Save an edited exam (replaces the stored one); responses whose marks the change dropped are re-marked at once, in the background (progress in grade.status). */
   'exam.save': method(
     z.object({ exam: ExamSchema }),
-    z.union([z.object({ ok: z.literal(true), examId: z.string(), remarking: z.number() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
+    z.union([
+      z.object({ ok: z.literal(true), examId: z.string(), remarking: z.number() }),
+      z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) }),
+    ]),
   ),
   /** Load the bundled demo exam and its responses. */
   'exam.loadDemo': method(z.object({}), z.object({ examId: z.string(), responses: z.number() })),
@@ -304,7 +320,12 @@ export const API = {
     z.object({}),
     z.object({
       embedded: FeatureSchema,
-      ollama: z.object({ reachable: z.boolean(), url: z.string(), models: z.array(z.object({ name: z.string(), size: z.number().nullable(), digest: z.string().nullable(), parameterSize: z.string().nullable() })), note: z.string() }),
+      ollama: z.object({
+        reachable: z.boolean(),
+        url: z.string(),
+        models: z.array(z.object({ name: z.string(), size: z.number().nullable(), digest: z.string().nullable(), parameterSize: z.string().nullable() })),
+        note: z.string(),
+      }),
       techniques: z.array(
         z.object({
           id: TechniqueNameSchema,
@@ -329,19 +350,26 @@ export const API = {
   'grade.resume': method(z.object({}), GradeProgressSchema),
   'grade.status': method(z.object({}), GradeProgressSchema),
 
-  'review.list': method(z.object({ examId: Id }), z.object({ rows: z.array(ReviewRowSchema), items: z.record(z.string(), z.array(z.object({ id: z.string(), marks: z.number() }))) })),
+  'review.list': method(
+    z.object({ examId: Id }),
+    z.object({ rows: z.array(ReviewRowSchema), items: z.record(z.string(), z.array(z.object({ id: z.string(), marks: z.number() }))) }),
+  ),
   'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),
   /** Replace the equations of a response (the instructor's correction); regrades at once, audited. */
   'response.setEquations': method(z.object({ responseId: Id, equations: Equations, comment: z.string().max(2000).optional() }), ResponseDetailSchema),
   /** Override one scheme item's mark (comment required); null marks removes the override. */
-  'response.override': method(
-    z.object({ responseId: Id, itemId: Id, marks: z.number().nonnegative().nullable(), comment: Comment }),
-    ResponseDetailSchema,
-  ),
+  'response.override': method(z.object({ responseId: Id, itemId: Id, marks: z.number().nonnegative().nullable(), comment: Comment }), ResponseDetailSchema),
 
   'groups.list': method(
     z.object({ examId: Id, questionId: Id }),
-    z.array(z.object({ key: z.string(), equations: z.array(z.object({ source: z.string(), latex: z.string() })), responseIds: z.array(z.string()), total: z.number().nullable() })),
+    z.array(
+      z.object({
+        key: z.string(),
+        equations: z.array(z.object({ source: z.string(), latex: z.string() })),
+        responseIds: z.array(z.string()),
+        total: z.number().nullable(),
+      }),
+    ),
   ),
   'groups.apply': method(
     z.object({
@@ -398,7 +426,14 @@ export class ApiFailure extends Error {
 
 /** zod issues as `path: message` pairs a person can act on. */
 export function zodIssues(err: z.ZodError): ValidationIssue[] {
-  return err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(root)', message: i.message }));
+  return err.issues.map((i) => ({
+    path:
+      i.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '') || '(root)',
+    message: i.message,
+  }));
 }
 
 /**

@@ -10,8 +10,7 @@ export const MAX_ITEM_MARKS = 1000;
 /** Bound on a variable range's ends: finite, beyond any physical value (Avogadro, light's frequency), small enough that powers of it stay finite when sampled. */
 export const MAX_RANGE = 1e100;
 
-const finite = (what: string) =>
-  z.number().refine((x) => Number.isFinite(x), { message: `${what} must be a finite number` });
+const finite = (what: string) => z.number().refine((x) => Number.isFinite(x), { message: `${what} must be a finite number` });
 const rangeEnd = finite('a range end').refine((x) => Math.abs(x) <= MAX_RANGE, { message: `a range end must be between -${MAX_RANGE} and ${MAX_RANGE}` });
 
 // Every object is strict: an unknown (say misspelt) key is an error, never silently dropped.

@@ -22,7 +22,16 @@ export const ExtractionSourceSchema = z.union([z.enum(['embedded', 'consensus', 
 export type ExtractionSource = z.infer<typeof ExtractionSourceSchema>;
 
 /** Well-known flags (others may appear; flags are free-form words joined by ';' in CSV). */
-export const KNOWN_FLAGS = ['attachment', 'inconsistent', 'invented', 'unmapped-symbol', 'words-only', 'models-disagree', 'waiting-for-model', 'parse-error'] as const;
+export const KNOWN_FLAGS = [
+  'attachment',
+  'inconsistent',
+  'invented',
+  'unmapped-symbol',
+  'words-only',
+  'models-disagree',
+  'waiting-for-model',
+  'parse-error',
+] as const;
 export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
 export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');
 
@@ -57,7 +66,21 @@ export type UnreadSpan = z.infer<typeof UnreadSpanSchema>;
  *  - 'instructor'    the instructor corrected the reading or accepted a held-back equation;
  *  - 'other'         anything else (and every note stored before kinds existed).
  */
-export const NOTE_KINDS = ['held-back', 'disagreement', 'unread', 'unmapped-symbol', 'attachment', 'retraction', 'correction', 'marker', 'model', 'waiting', 'engine-error', 'instructor', 'other'] as const;
+export const NOTE_KINDS = [
+  'held-back',
+  'disagreement',
+  'unread',
+  'unmapped-symbol',
+  'attachment',
+  'retraction',
+  'correction',
+  'marker',
+  'model',
+  'waiting',
+  'engine-error',
+  'instructor',
+  'other',
+] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
 export const ExtractionNoteSchema = z.object({ kind: z.enum(NOTE_KINDS), text: z.string() });
 export type ExtractionNote = z.infer<typeof ExtractionNoteSchema>;

@@ -37,12 +37,37 @@ export const TECHNIQUE_INFO: Record<TechniqueName, TechniqueInfo> = {
     minModels: 1,
     maxModels: 2,
   },
-  'llm-modulo': { label: 'A model, checked by the grammar', note: 'A model reads every response; equations our grammar rejects go back to it to repair.', minModels: 1, maxModels: 1 },
-  consensus: { label: 'Two models must agree', note: 'Two models read each response and compare readings; where they still disagree, you decide.', minModels: 2, maxModels: 2 },
+  'llm-modulo': {
+    label: 'A model, checked by the grammar',
+    note: 'A model reads every response; equations our grammar rejects go back to it to repair.',
+    minModels: 1,
+    maxModels: 1,
+  },
+  consensus: {
+    label: 'Two models must agree',
+    note: 'Two models read each response and compare readings; where they still disagree, you decide.',
+    minModels: 2,
+    maxModels: 2,
+  },
   'per-line': { label: 'A model, line by line', note: 'Long responses are read in pieces by a model, each piece on its own.', minModels: 1, maxModels: 1 },
-  direct: { label: 'A model, one pass', note: 'A model reads each response once, with no repair round (the fastest model technique).', minModels: 1, maxModels: 1 },
-  embedded: { label: 'Embedded extractor', note: 'Runs inside Equimark on this computer. Fast, no model needed; unclear passages are left for you.', minModels: 0, maxModels: 0 },
-  plain: { label: 'Plain reader', note: 'Reads only responses written entirely as equations; everything else goes to you for review.', minModels: 0, maxModels: 0 },
+  direct: {
+    label: 'A model, one pass',
+    note: 'A model reads each response once, with no repair round (the fastest model technique).',
+    minModels: 1,
+    maxModels: 1,
+  },
+  embedded: {
+    label: 'Embedded extractor',
+    note: 'Runs inside Equimark on this computer. Fast, no model needed; unclear passages are left for you.',
+    minModels: 0,
+    maxModels: 0,
+  },
+  plain: {
+    label: 'Plain reader',
+    note: 'Reads only responses written entirely as equations; everything else goes to you for review.',
+    minModels: 0,
+    maxModels: 0,
+  },
 };
 
 /** The order the app offers them in. */
@@ -74,4 +99,5 @@ export function modelsUsed(technique: string, model?: string | null, model2?: st
 }
 
 /** Whether the technique compares two models' readings (consensus; hybrid given a second model). */
-export const readsWithTwoModels = (technique: string, model?: string | null, model2?: string | null): boolean => modelsUsed(technique, model, model2).length === 2;
+export const readsWithTwoModels = (technique: string, model?: string | null, model2?: string | null): boolean =>
+  modelsUsed(technique, model, model2).length === 2;

@@ -51,7 +51,17 @@ export function detail(ctx: AppContext, responseId: number): Detail {
   const rec = ctx.ws.getModelRecord(responseId);
   const stored = rec && rec.current ? rec.record.readings : [];
   const others = stored.map((r) =>
-    reading({ source: (r.reader.startsWith('model:') || r.reader === 'embedded' ? r.reader : `model:${r.reader}`) as Extraction['source'], status: 'read', flags: [], unread: [], notes: [], equations: r.equations.map((source) => ({ source })) }, vars),
+    reading(
+      {
+        source: (r.reader.startsWith('model:') || r.reader === 'embedded' ? r.reader : `model:${r.reader}`) as Extraction['source'],
+        status: 'read',
+        flags: [],
+        unread: [],
+        notes: [],
+        equations: r.equations.map((source) => ({ source })),
+      },
+      vars,
+    ),
   );
   return {
     responseId: String(responseId),
@@ -165,7 +175,9 @@ export async function correct(ctx: AppContext, responseId: number, sources: stri
   const engine = await ctx.engine();
   ctx.ws.saveExtraction(responseId, x, 'manual');
   const said = [
-    ...(acceptedText.length ? [`Accepted ${accepted.length === 1 ? 'a possibly-invented equation' : 'possibly-invented equations'}: ${acceptedText.join('; ')}.`] : []),
+    ...(acceptedText.length
+      ? [`Accepted ${accepted.length === 1 ? 'a possibly-invented equation' : 'possibly-invented equations'}: ${acceptedText.join('; ')}.`]
+      : []),
     ...(comment?.trim() ? [comment.trim()] : []),
   ];
   if (said.length) ctx.ws.addComment(responseId, said.join(' '));

@@ -69,7 +69,24 @@ export function engineErrorMessage(errors: readonly EngineError[]): string {
 
 export function progress(ctx: AppContext): GradeProgress {
   const j = ctx.job;
-  if (!j) return { state: 'idle', examId: null, technique: null, total: 0, done: 0, read: 0, phase: null, failed: 0, needsReview: 0, startedAt: null, elapsedSeconds: 0, etaSeconds: null, tokens: 0, energyJoules: 0, message: null };
+  if (!j)
+    return {
+      state: 'idle',
+      examId: null,
+      technique: null,
+      total: 0,
+      done: 0,
+      read: 0,
+      phase: null,
+      failed: 0,
+      needsReview: 0,
+      startedAt: null,
+      elapsedSeconds: 0,
+      etaSeconds: null,
+      tokens: 0,
+      energyJoules: 0,
+      message: null,
+    };
   const rows = ctx.ws.listResponses(j.examId);
   const jobExam = ctx.ws.getExam(j.examId);
   const done = rows.filter((r) => r.marks && r.extraction).length;
@@ -82,7 +99,13 @@ export function progress(ctx: AppContext): GradeProgress {
   const inPhase = (Date.now() - j.phaseStart) / 1000;
   const phaseLeft = Math.max(0, j.phaseTotal - j.phaseDone);
   const markLater = j.phase === 'reading' ? (rows.length - done) * ctx.markSeconds : 0;
-  const eta = !running ? (rows.length === done ? 0 : null) : j.phase && j.phaseDone > 0 && inPhase > 0.5 ? (inPhase / j.phaseDone) * phaseLeft + markLater : null;
+  const eta = !running
+    ? rows.length === done
+      ? 0
+      : null
+    : j.phase && j.phaseDone > 0 && inPhase > 0.5
+      ? (inPhase / j.phaseDone) * phaseLeft + markLater
+      : null;
   return {
     state: j.state,
     examId: j.examId,
@@ -181,7 +204,12 @@ export function remarkStretch(ctx: AppContext, j: Job): void {
       });
       j.failed += engineErrors.length;
       j.state = j.controller.signal.aborted ? 'paused' : 'done';
-      j.message = j.state === 'paused' ? PAUSED : engineErrors.length ? `Re-marked with the changed scheme. ${engineErrorMessage(engineErrors)}` : 'Re-marked with the changed scheme.';
+      j.message =
+        j.state === 'paused'
+          ? PAUSED
+          : engineErrors.length
+            ? `Re-marked with the changed scheme. ${engineErrorMessage(engineErrors)}`
+            : 'Re-marked with the changed scheme.';
     } catch (e) {
       j.state = 'failed';
       j.message = (e as Error).message;

@@ -45,7 +45,17 @@ export class ModelDownloads {
     }
     // Retries would start the download over: none; Ollama itself resumes a pull asked again.
     const client = new OllamaClient({ url: ollamaUrl, timeoutMs: PULL_TIME_LIMIT_MS, retries: 0 });
-    const job: PullJob = { model, client, state: 'running', status: 'starting', layers: new Map(), error: null, startedAt: Date.now(), endedAt: null, run: Promise.resolve() };
+    const job: PullJob = {
+      model,
+      client,
+      state: 'running',
+      status: 'starting',
+      layers: new Map(),
+      error: null,
+      startedAt: Date.now(),
+      endedAt: null,
+      run: Promise.resolve(),
+    };
     job.run = client
       .pull(model, (p) => {
         job.status = p.status;

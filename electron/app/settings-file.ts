@@ -30,7 +30,10 @@ export function loadSettings(path: string, defaults: Settings): LoadedSettings {
   const good = SettingsSchema.partial().safeParse(Object.fromEntries(Object.entries(fields).filter(([k]) => !bad.has(k))));
   const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(file)'}: ${i.message}`).join('; ');
   const settings = good.success ? { ...defaults, ...Object.fromEntries(Object.entries(good.data).filter(([, v]) => v !== undefined)) } : defaults;
-  return { settings, problem: `settings file ${path}: ${issues}; the default is used for ${bad.has('') ? 'every field' : [...bad].join(', ')} until Settings are saved` };
+  return {
+    settings,
+    problem: `settings file ${path}: ${issues}; the default is used for ${bad.has('') ? 'every field' : [...bad].join(', ')} until Settings are saved`,
+  };
 }
 
 /** Write the settings file whole (a temporary file renamed over it, so a crash never leaves half a file). */

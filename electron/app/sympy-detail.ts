@@ -125,7 +125,11 @@ export class SympyDetails {
           const lhs = value(s.lhs);
           const rhs = value(s.rhs);
           const text = `Eq(${lhs.text}, ${rhs.text})`;
-          simplified.push({ source: sources[i], simplified: { text, latex: `${lhs.latex} = ${rhs.latex}` }, ...(text === sources[i] ? { note: 'already simplest' } : {}) });
+          simplified.push({
+            source: sources[i],
+            simplified: { text, latex: `${lhs.latex} = ${rhs.latex}` },
+            ...(text === sources[i] ? { note: 'already simplest' } : {}),
+          });
         } else simplified.push({ source: sources[i], simplified: value(s.expr) });
       } catch (e) {
         const u = unavailable();
@@ -149,7 +153,8 @@ export class SympyDetails {
       for (const a of answers) {
         const f = await engine.entails(cand, a, domain);
         const b = f.holds === true ? await engine.entails(a, cand, domain) : null;
-        if (f.holds === true && b?.holds === true) return { admissible: c.satisfiable, matchesAnswer: true, how: `equivalent to the accepted answer ${equationToSympy(a)} (${f.method})` };
+        if (f.holds === true && b?.holds === true)
+          return { admissible: c.satisfiable, matchesAnswer: true, how: `equivalent to the accepted answer ${equationToSympy(a)} (${f.method})` };
         if (f.holds === null || b?.holds === null) undecided = `equivalence to ${equationToSympy(a)} undecided`;
       }
       return { admissible: c.satisfiable, matchesAnswer: undecided ? null : false, how: undecided || 'not equivalent to the accepted answer' };
@@ -225,18 +230,42 @@ export class SympyDetails {
           const regime = `${r.large} >> ${r.small}`;
           const syms = symbolsOf(final.expr);
           if (!syms.includes(r.large) && !syms.includes(r.small)) {
-            limits.push({ itemId: r.itemId, regime, from: final.from, expr: { text: exprToSympy(final.expr), latex: exprToLatex(final.expr) }, limit: null, series: null, note: `the final expression has neither ${r.large} nor ${r.small}` });
+            limits.push({
+              itemId: r.itemId,
+              regime,
+              from: final.from,
+              expr: { text: exprToSympy(final.expr), latex: exprToLatex(final.expr) },
+              limit: null,
+              series: null,
+              note: `the final expression has neither ${r.large} nor ${r.small}`,
+            });
             continue;
           }
           try {
             const res = await worker.limits({ expr: final.expr }, r.large, r.small, domain, { timeoutMs: this.opts.solveMs });
             const x = res.results[0];
             const note = [x.limitNote, x.seriesNote].filter(Boolean).join('; ');
-            limits.push({ itemId: r.itemId, regime, from: final.from, expr: value(x.expr), limit: x.limit ? value(x.limit) : null, series: x.series ? value(x.series) : null, ...(note ? { note } : {}) });
+            limits.push({
+              itemId: r.itemId,
+              regime,
+              from: final.from,
+              expr: value(x.expr),
+              limit: x.limit ? value(x.limit) : null,
+              series: x.series ? value(x.series) : null,
+              ...(note ? { note } : {}),
+            });
           } catch (e) {
             const u = unavailable();
             if (u) return u;
-            limits.push({ itemId: r.itemId, regime, from: final.from, expr: { text: exprToSympy(final.expr), latex: exprToLatex(final.expr) }, limit: null, series: null, note: why(e) });
+            limits.push({
+              itemId: r.itemId,
+              regime,
+              from: final.from,
+              expr: { text: exprToSympy(final.expr), latex: exprToLatex(final.expr) },
+              limit: null,
+              series: null,
+              note: why(e),
+            });
           }
         }
       }

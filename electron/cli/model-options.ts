@@ -41,20 +41,26 @@ export async function planTechniques(opts: Record<string, string>, cmd: string, 
   let parallel: number | undefined;
   if (opts.parallel !== undefined) {
     parallel = Number(opts.parallel);
-    if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64) throw new UsageError(`${cmd}: --parallel must be a whole number from 1 to 64, got '${opts.parallel}'`);
+    if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64)
+      throw new UsageError(`${cmd}: --parallel must be a whole number from 1 to 64, got '${opts.parallel}'`);
   }
   const base = { url, ...(model ? { model } : {}), ...(model2 ? { model2 } : {}), ...(gpu ? { gpu } : {}), ...(parallel ? { parallel } : {}) };
   const warn = () => {
     for (const w of settingsWarnings({ url })) io.err(`warning: ${w}\n`);
   };
   if (opts.technique !== undefined) {
-    const names = opts.technique.split(',').map((n) => n.trim()).filter(Boolean);
+    const names = opts.technique
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
     if (names.length === 0) throw new UsageError(`${cmd}: --technique needs a name (available: ${TECHNIQUE_NAMES.join(', ')})`);
     if (cmd === 'grade' && names.length > 1) throw new UsageError('grade: give one technique (eval compares several)');
     for (const n of names) {
-      if (!(TECHNIQUE_NAMES as readonly string[]).includes(n)) throw new UsageError(`${cmd}: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
+      if (!(TECHNIQUE_NAMES as readonly string[]).includes(n))
+        throw new UsageError(`${cmd}: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
       const problem = checkModels(n, model, model2);
-      if (problem) throw new UsageError(`${cmd}: ${problem}: ${model ? 'give --model2 NAME or set EQUIMARK_MODEL2' : 'give --model NAME or set EQUIMARK_MODEL'}`);
+      if (problem)
+        throw new UsageError(`${cmd}: ${problem}: ${model ? 'give --model2 NAME or set EQUIMARK_MODEL2' : 'give --model NAME or set EQUIMARK_MODEL'}`);
     }
     if (names.some(isModelTechnique)) warn();
     return { ...base, names: [...new Set(names)], keepWaiting: false };
@@ -89,11 +95,23 @@ export async function requireInstalledModels(technique: string, plan: Plan): Pro
     return;
   }
   const missing = names.find((n) => !OllamaClient.findModel(installed, n));
-  if (missing) throw new OllamaError('model-not-found', `model '${missing}' is not installed in Ollama at ${plan.url} (installed: ${installed.map((m) => m.name).join(', ') || 'none'}); pull it first`);
+  if (missing)
+    throw new OllamaError(
+      'model-not-found',
+      `model '${missing}' is not installed in Ollama at ${plan.url} (installed: ${installed.map((m) => m.name).join(', ') || 'none'}); pull it first`,
+    );
 }
 
 export function makeTechnique(name: string, plan: Plan, engine: EntailmentEngine, cache: string | null): Promise<Technique> {
-  return resolveTechnique(name, { url: plan.url, model: plan.model ?? null, model2: plan.model2 ?? null, gpu: plan.gpu ?? null, cache, engine, ...(plan.parallel ? { parallel: plan.parallel } : {}) });
+  return resolveTechnique(name, {
+    url: plan.url,
+    model: plan.model ?? null,
+    model2: plan.model2 ?? null,
+    gpu: plan.gpu ?? null,
+    cache,
+    engine,
+    ...(plan.parallel ? { parallel: plan.parallel } : {}),
+  });
 }
 
 /** The Ollama server of --ollama-url / OLLAMA_HOST, with the off-machine warning. */
@@ -108,4 +126,3 @@ export function ollamaAt(opts: Record<string, string>, cmd: string, io: Io): { u
   // A pull of several GB over a slow link can take hours: its limit is generous.
   return { url, client: new OllamaClient({ url, retries: 1, timeoutMs: cmd === 'pull' ? 6 * 3600_000 : 10_000 }) };
 }
-

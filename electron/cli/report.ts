@@ -51,13 +51,17 @@ const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** Lines on a batch's model use: calls, tokens, time, estimated FLOPs and energy. */
 export function accountingLines(technique: string, models: string[], a: BatchAccounting, gpu?: string, unreachable?: string): string[] {
-  if (a.calls === 0 && a.cachedCalls === 0) return [`model (${technique}): ${unreachable ? `no call could be made (${unreachable})` : 'no call was needed this run'}`];
+  if (a.calls === 0 && a.cachedCalls === 0)
+    return [`model (${technique}): ${unreachable ? `no call could be made (${unreachable})` : 'no call was needed this run'}`];
   const out = [
     `model (${technique}, ${models.join(' + ') || 'unresolved'}): ${a.calls} calls${a.cachedCalls ? ` (+${a.cachedCalls} replayed from the reply cache, ${a.cachedTokens} tokens not spent again)` : ''}, ` +
       `tokens ${a.tokensIn} in / ${a.tokensOut} out; model busy ${secs(a.modelBusyMs)}, batch ${secs(a.batchWallMs)}`,
     `estimated compute: ${a.estimatedFlops == null ? 'unknown (a model did not report its size)' : `${a.estimatedFlops.toExponential(2)} FLOPs`} (2 x parameters x tokens, an estimate)`,
   ];
-  if (a.energy) out.push(`estimated energy: ${a.energy.wattHours.toFixed(3)} Wh (${Math.round(a.energy.joules)} J) on ${a.energy.gpu} at ${a.energy.boardPowerW} W board power x busy time; an estimate`);
+  if (a.energy)
+    out.push(
+      `estimated energy: ${a.energy.wattHours.toFixed(3)} Wh (${Math.round(a.energy.joules)} J) on ${a.energy.gpu} at ${a.energy.boardPowerW} W board power x busy time; an estimate`,
+    );
   else if (!gpu) out.push('estimated energy: give --gpu NAME (e.g. "RTX 4090") for an estimate');
   return out;
 }

@@ -97,7 +97,8 @@ export type GradeSummary = {
 
 /** Same reading (equations, status, flags): a response still waiting is not stored again. */
 const sameReading = (a: Extraction, b: Extraction): boolean =>
-  JSON.stringify([a.equations.map((e) => e.source), a.status, a.source, [...a.flags].sort()]) === JSON.stringify([b.equations.map((e) => e.source), b.status, b.source, [...b.flags].sort()]);
+  JSON.stringify([a.equations.map((e) => e.source), a.status, a.source, [...a.flags].sort()]) ===
+  JSON.stringify([b.equations.map((e) => e.source), b.status, b.source, [...b.flags].sort()]);
 
 /** Extraction for a given list (source 'given'); a bad row becomes an empty list needing review. */
 export function givenExtraction(row: EquationsRow): Extraction {
@@ -109,7 +110,14 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
 
 /** The reading stored when reading a response failed: nothing read, needs review, the reason in its notes. */
 export function failedReading(reader: string, message: string): Extraction {
-  return { equations: [], status: 'needs-review', source: 'embedded', flags: [ENGINE_ERROR_FLAG], unread: [], notes: [note('engine-error', `engine error while reading (${reader}): ${message}`)] };
+  return {
+    equations: [],
+    status: 'needs-review',
+    source: 'embedded',
+    flags: [ENGINE_ERROR_FLAG],
+    unread: [],
+    notes: [note('engine-error', `engine error while reading (${reader}): ${message}`)],
+  };
 }
 
 /** Marks stored when marking a response failed: every automatic item undecided, with the reason. */
@@ -117,7 +125,15 @@ function failedMarks(cq: CompiledQuestion | undefined, message: string): Respons
   const items = (cq?.question.scheme ?? []).map((s) =>
     s.manual
       ? { itemId: s.id, available: s.marks, awarded: null, outcome: 'manual' as const, match: 'manual' as const, evidence: [] }
-      : { itemId: s.id, available: s.marks, awarded: null, outcome: 'undecided' as const, match: s.match ?? 'implied', evidence: [], note: `engine error: ${message}` },
+      : {
+          itemId: s.id,
+          available: s.marks,
+          awarded: null,
+          outcome: 'undecided' as const,
+          match: s.match ?? 'implied',
+          evidence: [],
+          note: `engine error: ${message}`,
+        },
   );
   return { items, total: 0, available: items.reduce((t, i) => t + i.available, 0), inconsistent: [], status: 'undecided' };
 }
@@ -198,7 +214,10 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {
     const known = input.rows.filter((r) => exam.questions.has(r.questionId));
-    imported = ws.importGiven(examId, known.map((r) => ({ studentId: r.studentId, questionId: r.questionId, extraction: givenExtraction(r) })));
+    imported = ws.importGiven(
+      examId,
+      known.map((r) => ({ studentId: r.studentId, questionId: r.questionId, extraction: givenExtraction(r) })),
+    );
   }
   onProgress?.({ phase: 'import', done: 1, total: 1 });
 
@@ -214,8 +233,16 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     ws.saveExtraction(r.id, failedReading(technique.extractor.name, message), technique.extractor.name);
     engineErrors.push({ studentId: r.studentId, questionId: r.questionId, message: `reading: ${message}` });
   };
-  const noText: Extraction = { equations: [], status: 'needs-review', source: 'manual', flags: [], unread: [], notes: [note('other', 'no text and no equations')] };
-  const tick = (r: { studentId: string; questionId: string }) => onProgress?.({ phase: 'extract', done: ++extractDone, total: toExtract.length, studentId: r.studentId, questionId: r.questionId });
+  const noText: Extraction = {
+    equations: [],
+    status: 'needs-review',
+    source: 'manual',
+    flags: [],
+    unread: [],
+    notes: [note('other', 'no text and no equations')],
+  };
+  const tick = (r: { studentId: string; questionId: string }) =>
+    onProgress?.({ phase: 'extract', done: ++extractDone, total: toExtract.length, studentId: r.studentId, questionId: r.questionId });
   for (const r of toExtract) if (!exam.questions.get(r.questionId)) throw new Error(`response ${r.studentId}/${r.questionId}: question not in the exam`);
   if (technique.batch) {
     const byId = new Map(toExtract.map((r) => [String(r.id), r]));
@@ -304,7 +331,20 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   const undecidedItems = ws.undecidedItemCount(examId);
   const waiting = ws.waiting(examId).map((w) => ({ studentId: w.studentId, questionId: w.questionId }));
   return {
-    examId, responses: all.length, imported, extractedNow, markedNow, byExtraction, inconsistent, awarded, available, undecidedItems,
-    technique: technique.name, waiting, engineErrors, ...(waitingReason ? { waitingReason } : {}), ...(model ? { model } : {}),
+    examId,
+    responses: all.length,
+    imported,
+    extractedNow,
+    markedNow,
+    byExtraction,
+    inconsistent,
+    awarded,
+    available,
+    undecidedItems,
+    technique: technique.name,
+    waiting,
+    engineErrors,
+    ...(waitingReason ? { waitingReason } : {}),
+    ...(model ? { model } : {}),
   };
 }

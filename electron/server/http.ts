@@ -42,7 +42,13 @@ export const MAX_BODY = 60 * 1024 * 1024;
 
 export type BrowserServer = { url: string; port: number; token: string; server: Server; close(): Promise<void> };
 
-export type ServeOptions = { handlers: ApiHandlers; rendererDir: string; port?: number; token?: string; /** Body limit in bytes (default MAX_BODY). */ maxBodyBytes?: number };
+export type ServeOptions = {
+  handlers: ApiHandlers;
+  rendererDir: string;
+  port?: number;
+  token?: string;
+  /** Body limit in bytes (default MAX_BODY). */ maxBodyBytes?: number;
+};
 
 class BodyTooLarge extends Error {
   override name = 'BodyTooLarge';
@@ -137,8 +143,10 @@ export async function serveBrowserMode(opts: ServeOptions): Promise<BrowserServe
       if (url.pathname.startsWith('/api/')) {
         if (req.method !== 'POST') return send(res, 405, 'POST only');
         const origin = req.headers.origin;
-        if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return send(res, 403, 'cross-origin request refused');
-        if (!sameToken(req.headers['x-equimark-token'] as string | undefined, token)) return send(res, 401, 'missing or wrong token: open the URL printed when Equimark started');
+        if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`)
+          return send(res, 403, 'cross-origin request refused');
+        if (!sameToken(req.headers['x-equimark-token'] as string | undefined, token))
+          return send(res, 401, 'missing or wrong token: open the URL printed when Equimark started');
         if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'application/json only');
         const declared = Number(req.headers['content-length']);
         if (Number.isFinite(declared) && declared > maxBody) return tooLarge(res, maxBody);
@@ -147,7 +155,12 @@ export async function serveBrowserMode(opts: ServeOptions): Promise<BrowserServe
           payload = JSON.parse(await readBody(req, maxBody));
         } catch (e) {
           if (e instanceof BodyTooLarge) return tooLarge(res, maxBody);
-          return send(res, 400, JSON.stringify({ ok: false, error: { code: 'invalid-request', message: `bad request body: ${(e as Error).message}` } }), 'application/json');
+          return send(
+            res,
+            400,
+            JSON.stringify({ ok: false, error: { code: 'invalid-request', message: `bad request body: ${(e as Error).message}` } }),
+            'application/json',
+          );
         }
         const result = await dispatch(opts.handlers, path.slice(5), payload);
         return send(res, 200, JSON.stringify(result), 'application/json; charset=utf-8');
@@ -181,6 +194,10 @@ export async function serveBrowserMode(opts: ServeOptions): Promise<BrowserServe
     port,
     token,
     server,
-    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }

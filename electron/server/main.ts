@@ -67,7 +67,16 @@ async function main() {
 // trace (EQUIMARK_DEBUG=1 shows it).
 main().catch((e: unknown) => {
   const debug = !!process.env.EQUIMARK_DEBUG && process.env.EQUIMARK_DEBUG !== '0';
-  const msg = e instanceof Error ? (debug ? (e.stack ?? e.message) : e.message.split('\n').map((l) => l.trim()).filter(Boolean).join(' | ')) : String(e);
+  const msg =
+    e instanceof Error
+      ? debug
+        ? (e.stack ?? e.message)
+        : e.message
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean)
+            .join(' | ')
+      : String(e);
   console.error(`equimark browser mode: error: ${msg}${debug ? '' : ' (set EQUIMARK_DEBUG=1 for details)'}`);
   process.exit(1);
 });

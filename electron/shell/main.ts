@@ -121,7 +121,8 @@ void app.whenReady().then(() => {
   ipcMain.handle(CHANNEL, async (event, method: unknown, payload: unknown) => {
     // Only our own top frame may call the API.
     const from = event.senderFrame?.url ?? '';
-    if (!from.startsWith(`${ORIGIN}/`) || event.senderFrame?.parent) return { ok: false, error: { code: 'invalid-request', message: 'refused: not the app window' } };
+    if (!from.startsWith(`${ORIGIN}/`) || event.senderFrame?.parent)
+      return { ok: false, error: { code: 'invalid-request', message: 'refused: not the app window' } };
     return dispatch(handlers, method, payload);
   });
 

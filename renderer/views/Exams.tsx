@@ -51,8 +51,8 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
         <div className="empty">
           <h2>Welcome to Equimark</h2>
           <p>
-            Equimark reads typed physics answers, finds the equations in them, and marks them against your marking scheme with a symbolic
-            engine. Models only read; marks always come from the scheme, and you can check and change every one.
+            Equimark reads typed physics answers, finds the equations in them, and marks them against your marking scheme with a symbolic engine. Models only
+            read; marks always come from the scheme, and you can check and change every one.
           </p>
           <p>To try it, open the demo exam: a short mechanics paper with a class of typed answers.</p>
           <button className="primary" onClick={demo} disabled={busy}>
@@ -239,7 +239,10 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
               aria-label="how it is matched"
               value={it.manual ? 'manual' : (it.match ?? 'implied')}
               onChange={(e) =>
-                setItem(i, e.target.value === 'manual' ? { ...it, manual: true, match: undefined } : { ...it, manual: undefined, match: e.target.value as 'implied' })
+                setItem(
+                  i,
+                  e.target.value === 'manual' ? { ...it, manual: true, match: undefined } : { ...it, manual: undefined, match: e.target.value as 'implied' },
+                )
               }
             >
               <option value="implied">implied by a student equation</option>
@@ -271,7 +274,15 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
           )}
         </div>
       ))}
-      <button className="link" onClick={() => onChange({ ...q, scheme: [...q.scheme, { id: String.fromCharCode(97 + q.scheme.length), description: '', marks: 1, match: 'implied', accept: [''] }] })}>
+      <button
+        className="link"
+        onClick={() =>
+          onChange({
+            ...q,
+            scheme: [...q.scheme, { id: String.fromCharCode(97 + q.scheme.length), description: '', marks: 1, match: 'implied', accept: [''] }],
+          })
+        }
+      >
         + add a scheme item
       </button>
     </div>

@@ -38,8 +38,8 @@ export function ExportView({ examId }: { nav: Nav; examId: string }) {
       <div className="card">
         <h2>Marks</h2>
         <p className="muted">
-          One row per student: a column for each question's scheme items (<code>q1.a</code>, <code>q1.b</code>, …), each question's total and the overall
-          total. Manual items not yet marked are left empty, and the status column says what is still open.
+          One row per student: a column for each question's scheme items (<code>q1.a</code>, <code>q1.b</code>, …), each question's total and the overall total.
+          Manual items not yet marked are left empty, and the status column says what is still open.
         </p>
         <div className="row">
           <button className="primary" onClick={() => marks('student')} data-testid="export-student-marks">

@@ -160,8 +160,8 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
                     : p.state === 'failed'
                       ? 'Stopped with an error.'
                       : p.phase === 'marking'
-                      ? 'Marking the equations read…'
-                      : 'Reading the responses…'}
+                        ? 'Marking the equations read…'
+                        : 'Reading the responses…'}
             </strong>
             <span className="muted" data-testid="progress-counts">
               {p.read} of {p.total} read · {p.done} of {p.total} responses marked ({pct}%)
@@ -306,7 +306,8 @@ function PullModel({ first, onPulled }: { first: boolean; onPulled: (name: strin
         </button>
       </form>
       <p className="muted small pull-hint">
-        A name from the Ollama library, such as <code>qwen2.5:7b</code> (about 4.7 GB). Ollama fetches it from its library; a large model takes a while, and you can go on working meanwhile.
+        A name from the Ollama library, such as <code>qwen2.5:7b</code> (about 4.7 GB). Ollama fetches it from its library; a large model takes a while, and you
+        can go on working meanwhile.
       </p>
       {error && <div className="banner error">{error}</div>}
       {p && watching && p.state !== 'idle' && (

@@ -24,7 +24,10 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
   const correct = async (responseIds: string[]) => {
     setMsg(undefined);
     try {
-      const r = await api['groups.apply']({ responseIds, action: { kind: 'equations', equations: eqs.filter((e) => e.trim()), comment: comment.trim() || undefined } });
+      const r = await api['groups.apply']({
+        responseIds,
+        action: { kind: 'equations', equations: eqs.filter((e) => e.trim()), comment: comment.trim() || undefined },
+      });
       setMsg(`Equations corrected and re-marked for ${r.changed} responses; each is in its history.`);
       setEditing(null);
       setComment('');
@@ -101,7 +104,12 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
             <div className="group-edit">
               <EquationListEditor equations={eqs} onChange={setEqs} variables={variables} />
               <div className="save-bar">
-                <input placeholder="Why (optional, kept in each response's history)" aria-label="group correction comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+                <input
+                  placeholder="Why (optional, kept in each response's history)"
+                  aria-label="group correction comment"
+                  value={comment}
+                  onChange={(e) => setComment(e.target.value)}
+                />
                 <button
                   className="primary"
                   disabled={!eqs.filter((e) => e.trim()).every((e) => checkEquation(e, variables).ok)}

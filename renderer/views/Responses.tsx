@@ -42,8 +42,8 @@ export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
     <section>
       <h1>Responses</h1>
       <p className="lead">
-        Import the class's typed answers as a CSV file with the columns <code>student_id,question_id,response</code> (one row per student and
-        question; answers may span several lines inside quotes).
+        Import the class's typed answers as a CSV file with the columns <code>student_id,question_id,response</code> (one row per student and question; answers
+        may span several lines inside quotes).
       </p>
       <FileDrop accept=".csv,text/csv" label="Import responses (CSV)" onText={importCsv} testId="responses-file" />
       {error && <div className="banner error">{error}</div>}
@@ -91,8 +91,8 @@ export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
       <details className="card">
         <summary>Optional: reference equation lists (gold) for an accuracy figure</summary>
         <p className="muted">
-          If you have typed out, for some responses, the equations a careful marker sees (<code>student_id,question_id,equations</code>, equations as a
-          JSON list), the summary shows how often Equimark read the same.
+          If you have typed out, for some responses, the equations a careful marker sees (<code>student_id,question_id,equations</code>, equations as a JSON
+          list), the summary shows how often Equimark read the same.
         </p>
         <FileDrop accept=".csv,text/csv" label="Import reference equations (CSV)" onText={(t) => importGold(t)} testId="gold-file" />
         {gold && (
@@ -113,13 +113,14 @@ export function ResponsesView({ nav, examId }: { nav: Nav; examId: string }) {
       <details className="card">
         <summary>Optional: equation lists to mark as they are</summary>
         <p className="muted">
-          Already have each response's equations (<code>student_id,question_id,equations</code>)? Import them and Equimark marks exactly those lists,
-          without reading any text. They replace any reading already stored for those responses.
+          Already have each response's equations (<code>student_id,question_id,equations</code>)? Import them and Equimark marks exactly those lists, without
+          reading any text. They replace any reading already stored for those responses.
         </p>
         <FileDrop accept=".csv,text/csv" label="Import equation lists (CSV)" onText={(t) => importLists(t)} testId="equations-file" />
         {lists && (
           <div className={lists.error ? 'banner error' : 'banner ok'} data-testid="equations-result">
-            {lists.error ?? `Imported ${lists.imported} equation lists${lists.rejected.length ? `; ${lists.rejected.length} rows skipped` : ''}. Grade to mark them.`}
+            {lists.error ??
+              `Imported ${lists.imported} equation lists${lists.rejected.length ? `; ${lists.rejected.length} rows skipped` : ''}. Grade to mark them.`}
           </div>
         )}
       </details>

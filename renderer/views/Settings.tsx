@@ -36,12 +36,24 @@ export function SettingsView({ info: initialInfo }: { info?: ApiResponse<'app.in
             <span>Preferred models (comma-separated)</span>
             <input
               value={s.models.join(', ')}
-              onChange={(e) => setS({ ...s, models: e.target.value.split(',').map((x) => x.trim()).filter(Boolean) })}
+              onChange={(e) =>
+                setS({
+                  ...s,
+                  models: e.target.value
+                    .split(',')
+                    .map((x) => x.trim())
+                    .filter(Boolean),
+                })
+              }
             />
           </label>
           <label className="field">
             <span>GPU Ollama runs on (for the energy estimate)</span>
-            <input value={s.gpu ?? ''} placeholder="RTX 4090, or its board power such as 320W (blank: 250 W assumed)" onChange={(e) => setS({ ...s, gpu: e.target.value })} />
+            <input
+              value={s.gpu ?? ''}
+              placeholder="RTX 4090, or its board power such as 320W (blank: 250 W assumed)"
+              onChange={(e) => setS({ ...s, gpu: e.target.value })}
+            />
           </label>
           <label className="field">
             <span>Python (for the SymPy checker)</span>

@@ -39,14 +39,18 @@ export function SummaryView({ nav, examId }: { nav: Nav; examId: string }) {
         </div>
         <div>
           <dt>Reading accuracy</dt>
-          <dd data-stat="accuracy">{s.accuracy && s.accuracy.compared ? `${Math.round((100 * s.accuracy.equivalent) / s.accuracy.compared)}% of ${s.accuracy.compared}` : '—'}</dd>
+          <dd data-stat="accuracy">
+            {s.accuracy && s.accuracy.compared ? `${Math.round((100 * s.accuracy.equivalent) / s.accuracy.compared)}% of ${s.accuracy.compared}` : '—'}
+          </dd>
         </div>
       </dl>
       {!s.accuracy && <p className="muted small">Import reference equation lists (Responses) to see how often the reading matched them.</p>}
       <div className="charts">
         {s.distribution.map((d) => (
           <div className="card" key={d.questionId}>
-            <h2>{d.questionId}: marks out of {d.available}</h2>
+            <h2>
+              {d.questionId}: marks out of {d.available}
+            </h2>
             <Histogram counts={d.counts} />
           </div>
         ))}

@@ -81,4 +81,3 @@ export function symbolsOf(node: Expr | Equation): string[] {
   } else walk(node);
   return [...out];
 }
-

@@ -83,9 +83,41 @@ const ratText = (r: { n: bigint; d: bigint }): string => (r.d === 1n ? r.n.toStr
 const shortText = (s: string): string => (s.length > 24 ? `${s.slice(0, 10)}...${s.slice(-10)} (${s.length} digits)` : s);
 
 const PYTHON_KEYWORDS = new Set([
-  'lambda', 'import', 'from', 'def', 'class', 'return', 'yield', 'await', 'async', 'for', 'while', 'if',
-  'else', 'elif', 'and', 'or', 'not', 'in', 'is', 'None', 'True', 'False', 'with', 'as', 'global',
-  'nonlocal', 'del', 'pass', 'raise', 'try', 'except', 'finally', 'assert', 'break', 'continue',
+  'lambda',
+  'import',
+  'from',
+  'def',
+  'class',
+  'return',
+  'yield',
+  'await',
+  'async',
+  'for',
+  'while',
+  'if',
+  'else',
+  'elif',
+  'and',
+  'or',
+  'not',
+  'in',
+  'is',
+  'None',
+  'True',
+  'False',
+  'with',
+  'as',
+  'global',
+  'nonlocal',
+  'del',
+  'pass',
+  'raise',
+  'try',
+  'except',
+  'finally',
+  'assert',
+  'break',
+  'continue',
 ]);
 
 type TokKind = 'num' | 'ident' | 'op' | 'eof';
@@ -201,7 +233,13 @@ class Parser {
     const b = this.constOf(right);
     if (!a || !b || a === 'huge' || b === 'huge') return e;
     const v =
-      op === '+' ? mkRat(a.n * b.d + b.n * a.d, a.d * b.d) : op === '-' ? mkRat(a.n * b.d - b.n * a.d, a.d * b.d) : op === '*' ? mkRat(a.n * b.n, a.d * b.d) : mkRat(a.n * b.d, a.d * b.n);
+      op === '+'
+        ? mkRat(a.n * b.d + b.n * a.d, a.d * b.d)
+        : op === '-'
+          ? mkRat(a.n * b.d - b.n * a.d, a.d * b.d)
+          : op === '*'
+            ? mkRat(a.n * b.n, a.d * b.d)
+            : mkRat(a.n * b.d, a.d * b.n);
     return this.fold(e, v, col, `'${op}'`);
   }
 

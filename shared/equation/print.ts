@@ -63,8 +63,14 @@ function symbolToLatex(name: string): string {
 }
 
 const FN_LATEX: Record<string, string> = {
-  sin: '\\sin', cos: '\\cos', tan: '\\tan', asin: '\\arcsin', acos: '\\arccos', atan: '\\arctan',
-  exp: '\\exp', log: '\\ln',
+  sin: '\\sin',
+  cos: '\\cos',
+  tan: '\\tan',
+  asin: '\\arcsin',
+  acos: '\\arccos',
+  atan: '\\arctan',
+  exp: '\\exp',
+  log: '\\ln',
 };
 
 export function exprToLatex(e: Expr): string {

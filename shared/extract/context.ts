@@ -46,4 +46,11 @@ export function unread(ctx: Ctx, toks: Tok[], reason: string): void {
 }
 
 /** A token standing for a variable the words named ("Group time = ..." -> t). */
-export const symTok = (name: string, at: Tok): Tok => ({ kind: 'id', text: name, start: at.start, end: at.start, sp: true, pieces: [{ kind: 'sym', name, text: name }] });
+export const symTok = (name: string, at: Tok): Tok => ({
+  kind: 'id',
+  text: name,
+  start: at.start,
+  end: at.start,
+  sp: true,
+  pieces: [{ kind: 'sym', name, text: name }],
+});

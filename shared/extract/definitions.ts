@@ -5,7 +5,8 @@ import type { Ctx } from './context.ts';
 import { note } from '../extraction.ts';
 
 const DEF_LET = /\blet[\s$]+([A-Za-z][A-Za-z0-9_]*)[\s$]+(?:be|denote|denotes|represent|represents|stand\s+for|=)\s+([^.,;:\n()=]+)/gi;
-const DEF_EQ = /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t$]*([A-Za-z][A-Za-z0-9_]*)[ \t$]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
+const DEF_EQ =
+  /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t$]*([A-Za-z][A-Za-z0-9_]*)[ \t$]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
 
 const DEF_AND = /\s+and\s+([A-Za-z][A-Za-z0-9_]*)\s+(?:be\s+|is\s+)?(?=(?:the|a|an)\s)/i;
 const DEF_DENOTE = /\bdenote\s+((?:the|a|an)\s+[A-Za-z' ]+?)\s+by\s+\$?\s*([A-Za-z][A-Za-z0-9_]*)\b/gi;

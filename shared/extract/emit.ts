@@ -10,7 +10,11 @@ import { note } from '../extraction.ts';
 export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
   const untrusted = [...all, ...parts.flat()].flatMap((t) => t.pieces ?? []).find((p) => p.kind === 'sym' && ctx.caseUntrusted.has(p.name));
   if (untrusted) {
-    unread(ctx, all, `'${untrusted.text}' could be ${untrusted.name.toLowerCase()} or ${untrusted.name.toUpperCase()}: this response changes the question's capitals`);
+    unread(
+      ctx,
+      all,
+      `'${untrusted.text}' could be ${untrusted.name.toLowerCase()} or ${untrusted.name.toUpperCase()}: this response changes the question's capitals`,
+    );
     return;
   }
   const pmCount = all.filter((t) => t.kind === 'pm').length;

@@ -65,7 +65,9 @@ function noteMarkerAddresses(text: string, ctx: Ctx): void {
   for (const m of findMarkerAddresses(text)) {
     ctx.flags.add('addresses-marker');
     ctx.markerRanges.push([m.start, m.end]);
-    ctx.notes.push(note('marker', `addressed to the marker (${m.why}), not obeyed; any equation in it is read as written: ${JSON.stringify(m.text.slice(0, 160))}`));
+    ctx.notes.push(
+      note('marker', `addressed to the marker (${m.why}), not obeyed; any equation in it is read as written: ${JSON.stringify(m.text.slice(0, 160))}`),
+    );
   }
 }
 
@@ -112,7 +114,11 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   ctx.norm = normalize(work, lex.greek);
   if (ctx.norm.tooDeep) {
     // LaTeX nested past the bound (a hostile input, or a paste gone wrong): nothing is guessed.
-    ctx.unread.push({ span: { start: 0, end: text.length }, text: text.slice(0, 200), reason: `LaTeX nested more than ${MAX_LATEX_DEPTH} levels deep: not read` });
+    ctx.unread.push({
+      span: { start: 0, end: text.length },
+      text: text.slice(0, 200),
+      reason: `LaTeX nested more than ${MAX_LATEX_DEPTH} levels deep: not read`,
+    });
     return result(ctx.equations.length ? 'partial' : 'abstained');
   }
   findDefinitions(ctx.norm.text, ctx);

@@ -9,8 +9,21 @@ import { STOPWORDS } from '../text/stopwords.ts';
 
 /** Functions students write, and the grammar's name for each. */
 export const FUNCTION_WORDS: Record<string, string> = {
-  sin: 'sin', cos: 'cos', tan: 'tan', sqrt: 'sqrt', root: 'sqrt', exp: 'exp', ln: 'log', log: 'log',
-  asin: 'asin', acos: 'acos', atan: 'atan', arcsin: 'asin', arccos: 'acos', arctan: 'atan', abs: 'Abs',
+  sin: 'sin',
+  cos: 'cos',
+  tan: 'tan',
+  sqrt: 'sqrt',
+  root: 'sqrt',
+  exp: 'exp',
+  ln: 'log',
+  log: 'log',
+  asin: 'asin',
+  acos: 'acos',
+  atan: 'atan',
+  arcsin: 'asin',
+  arccos: 'acos',
+  arctan: 'atan',
+  abs: 'Abs',
 };
 
 /** Single letters that are English words in prose unless the question has them as variables. */
@@ -18,13 +31,86 @@ const ENGLISH_LETTERS = new Set(['a', 'A', 'I']);
 
 /** Unit words dropped after a value (`100 m`, `2 m/s`, `9.8 m/s^2`). */
 export const UNIT_WORDS = new Set([
-  'm', 's', 'kg', 'N', 'J', 'W', 'cm', 'mm', 'km', 'h', 'g', 'ms', 'Hz', 'Pa', 'degrees', 'deg', 'rad', 'min', 'hr',
+  'm',
+  's',
+  'kg',
+  'N',
+  'J',
+  'W',
+  'cm',
+  'mm',
+  'km',
+  'h',
+  'g',
+  'ms',
+  'Hz',
+  'Pa',
+  'degrees',
+  'deg',
+  'rad',
+  'min',
+  'hr',
   // Electrical and thermal units: `12 V`, `5 A`, `300 K`, `2 mol`, `101 kPa`.
-  'V', 'A', 'mA', 'kV', 'kW', 'kJ', 'K', 'mol', 'kPa', 'atm', 'ohm', 'ohms',
+  'V',
+  'A',
+  'mA',
+  'kV',
+  'kW',
+  'kJ',
+  'K',
+  'mol',
+  'kPa',
+  'atm',
+  'ohm',
+  'ohms',
 ]);
 
-const STOP_LABEL = new Set(['the', 'a', 'an', 'her', 'his', 'their', 'its', 'our', 'my', 'this', 'that', 'is', 'so', 'and', 'then', 'now', 'we', 'i', 'let', 'be', 'denote', 'denotes', 'represent', 'represents']);
-const PREPOSITIONS = new Set(['of', 'for', 'to', 'at', 'relative', 'per', 'in', 'on', 'above', 'below', 'from', 'with', 'when', 'along', 'over', 'by', 'across', 'until']);
+const STOP_LABEL = new Set([
+  'the',
+  'a',
+  'an',
+  'her',
+  'his',
+  'their',
+  'its',
+  'our',
+  'my',
+  'this',
+  'that',
+  'is',
+  'so',
+  'and',
+  'then',
+  'now',
+  'we',
+  'i',
+  'let',
+  'be',
+  'denote',
+  'denotes',
+  'represent',
+  'represents',
+]);
+const PREPOSITIONS = new Set([
+  'of',
+  'for',
+  'to',
+  'at',
+  'relative',
+  'per',
+  'in',
+  'on',
+  'above',
+  'below',
+  'from',
+  'with',
+  'when',
+  'along',
+  'over',
+  'by',
+  'across',
+  'until',
+]);
 const MODIFIERS = new Set(['total', 'whole', 'overall', 'final', 'maximum', 'entire', 'full', 'required', 'answer', 'unknown']);
 
 const stem = (w: string): string => {
@@ -209,7 +295,6 @@ export function lexiconFor(q: Question): Lexicon {
   return lex;
 }
 
-
 const LONGEST_FUNCTION_WORD = Math.max(...Object.keys(FUNCTION_WORDS).map((w) => w.length));
 
 /** The longest alias key of a map (cached while the map doesn't grow). */
@@ -266,7 +351,7 @@ function subscriptEnds(run: string, words: ReadonlySet<string>): { at: Int32Arra
   for (let k = 0; k < run.length; k++) {
     at[k] = ends.length;
     let node: Trie | undefined = trie;
-    for (let j = k; j < run.length && node; ) {
+    for (let j = k; j < run.length && node;) {
       node = node.next.get(lower[j++]);
       if (node?.word) ends.push(j);
     }

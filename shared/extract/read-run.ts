@@ -7,15 +7,7 @@ import { UNIT_WORDS } from './lexicon.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import { trim } from './runs.ts';
-import {
-  cutByUnreadable,
-  functionNotation,
-  labelOf,
-  limitingCondition,
-  limitingConditionBefore,
-  modifiedAfter,
-  OPERATION_WORDS,
-} from './surroundings.ts';
+import { cutByUnreadable, functionNotation, labelOf, limitingCondition, limitingConditionBefore, modifiedAfter, OPERATION_WORDS } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
 import type { Tok } from './tokens.ts';
 import { note } from '../extraction.ts';
@@ -89,7 +81,12 @@ function dropApproximation(ctx: Ctx, t: Tok[]): Tok[] {
   const r = t.indexOf(rels[0]);
   const tail = t.slice(r + 1);
   const eqBefore = t.slice(0, r).some((x) => x.kind === 'eq');
-  if (eqBefore && tail.length > 0 && tail.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp') && tail.some((x) => x.kind === 'num')) {
+  if (
+    eqBefore &&
+    tail.length > 0 &&
+    tail.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp') &&
+    tail.some((x) => x.kind === 'num')
+  ) {
     ctx.notes.push(note('unread', `left out an approximate value after '≈'`));
     return t.slice(0, r);
   }
@@ -135,7 +132,8 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
   const { toks, i0, i1, raw, t, prev, next } = run;
   // "v = 2gh" with h no variable, "mgL(1 − cos θ) = ½mv²" with m none: a letter run glued to the maths
   // (no space) that isn't the question's is part of the expression, so the run is only a fragment.
-  const gluedWord = prev?.kind === 'word' && !raw[0].sp && !UNIT_WORDS.has(prev.text) ? prev : next?.kind === 'word' && !next.sp && !UNIT_WORDS.has(next.text) ? next : null;
+  const gluedWord =
+    prev?.kind === 'word' && !raw[0].sp && !UNIT_WORDS.has(prev.text) ? prev : next?.kind === 'word' && !next.sp && !UNIT_WORDS.has(next.text) ? next : null;
   if (gluedWord && (hasEq || hasSym)) {
     ctx.mathSeen = true;
     unread(ctx, t, `'${gluedWord.text}' is written into it and is not a variable of the question (${ctx.lex.variables.join(', ')})`);
@@ -154,7 +152,13 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
   // "T = 2?√(L/g)", "cos?": a '?' glued to a number, '(' or a function is a Greek letter lost in
   // typing that could not be restored (see normalize): the maths around it is not what was meant.
   const last = t[t.length - 1];
-  if (next?.kind === 'punct' && next.text === '?' && !next.sp && last === toks[i1 - 1] && (last.kind === 'num' || last.kind === 'lp' || (last.kind === 'id' && last.pieces!.at(-1)!.kind === 'fn'))) {
+  if (
+    next?.kind === 'punct' &&
+    next.text === '?' &&
+    !next.sp &&
+    last === toks[i1 - 1] &&
+    (last.kind === 'num' || last.kind === 'lp' || (last.kind === 'id' && last.pieces!.at(-1)!.kind === 'fn'))
+  ) {
     ctx.mathSeen = true;
     unread(ctx, t, "a '?' where a symbol was lost in typing");
     return true;
@@ -227,7 +231,9 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
-  const timesX = t.findIndex((x, k) => k > 0 && x.kind === 'id' && /^[xX]$/.test(x.text) && x.sp && t[k - 1].kind === 'num' && t[k + 1]?.kind === 'num' && t[k + 1].sp);
+  const timesX = t.findIndex(
+    (x, k) => k > 0 && x.kind === 'id' && /^[xX]$/.test(x.text) && x.sp && t[k - 1].kind === 'num' && t[k + 1]?.kind === 'num' && t[k + 1].sp,
+  );
   if (timesX >= 0) return `'${t[timesX].text}' between two numbers could be a times sign or the variable ${t[timesX].text}`;
   const modifier = modifiedAfter(toks, i1);
   if (modifier) return `the words after it ("${modifier}") change the expression`;
@@ -275,7 +281,9 @@ function readEquation(ctx: Ctx, run: Run): void {
     unread(ctx, t, `'${glued[0].text}${glued[1].text}' could be a value in ${glued[1].text} or ${glued[0].text} times a variable`);
     return;
   }
-  const limitContext = (prev?.kind === 'word' && /^(if|when|at|for|as|with|setting|putting|put)$/i.test(prev.text)) || (next?.kind === 'word' && /^(gives|then|yields)$/i.test(next.text));
+  const limitContext =
+    (prev?.kind === 'word' && /^(if|when|at|for|as|with|setting|putting|put)$/i.test(prev.text)) ||
+    (next?.kind === 'word' && /^(gives|then|yields)$/i.test(next.text));
   const zeroed = parts.length === 2 && limitContext ? positiveSetToZero(ctx, parts) : null;
   if (zeroed) {
     unread(ctx, t, `${zeroed} is positive in this question: setting it to 0 is a limiting case, not recorded`);

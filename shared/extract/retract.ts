@@ -87,7 +87,7 @@ function applyLineRetractions(text: string, ctx: Ctx): string {
       range = [end, e]; // "Ignore this line: v = 2": the maths after it on its line
     } else {
       // The line before (the phrase's own words before it are prose, blanked with it below).
-      for (let j = a - 1; j > 0; ) {
+      for (let j = a - 1; j > 0;) {
         const [pa, pe] = s.lineAt(j);
         if (!s.empty(pa, pe)) {
           range = [pa, pe];
@@ -97,7 +97,9 @@ function applyLineRetractions(text: string, ctx: Ctx): string {
       }
     }
     if (range && !s.empty(range[0], range[1])) {
-      ctx.notes.push(note('retraction', `retracted by the student ("${h[0]}"), not recorded: ${JSON.stringify(s.slice(range[0], range[1]).trim().slice(0, 120))}`));
+      ctx.notes.push(
+        note('retraction', `retracted by the student ("${h[0]}"), not recorded: ${JSON.stringify(s.slice(range[0], range[1]).trim().slice(0, 120))}`),
+      );
       s.blank(range[0], range[1]);
     }
     s.blank(at, end);
@@ -119,7 +121,7 @@ export function applyRetractions(text: string, ctx: Ctx): string {
     else if (looksMath(s.slice(sStart, at))) range = [sStart, at];
     else {
       // The previous non-empty sentence.
-      for (let b = sStart; b > 0; ) {
+      for (let b = sStart; b > 0;) {
         const a = s.sentenceStart(b - 1);
         if (!s.empty(a, b)) {
           range = [a, b];
@@ -129,7 +131,9 @@ export function applyRetractions(text: string, ctx: Ctx): string {
       }
     }
     if (range && range[1] > range[0] && !s.empty(range[0], range[1])) {
-      ctx.notes.push(note('retraction', `retracted by the student ("${h[0]}"), not recorded: ${JSON.stringify(s.slice(range[0], range[1]).trim().slice(0, 120))}`));
+      ctx.notes.push(
+        note('retraction', `retracted by the student ("${h[0]}"), not recorded: ${JSON.stringify(s.slice(range[0], range[1]).trim().slice(0, 120))}`),
+      );
       s.blank(range[0], range[1]);
     }
   }
@@ -203,13 +207,22 @@ export function applyCorrections(ctx: Ctx): void {
       const revision = after.find((a) => a.lhs === t.lhs)!;
       for (const e of t.equations) dropped.add(e);
       const was = text.slice(t.span.start, t.span.end).trim().slice(0, 120);
-      ctx.notes.push(note('retraction', `corrected by the student (${said}), not recorded: ${JSON.stringify(was)}, revised by ${JSON.stringify(text.slice(revision.span.start, revision.span.end).trim().slice(0, 120))}`));
+      ctx.notes.push(
+        note(
+          'retraction',
+          `corrected by the student (${said}), not recorded: ${JSON.stringify(was)}, revised by ${JSON.stringify(text.slice(revision.span.start, revision.span.end).trim().slice(0, 120))}`,
+        ),
+      );
     } else if (strong) {
       ctx.needsReview = true;
       const about = before.map((st) => text.slice(st.span.start, st.span.end).trim().slice(0, 80));
-      ctx.notes.push(note('correction', `the student corrects something (${said}) but which equation it replaces is unclear; all kept as written: ${about.map((a) => JSON.stringify(a)).join(', ')}`));
+      ctx.notes.push(
+        note(
+          'correction',
+          `the student corrects something (${said}) but which equation it replaces is unclear; all kept as written: ${about.map((a) => JSON.stringify(a)).join(', ')}`,
+        ),
+      );
     }
   }
   if (dropped.size) ctx.equations = ctx.equations.filter((e) => !dropped.has(e));
 }
-

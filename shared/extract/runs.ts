@@ -61,13 +61,14 @@ function trimBrackets(t: Tok[]): Tok[] {
   let lowest: RangeMin | null = null; // built when first asked
   let lo = 0;
   let hi = n;
-  for (let changed = true; changed && hi > lo; ) {
+  for (let changed = true; changed && hi > lo;) {
     changed = true;
     const depth = depthAt[hi] - depthAt[lo];
     // Whether the window goes below depth 0 (asked only with a closing bracket first).
     const closes = t[lo].kind === 'rp' || (hi - lo > 1 && t[lo].kind === 'num' && t[lo + 1].kind === 'rp');
     const dips = closes && (lowest ??= rangeMin(depthAt)).min(lo + 1, hi) < depthAt[lo];
-    if (hi - lo > 1 && t[lo].kind === 'num' && t[lo + 1].kind === 'rp' && dips) lo += 2; // a numbered list: "1) v = ..."
+    if (hi - lo > 1 && t[lo].kind === 'num' && t[lo + 1].kind === 'rp' && dips)
+      lo += 2; // a numbered list: "1) v = ..."
     else if (t[lo].kind === 'rp' && dips) lo++;
     else if (t[hi - 1].kind === 'lp') hi--;
     else if (depth > 0 && t[lo].kind === 'lp') lo++;
@@ -113,15 +114,39 @@ function sideIsNumeric(t: Tok[], k: number): boolean {
 export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): Tok[] {
   let t = trimBrackets(ts.filter((x) => x.kind !== 'nl'));
   // A trailing equation number: "... = 2S/u   (1)".
-  if (t.length > 3 && t[t.length - 1].kind === 'rp' && t[t.length - 2].kind === 'num' && t[t.length - 3].kind === 'lp' && t[t.length - 3].sp && /^\d+$/.test(t[t.length - 2].text)) {
+  if (
+    t.length > 3 &&
+    t[t.length - 1].kind === 'rp' &&
+    t[t.length - 2].kind === 'num' &&
+    t[t.length - 3].kind === 'lp' &&
+    t[t.length - 3].sp &&
+    /^\d+$/.test(t[t.length - 2].text)
+  ) {
     t = t.slice(0, -3);
   }
   // Trailing units: `100 m`, `2 m/s`, `9.8 m/s^2`, `400 N/m`, `2S/u s`.
   const n = t.length;
   let cut = -1;
-  if (n >= 5 && isUnit(t, n - 5) && t[n - 4].text === '/' && isUnit(t, n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && followsOperand(t, n - 5)) cut = n - 5;
-  else if (n >= 3 && isUnit(t, n - 3) && t[n - 2].text === '/' && isUnit(t, n - 1) && followsOperand(t, n - 3) && ['s', 'm', 'h', 'hr', 'min', 'kg'].includes(t[n - 1].text)) cut = n - 3;
-  else if (n >= 3 && isUnit(t, n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && followsOperand(t, n - 3) && (!lex.variables.includes(t[n - 3].text) || sideIsNumeric(t, n - 3))) cut = n - 3; // `0.01 m^3`
+  if (n >= 5 && isUnit(t, n - 5) && t[n - 4].text === '/' && isUnit(t, n - 3) && t[n - 2].text === '^' && t[n - 1].kind === 'num' && followsOperand(t, n - 5))
+    cut = n - 5;
+  else if (
+    n >= 3 &&
+    isUnit(t, n - 3) &&
+    t[n - 2].text === '/' &&
+    isUnit(t, n - 1) &&
+    followsOperand(t, n - 3) &&
+    ['s', 'm', 'h', 'hr', 'min', 'kg'].includes(t[n - 1].text)
+  )
+    cut = n - 3;
+  else if (
+    n >= 3 &&
+    isUnit(t, n - 3) &&
+    t[n - 2].text === '^' &&
+    t[n - 1].kind === 'num' &&
+    followsOperand(t, n - 3) &&
+    (!lex.variables.includes(t[n - 3].text) || sideIsNumeric(t, n - 3))
+  )
+    cut = n - 3; // `0.01 m^3`
   else if (n >= 1 && isUnit(t, n - 1) && followsOperand(t, n - 1)) {
     const u = t[n - 1].text;
     if (!lex.variables.includes(u) || sideIsNumeric(t, n - 1)) cut = n - 1;

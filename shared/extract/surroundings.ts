@@ -28,7 +28,12 @@ function labelBefore(toks: Tok[], i: number): string | null {
  * The label of a fragment or '= expr' (the words before it: "Group time = 2S/u", "max
  * compression: √(2gh/k)", "Mali's time is 2S/v", "time S/(v + w)") and what it names.
  */
-export function labelOf(ctx: Ctx, toks: Tok[], i0: number, startsWithEq: boolean): { kind: 'variable' | 'other' | 'unknown'; v: string | null; label: string } | null {
+export function labelOf(
+  ctx: Ctx,
+  toks: Tok[],
+  i0: number,
+  startsWithEq: boolean,
+): { kind: 'variable' | 'other' | 'unknown'; v: string | null; label: string } | null {
   let label: string | null = null;
   if (startsWithEq) label = labelBefore(toks, i0);
   else {
@@ -46,7 +51,8 @@ export function labelOf(ctx: Ctx, toks: Tok[], i0: number, startsWithEq: boolean
 }
 
 /** Words after which an expression is an operation on the working, not a value ("multiply by u(v+w)"). */
-export const OPERATION_WORDS = /^(by|cancel|cancels|cancelling|canceling|cancelled|multiply|multiplying|divide|dividing|factor|factorise|factorize|expand|expanding)$/i;
+export const OPERATION_WORDS =
+  /^(by|cancel|cancels|cancelling|canceling|cancelled|multiply|multiplying|divide|dividing|factor|factorise|factorize|expand|expanding)$/i;
 
 const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated|times|plus|minus|divided|multiplied)$/i;
 
@@ -64,7 +70,8 @@ export function modifiedAfter(toks: Tok[], i1: number): string | null {
 }
 
 const CONDITION_WORD = /^(when|as|if|for)$/i;
-const LIMIT_WORD = /^(small|smaller|large|larger|big|bigger|tiny|huge|negligible|negligibly|zero|infinity|infinite|dominates|dominant|much|tends|tending|approaches|approaching|vanishes)$/i;
+const LIMIT_WORD =
+  /^(small|smaller|large|larger|big|bigger|tiny|huge|negligible|negligibly|zero|infinity|infinite|dominates|dominant|much|tends|tending|approaches|approaching|vanishes)$/i;
 
 /**
  * An equation followed in the same sentence by a limiting condition ("v = u when w is small",
@@ -98,7 +105,11 @@ export function limitingConditionBefore(toks: Tok[], i0: number): string | null 
   return null;
 }
 
-const textOf = (toks: Tok[], a: number, b: number): string => toks.slice(a, b).map((t) => t.text).join(' ');
+const textOf = (toks: Tok[], a: number, b: number): string =>
+  toks
+    .slice(a, b)
+    .map((t) => t.text)
+    .join(' ');
 
 const isSymbolTok = (y: Tok): boolean => y.kind === 'usym' || (y.kind === 'id' && y.pieces!.some((p) => p.kind === 'sym'));
 const endsSentence = (x: Tok): boolean => x.kind === 'nl' || (x.kind === 'punct' && /^[.;!?]$/.test(x.text));
@@ -204,7 +215,13 @@ export function functionNotation(t: Tok[]): string | null {
 
 /** A letter run that is neither English nor a unit nor the question's ('dq', 'dt' in "R dq/dt + q/C"). */
 const unreadableRun = (t: Tok | undefined): boolean =>
-  !!t && t.kind === 'word' && /^[A-Za-z][A-Za-z0-9_]*$/.test(t.text) && t.text.length <= 6 && !STOPWORDS.has(t.text.toLowerCase()) && !UNIT_WORDS.has(t.text) && !CLAUSE_JOIN.test(t.text);
+  !!t &&
+  t.kind === 'word' &&
+  /^[A-Za-z][A-Za-z0-9_]*$/.test(t.text) &&
+  t.text.length <= 6 &&
+  !STOPWORDS.has(t.text.toLowerCase()) &&
+  !UNIT_WORDS.has(t.text) &&
+  !CLAUSE_JOIN.test(t.text);
 
 const inStretch = (t: Tok): boolean => isMathTok(t) || unreadableRun(t);
 

@@ -35,7 +35,12 @@ export function numberedQuantities(ctx: Ctx, toks: Tok[]): boolean {
     const distinct = new Set([...forms].map((f) => f.replace(/_/g, '')));
     if (!ctx.lex.describesOne(v) || (distinct.size < 2 && !plain.has(v))) continue;
     for (const f of forms) ctx.aliases.set(f, '');
-    ctx.notes.push(note('unmapped-symbol', `${[...forms].map((f) => `'${f}'`).join(', ')}${plain.has(v) ? ` beside '${v}'` : ''} name quantities other than ${v}, which is one particular quantity in this question: not read as ${v}`));
+    ctx.notes.push(
+      note(
+        'unmapped-symbol',
+        `${[...forms].map((f) => `'${f}'`).join(', ')}${plain.has(v) ? ` beside '${v}'` : ''} name quantities other than ${v}, which is one particular quantity in this question: not read as ${v}`,
+      ),
+    );
     marked = true;
   }
   return marked;
@@ -63,7 +68,9 @@ export function caseTrust(ctx: Ctx, toks: Tok[]): void {
       const doubtful = lowered ? v.toLowerCase() : raised ? v : null;
       if (!doubtful || ctx.caseUntrusted.has(doubtful)) continue;
       ctx.caseUntrusted.add(doubtful);
-      ctx.notes.push(note('unmapped-symbol', `the response wrote '${p.text}' for ${p.name}, so its '${doubtful}' could be ${doubtful === v ? v.toLowerCase() : v} too`));
+      ctx.notes.push(
+        note('unmapped-symbol', `the response wrote '${p.text}' for ${p.name}, so its '${doubtful}' could be ${doubtful === v ? v.toLowerCase() : v} too`),
+      );
     }
   }
 }
@@ -87,7 +94,8 @@ export function numberedClash(t: Tok[]): string | null {
  * taking a limit, not stating a value. ("so t = 0 or t = 2v_0 sinθ/g" is a root, and is recorded.)
  */
 export function positiveSetToZero(ctx: Ctx, parts: Tok[][]): string | null {
-  const lone = (p: Tok[]): string | null => (p.length === 1 && p[0].kind === 'id' && p[0].pieces?.length === 1 && p[0].pieces[0].kind === 'sym' ? p[0].pieces[0].name : null);
+  const lone = (p: Tok[]): string | null =>
+    p.length === 1 && p[0].kind === 'id' && p[0].pieces?.length === 1 && p[0].pieces[0].kind === 'sym' ? p[0].pieces[0].name : null;
   const zero = (p: Tok[]): boolean => p.length === 1 && p[0].kind === 'num' && Number(p[0].text) === 0;
   const [a, b] = parts;
   const v = zero(b) ? lone(a) : zero(a) ? lone(b) : null;

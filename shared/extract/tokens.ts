@@ -18,7 +18,18 @@ export type Tok = {
   pieces?: Piece[];
 };
 
-const TWO_CHAR: Record<string, TokKind> = { '**': 'op', '=>': 'arrow', '->': 'arrow', '>>': 'rel', '<<': 'rel', '<=': 'rel', '>=': 'rel', '==': 'eq', '+-': 'pm', '!=': 'rel' };
+const TWO_CHAR: Record<string, TokKind> = {
+  '**': 'op',
+  '=>': 'arrow',
+  '->': 'arrow',
+  '>>': 'rel',
+  '<<': 'rel',
+  '<=': 'rel',
+  '>=': 'rel',
+  '==': 'eq',
+  '+-': 'pm',
+  '!=': 'rel',
+};
 
 export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, string>): Tok[] {
   const out: Tok[] = [];
@@ -76,7 +87,12 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.pieces = pieces;
         } else if (why.caseChange) {
           t.kind = 'usym'; // "ma" with the question's A but no a: maths, but not mapped
-        } else if (/^[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text) && (text.length === 1 || /[_0-9]/.test(text)) && !['a', 'A', 'I'].includes(text) && !STOPWORDS.has(text.toLowerCase())) {
+        } else if (
+          /^[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text) &&
+          (text.length === 1 || /[_0-9]/.test(text)) &&
+          !['a', 'A', 'I'].includes(text) &&
+          !STOPWORDS.has(text.toLowerCase())
+        ) {
           t.kind = 'usym';
         }
       }
@@ -188,7 +204,12 @@ export function render(toks: Tok[]): Rendered {
         return { ok: false, reason: `unexpected '${t.text}'` };
     }
   }
-  if (unmapped.length) return { ok: false, reason: `symbol${unmapped.length > 1 ? 's' : ''} ${unmapped.map((u) => `'${u}'`).join(', ')} could not be mapped to a variable`, unmapped };
+  if (unmapped.length)
+    return {
+      ok: false,
+      reason: `symbol${unmapped.length > 1 ? 's' : ''} ${unmapped.map((u) => `'${u}'`).join(', ')} could not be mapped to a variable`,
+      unmapped,
+    };
   if (items.length === 0) return { ok: false, reason: 'empty' };
 
   const bad = bracketFunctionArguments(items) ?? bracketDenominators(items);

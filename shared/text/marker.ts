@@ -22,10 +22,12 @@ const ADDRESSEE = new RegExp(
 );
 
 /** What a mark request asks for. */
-const MARKS = /\b(?:full\s+marks?|marks|credit|(?:full|extra|bonus|all\s+the|all)\s+points|(?:a\s+)?(?:good|high|better|full|perfect)\s+(?:grade|score|mark)|100\s*%|an?\s+A\+?)(?=[\s.,;:!?)\]]|$)|\b(?:all|every)\s+(?:the\s+|\w+\s+)?marks?\b/i;
+const MARKS =
+  /\b(?:full\s+marks?|marks|credit|(?:full|extra|bonus|all\s+the|all)\s+points|(?:a\s+)?(?:good|high|better|full|perfect)\s+(?:grade|score|mark)|100\s*%|an?\s+A\+?)(?=[\s.,;:!?)\]]|$)|\b(?:all|every)\s+(?:the\s+|\w+\s+)?marks?\b/i;
 
 /** How it is asked: a request, an entitlement, an award. */
-const REQUEST = /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
+const REQUEST =
+  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
 
 /**
  * Imperatives and claims about grading the response itself: "mark this as correct", "record v = 3
@@ -51,7 +53,8 @@ const GRADING_ACT = new RegExp(
 );
 
 /** Claims about how the response stands with the marker ("already checked by a teacher", "fully correct"). */
-const CLAIM = /\b(?:already\s+(?:been\s+)?(?:checked|marked|graded|verified|approved)|(?:checked|marked|graded|verified|approved)\s+by\s+(?:a|the|my)\s+\w+|(?:fully|completely|100%|totally|entirely)\s+correct)\b/i;
+const CLAIM =
+  /\b(?:already\s+(?:been\s+)?(?:checked|marked|graded|verified|approved)|(?:checked|marked|graded|verified|approved)\s+by\s+(?:a|the|my)\s+\w+|(?:fully|completely|100%|totally|entirely)\s+correct)\b/i;
 
 /** A sentence: a line, or part of one ended by . ! ? followed by a space (not a decimal point). */
 export function sentences(text: string): { start: number; end: number }[] {
@@ -78,7 +81,8 @@ export function markerSignal(sentence: string): string | null {
   if (GRADING_ACT.test(sentence)) return 'it tells the marker what to record or how to mark';
   const marks = MARKS.test(sentence);
   if (marks && REQUEST.test(sentence)) return 'it asks for marks';
-  if (CLAIM.test(sentence) && (marks || REQUEST.test(sentence) || /\b(?:teacher|tutor|instructor|professor|marker|grader)\b/i.test(sentence))) return 'it claims the response has been judged';
+  if (CLAIM.test(sentence) && (marks || REQUEST.test(sentence) || /\b(?:teacher|tutor|instructor|professor|marker|grader)\b/i.test(sentence)))
+    return 'it claims the response has been judged';
   return null;
 }
 

@@ -38,7 +38,13 @@ const examJson = JSON.stringify({
 });
 
 function open(dir: string, extra: Partial<ConstructorParameters<typeof AppService>[0]> = {}) {
-  const service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: RESOURCES, createEngine: async () => new ThrowingEngine() as unknown as Engine, ...extra });
+  const service = new AppService({
+    workspacePath: join(dir, 'w.sqlite'),
+    mode: 'browser',
+    resourcesDir: RESOURCES,
+    createEngine: async () => new ThrowingEngine() as unknown as Engine,
+    ...extra,
+  });
   const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
     const r = await dispatch(service.handlers(), m, req);
     if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
@@ -62,7 +68,11 @@ describe('app: one response never fails the grading job', () => {
     try {
       const ex = await call('exam.import', { json: examJson });
       assert.ok(ex.ok);
-      await call('responses.import', { examId: 'boom', csv: 'student_id,question_id,response\nS1,q1,x = 1\nS2,q1,so x = 13\nS3,q1,x = 2\n', fileName: 'r.csv' });
+      await call('responses.import', {
+        examId: 'boom',
+        csv: 'student_id,question_id,response\nS1,q1,x = 1\nS2,q1,so x = 13\nS3,q1,x = 2\n',
+        fileName: 'r.csv',
+      });
       await call('grade.start', { examId: 'boom', technique: 'embedded', models: [] });
       const p = await settle();
       assert.equal(p.state, 'done', p.message ?? '');
@@ -113,7 +123,7 @@ describe('app: the settings file', () => {
     }
   });
 
-  it('a field of the wrong kind: that field\'s default, the others kept, the field named; saving settings clears it', async () => {
+  it("a field of the wrong kind: that field's default, the others kept, the field named; saving settings clears it", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'equimark-settings-'));
     writeFileSync(join(dir, 'w.sqlite.settings.json'), JSON.stringify({ ollamaUrl: 5, models: ['m1'], pythonPath: '/usr/bin/python3', gpu: 'RTX 4090' }));
     const { service, call } = open(dir);

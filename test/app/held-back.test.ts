@@ -75,7 +75,11 @@ describe('equations held back as possibly invented', () => {
   it('lists them in the detail, with LaTeX, the model and why; the marks don\u2019t count them', async () => {
     const d = await call('response.get', { responseId: id });
     assert.equal(d.current?.source, `model:${MODEL}`);
-    assert.deepEqual(d.current?.equations.map((e) => e.source), READ, 'only what the text supports is read');
+    assert.deepEqual(
+      d.current?.equations.map((e) => e.source),
+      READ,
+      'only what the text supports is read',
+    );
     assert.ok(d.chips.includes('invented') && d.chips.includes('needs-review'), d.chips.join(' '));
     assert.deepEqual(
       d.heldBack.map((h) => h.source),
@@ -90,7 +94,10 @@ describe('equations held back as possibly invented', () => {
     // Item a (t = u/g) is not earned: the invented equation counts for nothing.
     const a = d.items.find((i) => i.itemId === 'a')!;
     assert.equal(a.final, 0);
-    assert.ok(a.evidence.every((e) => e.student !== INVENTED_T), 'no evidence rests on it');
+    assert.ok(
+      a.evidence.every((e) => e.student !== INVENTED_T),
+      'no evidence rests on it',
+    );
     assert.equal(d.items.find((i) => i.itemId === 'c')!.final, 2, 'the height earns its marks');
     assert.equal(d.total, 3);
     // A response whose reading the text supports has nothing held back.
@@ -110,14 +117,28 @@ describe('equations held back as possibly invented', () => {
     assert.equal(d.total, 4);
     assert.ok(d.current?.equations.some((e) => e.source === INVENTED_T));
     assert.ok(d.chips.includes('corrected') && !d.chips.includes('needs-review'), d.chips.join(' '));
-    assert.ok(d.current?.notes.some((n) => n.kind === 'instructor' && n.text.includes('accepted by the instructor although possibly invented') && n.text.includes(INVENTED_T)), JSON.stringify(d.current?.notes));
+    assert.ok(
+      d.current?.notes.some(
+        (n) => n.kind === 'instructor' && n.text.includes('accepted by the instructor although possibly invented') && n.text.includes(INVENTED_T),
+      ),
+      JSON.stringify(d.current?.notes),
+    );
     // Audited: the comment says what was accepted, who proposed it and why it was held back.
     const comment = d.audit.find((a) => a.what === 'comment')?.new ?? '';
-    assert.match(comment, /Accepted a possibly-invented equation: Eq\(t, u\/g\) \(proposed by fake-llm:7b; 't' does not appear in the student's text\)\. her working/);
+    assert.match(
+      comment,
+      /Accepted a possibly-invented equation: Eq\(t, u\/g\) \(proposed by fake-llm:7b; 't' does not appear in the student's text\)\. her working/,
+    );
     assert.ok(d.audit.some((a) => a.what === 'equations read' && (a.new ?? '').startsWith('manual') && (a.new ?? '').includes('Eq(t, u/g)')));
-    assert.ok(d.audit.some((a) => a.what === 'marked' && /total 4/.test(a.new ?? '')), 'the new marks are in the history');
+    assert.ok(
+      d.audit.some((a) => a.what === 'marked' && /total 4/.test(a.new ?? '')),
+      'the new marks are in the history',
+    );
     // The other is still held back; the accepted one is not listed any more.
-    assert.deepEqual(d.heldBack.map((h) => h.source), [INVENTED_4]);
+    assert.deepEqual(
+      d.heldBack.map((h) => h.source),
+      [INVENTED_4],
+    );
     // The review table agrees.
     const row = (await call('review.list', { examId })).rows.find((r) => r.responseId === id)!;
     assert.equal(row.total, 4);
@@ -129,7 +150,10 @@ describe('equations held back as possibly invented', () => {
     assert.equal(d.audit.filter((a) => a.what === 'comment').at(-1)?.new, 'typo');
     assert.equal(d.total, 3);
     // Removed again by the correction: the model's invented equation is back in the list, and the other still there.
-    assert.deepEqual(d.heldBack.map((h) => h.source), [INVENTED_T, INVENTED_4]);
+    assert.deepEqual(
+      d.heldBack.map((h) => h.source),
+      [INVENTED_T, INVENTED_4],
+    );
     // New text replaces the reading: nothing from the old model reading is listed.
     await call('responses.import', { examId, csv: `student_id,question_id,response\nS1,q1,"H = u^2/(2g)"\n`, fileName: 'r2.csv' });
     const fresh = await call('response.get', { responseId: id });

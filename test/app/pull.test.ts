@@ -85,14 +85,20 @@ describe('downloading a model into Ollama from the app', () => {
     const statuses = new Set(seen.map((p) => p.status));
     assert.ok(statuses.has('pulling manifest'), `the manifest step is seen (${[...statuses].join(', ')})`);
     assert.ok(statuses.has(`pulling ${fake.digest(PULLABLE).slice(0, 12)}`), 'the layer download is seen');
-    assert.ok([...statuses].some((s) => /verifying|writing manifest|removing/.test(s)), 'a step after the download is seen');
+    assert.ok(
+      [...statuses].some((s) => /verifying|writing manifest|removing/.test(s)),
+      'a step after the download is seen',
+    );
     const partial = seen.find((p) => p.fraction !== null && p.fraction > 0 && p.fraction < 1);
     assert.ok(partial, 'a partial fraction is seen');
     assert.equal(partial.total, 4_683_073_184, 'bytes to download');
     assert.equal(partial.completed, Math.round(partial.fraction! * partial.total!), 'bytes downloaded');
     // The fraction only moves forward.
     const fr = seen.map((p) => p.fraction ?? 0);
-    assert.ok(fr.every((f, i) => i === 0 || f >= fr[i - 1]), `fractions never go back (${fr.join(' ')})`);
+    assert.ok(
+      fr.every((f, i) => i === 0 || f >= fr[i - 1]),
+      `fractions never go back (${fr.join(' ')})`,
+    );
     assert.equal(fake.count('pull', PULLABLE), 1, 'one request to Ollama');
 
     const o = await call('grade.options', {});
@@ -134,7 +140,14 @@ describe('downloading a model into Ollama from the app', () => {
     assert.equal((await refused('ollama.pull', {})).code, 'invalid-request', 'no name at all');
     assert.equal(fake.count('pull'), before);
     // Names Ollama takes pass.
-    for (const name of ['qwen2.5:14b', 'llama3.2', 'library/qwen2.5:7b', 'hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M', 'registry.example.com:5000/team/model:v1.2', 'phi3:3.8b-mini-4k-instruct-q4_K_M']) {
+    for (const name of [
+      'qwen2.5:14b',
+      'llama3.2',
+      'library/qwen2.5:7b',
+      'hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M',
+      'registry.example.com:5000/team/model:v1.2',
+      'phi3:3.8b-mini-4k-instruct-q4_K_M',
+    ]) {
       assert.ok(OllamaModelNameSchema.safeParse(name).success, name);
     }
   });

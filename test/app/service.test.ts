@@ -61,7 +61,10 @@ describe('app service', { skip }, () => {
     const audited = marksAudits();
     const exam = (await call('exam.get', { examId })) as Exam;
     // Item q1.a is worth 2 marks now.
-    const changed: Exam = { ...exam, questions: exam.questions.map((q) => (q.id !== 'q1' ? q : { ...q, scheme: q.scheme.map((s) => (s.id === 'a' ? { ...s, marks: 2 } : s)) })) };
+    const changed: Exam = {
+      ...exam,
+      questions: exam.questions.map((q) => (q.id !== 'q1' ? q : { ...q, scheme: q.scheme.map((s) => (s.id === 'a' ? { ...s, marks: 2 } : s)) })),
+    };
     const saved = await call('exam.save', { exam: changed });
     assert.ok(saved.ok);
     assert.ok(saved.remarking > 0, 'responses are being re-marked');
@@ -70,7 +73,10 @@ describe('app service', { skip }, () => {
     assert.equal(p.done, 85);
     const after = await call('review.list', { examId });
     const q1After = after.rows.filter((r) => r.questionId === 'q1');
-    assert.ok(q1After.every((r) => r.available === q1Before[0].available + 1), 'q1 is out of one more mark');
+    assert.ok(
+      q1After.every((r) => r.available === q1Before[0].available + 1),
+      'q1 is out of one more mark',
+    );
     const byId = new Map(q1Before.map((r) => [r.responseId, r]));
     let doubled = 0;
     for (const r of q1After) {
@@ -94,13 +100,22 @@ describe('app service', { skip }, () => {
     const groups = await call('groups.list', { examId, questionId: 'q3' });
     const g = groups.find((x) => x.responseIds.length >= 2 && x.equations.length > 0)!;
     assert.ok(g, 'a group of two or more');
-    const r = await call('groups.apply', { responseIds: g.responseIds, action: { kind: 'equations', equations: [...g.equations.map((e) => e.source), 'Eq(v, sqrt(2*g*h))'], comment: 'checked as a group' } });
+    const r = await call('groups.apply', {
+      responseIds: g.responseIds,
+      action: { kind: 'equations', equations: [...g.equations.map((e) => e.source), 'Eq(v, sqrt(2*g*h))'], comment: 'checked as a group' },
+    });
     assert.equal(r.changed, g.responseIds.length);
     for (const id of g.responseIds) {
       const d = await call('response.get', { responseId: id });
       assert.ok(d.chips.includes('corrected'));
-      assert.ok(d.audit.some((a) => a.comment === null && a.what === 'comment') || d.audit.some((a) => (a.new ?? '').includes('checked as a group')), `${d.studentId}: the comment is in its history`);
-      assert.ok(d.audit.some((a) => a.what === 'equations read' && (a.new ?? '').startsWith('manual')), `${d.studentId}: the correction is in its history`);
+      assert.ok(
+        d.audit.some((a) => a.comment === null && a.what === 'comment') || d.audit.some((a) => (a.new ?? '').includes('checked as a group')),
+        `${d.studentId}: the comment is in its history`,
+      );
+      assert.ok(
+        d.audit.some((a) => a.what === 'equations read' && (a.new ?? '').startsWith('manual')),
+        `${d.studentId}: the correction is in its history`,
+      );
     }
   });
 });
@@ -125,7 +140,10 @@ describe('gold lists for the accuracy figure', { skip }, () => {
       assert.equal((await call(s, 'summary.get', { examId })).accuracy, null, 'no gold yet');
       // Imported lists are said to be imported, not read by the extractor.
       const rows = (await call(s, 'review.list', { examId })).rows;
-      assert.ok(rows.every((r) => r.chips.includes('imported') && !r.chips.includes('extractor')), 'every row is an imported list');
+      assert.ok(
+        rows.every((r) => r.chips.includes('imported') && !r.chips.includes('extractor')),
+        'every row is an imported list',
+      );
       const g = await call(s, 'gold.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
       assert.equal(g.imported, 85);
       // The responses were read from the gold lists themselves: all equivalent.

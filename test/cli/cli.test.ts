@@ -33,7 +33,19 @@ test('bad arguments: exit 2 with what is wrong and the usage', async () => {
   const help = await cli(['help']);
   assert.equal(help.code, 0);
   // The usage documents the techniques, the model options, exit status 3 and the environment.
-  for (const s of ['--technique T', '--model M', '--ollama-url URL', '--gpu NAME', '--cache FILE|none', 'hybrid', 'embedded', '3 some responses wait', 'EQUIMARK_MODEL', 'OLLAMA_HOST']) assert.ok(help.out.includes(s), s);
+  for (const s of [
+    '--technique T',
+    '--model M',
+    '--ollama-url URL',
+    '--gpu NAME',
+    '--cache FILE|none',
+    'hybrid',
+    'embedded',
+    '3 some responses wait',
+    'EQUIMARK_MODEL',
+    'OLLAMA_HOST',
+  ])
+    assert.ok(help.out.includes(s), s);
 });
 
 test('bad files: exit 1 naming the file, the place and the problem; a rejected CSV stores nothing', async () => {
@@ -118,10 +130,20 @@ test('re-grading with an exam that drops a question with responses: a clear refu
       const examPath = join(dir, `exam-${change}.json`);
       writeFileSync(examPath, JSON.stringify(exam));
       const q1Only = join(dir, 'q1.csv');
-      writeFileSync(q1Only, readFileSync(responses, 'utf8').replace(/\r\n/g, '\n').split('\n').filter((l, i) => i === 0 || !/^D\d+,q2,/.test(l)).join('\n'));
+      writeFileSync(
+        q1Only,
+        readFileSync(responses, 'utf8')
+          .replace(/\r\n/g, '\n')
+          .split('\n')
+          .filter((l, i) => i === 0 || !/^D\d+,q2,/.test(l))
+          .join('\n'),
+      );
       r = await cli(['grade', '--exam', examPath, '--responses', q1Only, '--out', dir]);
       assert.equal(r.code, 1, change);
-      assert.match(r.err, /exam 'demo-physics' no longer has question 'q2' \(\d+ responses\), but the workspace .*workspace\.sqlite holds responses to it; nothing was changed\. Put the question back in the exam/);
+      assert.match(
+        r.err,
+        /exam 'demo-physics' no longer has question 'q2' \(\d+ responses\), but the workspace .*workspace\.sqlite holds responses to it; nothing was changed\. Put the question back in the exam/,
+      );
       assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
     }
     // Nothing was lost: the original exam grades again with no work and the same marks.
@@ -219,10 +241,16 @@ test('a responses CSV with invalid UTF-8 or a NUL byte: exit 1 naming file and l
   const dir = mkdtempSync(join(tmpdir(), 'eqm-bytes-'));
   try {
     const csv = join(dir, 'r.csv');
-    writeFileSync(csv, Buffer.concat([Buffer.from('student_id,question_id,response\r\nD01,q1,"H = 1\r\nok"\r\nD02,q1,caf'), Buffer.from([0xe9]), Buffer.from('\r\n')]));
+    writeFileSync(
+      csv,
+      Buffer.concat([Buffer.from('student_id,question_id,response\r\nD01,q1,"H = 1\r\nok"\r\nD02,q1,caf'), Buffer.from([0xe9]), Buffer.from('\r\n')]),
+    );
     let r = await cli(['grade', '--exam', DEMO, '--responses', csv, '--out', join(dir, 'out')]);
     assert.equal(r.code, 1);
-    assert.equal(r.err, `equimark: ${csv}, line 4: not valid UTF-8 text (bytes e9 0d 0a, byte 64 of the file): save the file as UTF-8 CSV (in Excel: "CSV UTF-8")\n`);
+    assert.equal(
+      r.err,
+      `equimark: ${csv}, line 4: not valid UTF-8 text (bytes e9 0d 0a, byte 64 of the file): save the file as UTF-8 CSV (in Excel: "CSV UTF-8")\n`,
+    );
     writeFileSync(csv, 'student_id,question_id,response\rD01,q1,"H = 1\rok"\rD02,q1,a\u0000\r');
     r = await cli(['grade', '--exam', DEMO, '--responses', csv, '--out', join(dir, 'out')]);
     assert.equal(r.code, 1);

@@ -45,7 +45,18 @@ test('grade --equations gold.csv gives the marks of gold-marks.csv', { skip: !ha
 });
 
 test('eval prints accuracy overall, per question and per tag, and marks agreement', { skip: !hasData && 'no ../shared/data' }, () => {
-  const r = runCli(['eval', '--exam', join(DATA, 'exam.json'), '--responses', join(DATA, 'responses.csv'), '--gold', join(DATA, 'gold.csv'), '--technique', 'plain', '--json']);
+  const r = runCli([
+    'eval',
+    '--exam',
+    join(DATA, 'exam.json'),
+    '--responses',
+    join(DATA, 'responses.csv'),
+    '--gold',
+    join(DATA, 'gold.csv'),
+    '--technique',
+    'plain',
+    '--json',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const rep = JSON.parse(r.stdout);
   assert.equal(rep.technique, 'plain');

@@ -31,7 +31,11 @@ export function csvRows(text: string): Record<string, string>[] {
  * Run the real launcher without blocking this process (a fake Ollama server in the test process
  * keeps answering), with extra environment variables (`undefined` removes one).
  */
-export function runCliAsync(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 180_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function runCliAsync(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 180_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const e: Record<string, string | undefined> = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete e[k];
   return new Promise((resolvePromise, reject) => {

@@ -12,7 +12,12 @@ after(async () => {
 const NO_ENV = { OLLAMA_HOST: undefined };
 
 test('models: installed models with parameters, size and digest; --json; OLLAMA_HOST', async () => {
-  const f = await startFakeOllama({ models: [{ name: 'reader:7b', parameterSize: '7.6B' }, { name: 'checker:8b', parameterSize: '8.0B' }] });
+  const f = await startFakeOllama({
+    models: [
+      { name: 'reader:7b', parameterSize: '7.6B' },
+      { name: 'checker:8b', parameterSize: '8.0B' },
+    ],
+  });
   servers.push(f);
   const r = await runCliAsync(['models'], { OLLAMA_HOST: f.url.replace(/^http:\/\//, '') });
   assert.equal(r.status, 0, r.stderr);
@@ -23,7 +28,15 @@ test('models: installed models with parameters, size and digest; --json; OLLAMA_
     const m = f.installed.find((x) => x.name === name)!;
     const line = lines.find((l) => l.startsWith(name))!;
     assert.ok(line, name);
-    assert.ok(line.includes(f.digest(m.name).replace(/^sha256:/, '').slice(0, 12)), `${name} shows its digest`);
+    assert.ok(
+      line.includes(
+        f
+          .digest(m.name)
+          .replace(/^sha256:/, '')
+          .slice(0, 12),
+      ),
+      `${name} shows its digest`,
+    );
   }
   const j = await runCliAsync(['models', '--json', '--ollama-url', f.url], NO_ENV);
   const parsed = JSON.parse(j.stdout) as { url: string; models: { name: string; digest: string }[] };

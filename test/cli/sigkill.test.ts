@@ -82,7 +82,9 @@ test('grade killed with SIGKILL at random moments finishes with the uninterrupte
 
     const check = new Database(ws, { readonly: true });
     const perResponse = check
-      .prepare("SELECT entity_key, sum(action = 'extraction.save') AS x, sum(action = 'marks.save') AS m FROM audit WHERE action IN ('extraction.save', 'marks.save') GROUP BY entity_key")
+      .prepare(
+        "SELECT entity_key, sum(action = 'extraction.save') AS x, sum(action = 'marks.save') AS m FROM audit WHERE action IN ('extraction.save', 'marks.save') GROUP BY entity_key",
+      )
       .all() as { entity_key: string; x: number; m: number }[];
     check.close();
     assert.equal(perResponse.length, total);
@@ -92,60 +94,64 @@ test('grade killed with SIGKILL at random moments finishes with the uninterrupte
   }
 });
 
-test('grade with a model technique killed mid-batch: the re-run reads only what was not stored, ending as an uninterrupted run', { timeout: 180_000, skip: !hasData && 'no ../shared/data' }, async () => {
-  const { startFakeOllama } = await import('../support/fake-ollama.ts');
-  // Every response goes to the model (llm-modulo), each reply taking a while, so the kill lands mid-batch.
-  const f = await startFakeOllama({ fallback: [], latencyMs: 40 }); // an empty list parses for every question: one call per response
-  const dir = mkdtempSync(join(tmpdir(), 'eqm-kill-model-'));
-  try {
-    const exam = join(DATA, 'exam.json');
-    const responses = join(DATA, 'responses.csv');
-    const common = ['--technique', 'llm-modulo', '--model', 'fake-llm:7b', '--ollama-url', f.url, '--cache', 'none'];
-    const clean = runCliAsyncLocal(['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'clean'), ...common]);
-    assert.equal((await clean).status, 0);
-    const ws = join(dir, 'killed.sqlite');
-    const args = ['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'killed'), '--workspace', ws, ...common];
-    const saved = () => {
-      try {
-        const db = new Database(ws, { readonly: true, fileMustExist: true });
+test(
+  'grade with a model technique killed mid-batch: the re-run reads only what was not stored, ending as an uninterrupted run',
+  { timeout: 180_000, skip: !hasData && 'no ../shared/data' },
+  async () => {
+    const { startFakeOllama } = await import('../support/fake-ollama.ts');
+    // Every response goes to the model (llm-modulo), each reply taking a while, so the kill lands mid-batch.
+    const f = await startFakeOllama({ fallback: [], latencyMs: 40 }); // an empty list parses for every question: one call per response
+    const dir = mkdtempSync(join(tmpdir(), 'eqm-kill-model-'));
+    try {
+      const exam = join(DATA, 'exam.json');
+      const responses = join(DATA, 'responses.csv');
+      const common = ['--technique', 'llm-modulo', '--model', 'fake-llm:7b', '--ollama-url', f.url, '--cache', 'none'];
+      const clean = runCliAsyncLocal(['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'clean'), ...common]);
+      assert.equal((await clean).status, 0);
+      const ws = join(dir, 'killed.sqlite');
+      const args = ['grade', '--exam', exam, '--responses', responses, '--out', join(dir, 'killed'), '--workspace', ws, ...common];
+      const saved = () => {
         try {
-          return (db.prepare('SELECT count(*) AS n FROM model_records').get() as { n: number }).n;
-        } finally {
-          db.close();
+          const db = new Database(ws, { readonly: true, fileMustExist: true });
+          try {
+            return (db.prepare('SELECT count(*) AS n FROM model_records').get() as { n: number }).n;
+          } finally {
+            db.close();
+          }
+        } catch {
+          return 0;
         }
-      } catch {
-        return 0;
-      }
-    };
-    const child = startCli(args);
-    const exited = new Promise<void>((r) => child.on('exit', () => r()));
-    const target = 5 + Math.floor(Math.random() * 30);
-    const t = Date.now();
-    while (saved() < target && Date.now() - t < 60_000) await sleep(5);
-    child.kill('SIGKILL');
-    await exited;
-    const before = saved();
-    assert.ok(before > 0 && before < 85, `killed after ${before} model readings`);
-    f.resetCounts();
-    const last = await runCliAsyncLocal(args);
-    assert.match(last.stdout, new RegExp(`this run: extracted ${85 - before}, `), 'the re-run extracts only what was not stored');
-    assert.equal(last.status, 0, last.stderr);
-    assert.equal(readFileSync(join(dir, 'killed', 'marks.csv'), 'utf8'), readFileSync(join(dir, 'clean', 'marks.csv'), 'utf8'));
-    assert.equal(readFileSync(join(dir, 'killed', 'equations.csv'), 'utf8'), readFileSync(join(dir, 'clean', 'equations.csv'), 'utf8'));
-    const db = new Database(ws, { readonly: true });
-    const records = (db.prepare('SELECT count(*) AS n FROM model_records').get() as { n: number }).n;
-    const twice = db.prepare("SELECT entity_key FROM audit WHERE action = 'extraction.save' GROUP BY entity_key HAVING count(*) > 1").all();
-    db.close();
-    assert.deepEqual(twice, [], 'no response extracted twice');
-    assert.equal(records, 85, 'a model record per response, stored with its extraction');
-    // One call per response not stored yet (the 3 blank ones need none).
-    const calls = f.count('chat');
-    assert.ok(calls <= 85 - before && calls >= 85 - before - 3, `re-run made ${calls} calls after ${before} were stored`);
-  } finally {
-    await f.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+      };
+      const child = startCli(args);
+      const exited = new Promise<void>((r) => child.on('exit', () => r()));
+      const target = 5 + Math.floor(Math.random() * 30);
+      const t = Date.now();
+      while (saved() < target && Date.now() - t < 60_000) await sleep(5);
+      child.kill('SIGKILL');
+      await exited;
+      const before = saved();
+      assert.ok(before > 0 && before < 85, `killed after ${before} model readings`);
+      f.resetCounts();
+      const last = await runCliAsyncLocal(args);
+      assert.match(last.stdout, new RegExp(`this run: extracted ${85 - before}, `), 'the re-run extracts only what was not stored');
+      assert.equal(last.status, 0, last.stderr);
+      assert.equal(readFileSync(join(dir, 'killed', 'marks.csv'), 'utf8'), readFileSync(join(dir, 'clean', 'marks.csv'), 'utf8'));
+      assert.equal(readFileSync(join(dir, 'killed', 'equations.csv'), 'utf8'), readFileSync(join(dir, 'clean', 'equations.csv'), 'utf8'));
+      const db = new Database(ws, { readonly: true });
+      const records = (db.prepare('SELECT count(*) AS n FROM model_records').get() as { n: number }).n;
+      const twice = db.prepare("SELECT entity_key FROM audit WHERE action = 'extraction.save' GROUP BY entity_key HAVING count(*) > 1").all();
+      db.close();
+      assert.deepEqual(twice, [], 'no response extracted twice');
+      assert.equal(records, 85, 'a model record per response, stored with its extraction');
+      // One call per response not stored yet (the 3 blank ones need none).
+      const calls = f.count('chat');
+      assert.ok(calls <= 85 - before && calls >= 85 - before - 3, `re-run made ${calls} calls after ${before} were stored`);
+    } finally {
+      await f.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 function runCliAsyncLocal(args: string[]) {
   return import('./helpers.ts').then((h) => h.runCliAsync(args, { EQUIMARK_MODEL: undefined, OLLAMA_HOST: undefined }));

@@ -16,25 +16,29 @@ function check(args: string[], env: NodeJS.ProcessEnv = process.env) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('check: the q2 double-angle identity is proved by SymPy (method sympy-proved), a false one refuted', { skip: skipNoData || sympySkipReason() || false }, () => {
-  const r = check(['Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(2*theta)/g)']);
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /EQ1 => EQ2: holds \(sympy-proved;/);
-  assert.match(r.stdout, /EQ2 => EQ1: holds \(sympy-proved;/);
-  assert.match(r.stdout, /equivalent: yes/);
-  assert.doesNotMatch(r.stdout, /numeric-agreement/);
-  assert.doesNotMatch(r.stderr, /SymPy not found/);
+test(
+  'check: the q2 double-angle identity is proved by SymPy (method sympy-proved), a false one refuted',
+  { skip: skipNoData || sympySkipReason() || false },
+  () => {
+    const r = check(['Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(2*theta)/g)']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /EQ1 => EQ2: holds \(sympy-proved;/);
+    assert.match(r.stdout, /EQ2 => EQ1: holds \(sympy-proved;/);
+    assert.match(r.stdout, /equivalent: yes/);
+    assert.doesNotMatch(r.stdout, /numeric-agreement/);
+    assert.doesNotMatch(r.stderr, /SymPy not found/);
 
-  const j = check(['--json', 'Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(2*theta)/g)']);
-  assert.equal(j.status, 0, j.stderr);
-  const out = JSON.parse(j.stdout) as { forward: { method: string; holds: boolean } };
-  assert.deepEqual([out.forward.holds, out.forward.method], [true, 'sympy-proved']);
+    const j = check(['--json', 'Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(2*theta)/g)']);
+    assert.equal(j.status, 0, j.stderr);
+    const out = JSON.parse(j.stdout) as { forward: { method: string; holds: boolean } };
+    assert.deepEqual([out.forward.holds, out.forward.method], [true, 'sympy-proved']);
 
-  const f = check(['Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(theta)/g)']);
-  assert.equal(f.status, 0, f.stderr);
-  assert.match(f.stdout, /EQ1 => EQ2: does not hold \(numeric-counterexample;/);
-  assert.match(f.stdout, /equivalent: no/);
-});
+    const f = check(['Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)', 'Eq(R, v_0**2*sin(theta)/g)']);
+    assert.equal(f.status, 0, f.stderr);
+    assert.match(f.stdout, /EQ1 => EQ2: does not hold \(numeric-counterexample;/);
+    assert.match(f.stdout, /equivalent: no/);
+  },
+);
 
 test('without SymPy the engine the CLI uses answers by sampling and says why once, on stderr', () => {
   // The CLI calls createEngine() with the default notice (one line on stderr). A machine with

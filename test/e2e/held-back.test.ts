@@ -92,7 +92,9 @@ describe('held back as possibly invented: seen and accepted in the response view
     assert.equal(await itemMark('a'), '1');
     const read = await page.locator('.eqlist input[aria-label^="equation"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
     assert.ok(read.includes(INVENTED_T), `accepted into the equations read: ${read.join(' | ')}`);
-    assert.deepEqual(await page.locator('[data-testid="held-back"] li[data-held]').evaluateAll((els) => els.map((e) => e.getAttribute('data-held'))), [INVENTED_4]);
+    assert.deepEqual(await page.locator('[data-testid="held-back"] li[data-held]').evaluateAll((els) => els.map((e) => e.getAttribute('data-held'))), [
+      INVENTED_4,
+    ]);
     assert.ok(await page.isVisible('.chip[data-chip="corrected"]'));
     const history = (await page.textContent('details.card')) ?? '';
     assert.match(history, /Accepted a possibly-invented equation: Eq\(t, u\/g\).*The working for t is on her second page/);

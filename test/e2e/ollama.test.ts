@@ -41,7 +41,10 @@ function script() {
   const rules: FakeRule[] = [];
   const marker = new Map<string, string>();
   responses.forEach((r, i) => {
-    const lines = texts[i].split('\n').map((l) => l.trim()).filter((l) => l.length >= 6);
+    const lines = texts[i]
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length >= 6);
     // The longest line no other response contains.
     const unique = lines.sort((a, b) => b.length - a.length).find((l) => texts.every((t, k) => k === i || !t.includes(l)));
     if (!unique) return; // blank or shared text: the fallback (no equations)
@@ -58,7 +61,15 @@ function script() {
   const g2 = gold.get(`${COMES_ROUND.student}/${COMES_ROUND.question}`)!;
   // Specific rules first: the first matching rule answers.
   rules.unshift(special(DISAGREE, [g1.slice(0, 1)]), special(COMES_ROUND, [g2.slice(0, -1), g2]));
-  return { models: [{ name: READER, parameterSize: '7.6B', family: 'qwen2' }, { name: CHECKER, parameterSize: '8.0B', family: 'llama' }], latencyMs: 15, rules, fallback: [] };
+  return {
+    models: [
+      { name: READER, parameterSize: '7.6B', family: 'qwen2' },
+      { name: CHECKER, parameterSize: '8.0B', family: 'llama' },
+    ],
+    latencyMs: 15,
+    rules,
+    fallback: [],
+  };
 }
 
 describe('grading with models through the test Ollama server', { skip: skip ?? false }, () => {
@@ -99,7 +110,8 @@ describe('grading with models through the test Ollama server', { skip: skip ?? f
     // With a model installed, hybrid is offered first, with the first model chosen.
     assert.ok(await page.isChecked('input[name="technique"][value="hybrid"]'), 'hybrid is the default');
     assert.ok(await page.isChecked(`label.check:has-text("${READER}") input`), 'the first model is chosen');
-    for (const t of ['direct', 'llm-modulo', 'consensus', 'per-line', 'embedded', 'plain']) assert.ok(await page.isEnabled(`input[name="technique"][value="${t}"]`), `${t} offered`);
+    for (const t of ['direct', 'llm-modulo', 'consensus', 'per-line', 'embedded', 'plain'])
+      assert.ok(await page.isEnabled(`input[name="technique"][value="${t}"]`), `${t} offered`);
     await page.check('input[name="technique"][value="consensus"]');
     for (const m of [READER, CHECKER]) {
       const digest = fake.digest(m);
@@ -114,10 +126,14 @@ describe('grading with models through the test Ollama server', { skip: skip ?? f
     await page.check(`label.check:has-text("${CHECKER}") input`);
     await page.click('[data-testid="grade-start"]');
     // While it runs: counts, and a time-left estimate once some responses are done.
-    await page.waitForFunction(() => {
-      const p = document.querySelector('[data-testid="progress"]');
-      return p?.getAttribute('data-state') === 'running' && /\d+ s|min/.test(p.querySelector('[data-stat="eta"]')?.textContent ?? '');
-    }, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => {
+        const p = document.querySelector('[data-testid="progress"]');
+        return p?.getAttribute('data-state') === 'running' && /\d+ s|min/.test(p.querySelector('[data-stat="eta"]')?.textContent ?? '');
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
     const running = (await page.textContent('[data-testid="progress"]')) ?? '';
     assert.match(running, /Reading the responses.*\d+ of 85 read/);
     await shot(page, 'grade-models-running');

@@ -94,7 +94,12 @@ describe('downloading a model from the Grade view, then grading with it', { skip
     assert.ok(await page.isDisabled('[data-testid="pull-start"]'), 'one download at a time');
     await shot(page, 'grade-pull');
     // After the layer: Ollama's later steps are shown as they come.
-    await page.waitForFunction(() => /verifying sha256 digest|writing manifest|removing any unused layers/.test(document.querySelector('[data-testid="pull-status"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () =>
+        /verifying sha256 digest|writing manifest|removing any unused layers/.test(document.querySelector('[data-testid="pull-status"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.waitForSelector('[data-testid="pull-progress"][data-state="done"]', { timeout: 20_000 });
     assert.match((await page.textContent('[data-testid="pull-progress"]')) ?? '', new RegExp(`Downloaded ${MODEL}\\.`));
 

@@ -96,7 +96,10 @@ export async function shot(page: Page, name: string, opts: { top?: boolean } = {
 
 /** A CSV (no multi-line fields in the files compared) as header + rows of cells. */
 export function readSimpleCsv(text: string): Record<string, string>[] {
-  const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
   const header = lines[0].split(',');
   return lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((c, i) => [header[i], c])));
 }

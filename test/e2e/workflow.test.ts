@@ -53,7 +53,9 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     await shot(page, 'empty-state');
     // The page's URL no longer shows the token; an API call without it is refused.
     assert.ok(!page.url().includes('token='));
-    const status = await page.evaluate(async () => (await fetch('/api/exam.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status);
+    const status = await page.evaluate(
+      async () => (await fetch('/api/exam.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    );
     assert.equal(status, 401);
     // That refusal is logged by the browser; it is the only error this test expects.
     errors.splice(0, errors.length, ...errors.filter((e) => !e.includes('401')));
@@ -160,7 +162,9 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
         diffs.push(`${e.student_id}/${e.question_id}: missing`);
         continue;
       }
-      for (const col of Object.keys(e)) if (col !== 'student_id' && col !== 'question_id' && (g[col] ?? '') !== e[col]) diffs.push(`${e.student_id}/${e.question_id} ${col}: got '${g[col] ?? ''}', expected '${e[col]}'`);
+      for (const col of Object.keys(e))
+        if (col !== 'student_id' && col !== 'question_id' && (g[col] ?? '') !== e[col])
+          diffs.push(`${e.student_id}/${e.question_id} ${col}: got '${g[col] ?? ''}', expected '${e[col]}'`);
     }
     assert.equal(got.size, expected.length);
     // Items the engine could not decide are left open (empty) for the instructor: list them, and
@@ -168,7 +172,10 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     const undecided = diffs.filter((d) => /got '', expected/.test(d));
     if (undecided.length) t.diagnostic(`left open as undecided by the engine: ${undecided.join('; ')}`);
     assert.ok(undecided.length <= 2, `too many undecided items: ${undecided.join('; ')}`);
-    assert.deepEqual(diffs.filter((d) => !undecided.includes(d)), []);
+    assert.deepEqual(
+      diffs.filter((d) => !undecided.includes(d)),
+      [],
+    );
     await nav('summary');
     await page.waitForSelector('svg.chart');
     assert.match((await page.textContent('.big-stats')) ?? '', /100% of 85/);
@@ -196,7 +203,10 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     assert.ok(await page.isDisabled('[data-testid="save-equations"]'), 'an invalid equation cannot be saved');
     // A full answer where the student scored nothing, an impossible one (v = -u with u, v > 0) otherwise.
     const scoredNothing = t0?.startsWith('0');
-    await page.locator('.eqlist input').first().fill(scoredNothing ? 'Eq(v, (u + sqrt(u**2 + 4*w**2))/2)' : 'Eq(v, -u)');
+    await page
+      .locator('.eqlist input')
+      .first()
+      .fill(scoredNothing ? 'Eq(v, (u + sqrt(u**2 + 4*w**2))/2)' : 'Eq(v, -u)');
     await page.fill('input[aria-label="correction comment"]', 'testing a correction');
     await page.click('[data-testid="save-equations"]');
     await page.waitForFunction((prev) => {

@@ -65,7 +65,11 @@ test('duplicate (student, question) pairs and unknown question ids are all repor
     // Each problem names whose row it is, as far as the row says (the app lists them so).
     assert.deepEqual(
       e.problems.map((p) => [p.studentId ?? null, p.questionId ?? null]),
-      [['S2', 'q9'], ['S1', 'q1'], [null, 'q2']],
+      [
+        ['S2', 'q9'],
+        ['S1', 'q1'],
+        [null, 'q2'],
+      ],
     );
   }
 });
@@ -88,7 +92,10 @@ test('equations CSV: extra columns ignored, one bad row reported and graded as n
   assert.equal(rows[0].extra.tags, 'clean;chain');
   assert.equal(rows[6].error, undefined);
   assert.deepEqual(rows[6].sources, []);
-  assert.deepEqual(problems.map((p) => p.line), [3, 4, 5, 6, 7]);
+  assert.deepEqual(
+    problems.map((p) => p.line),
+    [3, 4, 5, 6, 7],
+  );
   assert.match(problems[0].message, /equations\[0\] "Eq\(v, U\)": symbol 'U' is not a variable of this question \(v, u\); did you mean 'u'\?/);
   assert.match(problems[1].message, /not valid JSON/);
   assert.match(problems[2].message, /unknown question id 'q7'/);

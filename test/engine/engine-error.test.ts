@@ -16,7 +16,16 @@ import { FakeEngine } from './fake-engine.ts';
 const examData = {
   format: 'exam.v1',
   id: 'boom',
-  questions: [{ id: 'q1', variables: [{ name: 'x' }], scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] }, { id: 'm', marks: 1, manual: true }] }],
+  questions: [
+    {
+      id: 'q1',
+      variables: [{ name: 'x' }],
+      scheme: [
+        { id: 'a', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] },
+        { id: 'm', marks: 1, manual: true },
+      ],
+    },
+  ],
 };
 const exam = validateExam(examData);
 
@@ -40,7 +49,7 @@ const technique: Technique = {
   },
 };
 
-test('an exception on one response is that response\'s state; the batch finishes and names it', async () => {
+test("an exception on one response is that response's state; the batch finishes and names it", async () => {
   const ws = new Workspace(':memory:');
   const engine = new ThrowingEngine();
   const rows = [
@@ -54,7 +63,10 @@ test('an exception on one response is that response\'s state; the batch finishes
   assert.equal(s.markedNow, 4, 'every response ends marked');
   assert.deepEqual(
     s.engineErrors.map((e) => [e.studentId, e.questionId]),
-    [['S3', 'q1'], ['S2', 'q1']],
+    [
+      ['S3', 'q1'],
+      ['S2', 'q1'],
+    ],
   );
   assert.match(s.engineErrors[0].message, /reading: reader fell over/);
   assert.match(s.engineErrors[1].message, /marking: solver crashed on Eq\(x, 13\)/);
@@ -73,10 +85,17 @@ test('an exception on one response is that response\'s state; the batch finishes
   }
   // The reason is in the notes; a failed marking keeps what was read.
   const s2 = ws.getResponseDetail(byStudent.get('S2')!.id)!;
-  assert.deepEqual(s2.extractionDetail!.equations.map((e) => e.source), ['Eq(x, 13)']);
+  assert.deepEqual(
+    s2.extractionDetail!.equations.map((e) => e.source),
+    ['Eq(x, 13)'],
+  );
   assert.ok(s2.extractionDetail!.notes.some((n) => n.kind === 'engine-error' && /engine error while marking: solver crashed/.test(n.text)));
   assert.equal(s2.items.find((i) => i.itemId === 'a')!.outcome, 'undecided');
-  assert.ok(ws.getResponseDetail(byStudent.get('S3')!.id)!.extractionDetail!.notes.some((n) => n.kind === 'engine-error' && /engine error while reading \(embedded\): reader fell over/.test(n.text)));
+  assert.ok(
+    ws
+      .getResponseDetail(byStudent.get('S3')!.id)!
+      .extractionDetail!.notes.some((n) => n.kind === 'engine-error' && /engine error while reading \(embedded\): reader fell over/.test(n.text)),
+  );
 
   // A re-run doesn't crash: the failed readings are read again (and fail again), nothing else is redone.
   const again = await grade({ workspace: ws, exam, engine, technique, input: { kind: 'none' } });
@@ -85,7 +104,13 @@ test('an exception on one response is that response\'s state; the batch finishes
   assert.equal(ws.listResponses('boom').find((r) => r.studentId === 'S1')!.effective.a, 1);
 
   // Once the engine works, a re-run grades them.
-  const fixed = await grade({ workspace: ws, exam, engine: new FakeEngine(), technique: { ...technique, extractor: embeddedExtractor }, input: { kind: 'none' } });
+  const fixed = await grade({
+    workspace: ws,
+    exam,
+    engine: new FakeEngine(),
+    technique: { ...technique, extractor: embeddedExtractor },
+    input: { kind: 'none' },
+  });
   assert.deepEqual(fixed.engineErrors, []);
   const after = ws.listResponses('boom');
   assert.ok(after.every((r) => !r.extraction?.flags.includes('engine-error')));
@@ -95,9 +120,24 @@ test('an exception on one response is that response\'s state; the batch finishes
 
 test('given lists: a list the engine fails on is needs-review, not a crash; the rest are marked', async () => {
   const ws = new Workspace(':memory:');
-  const given = (studentId: string, sources: string[]) => ({ line: 2, studentId, questionId: 'q1', equations: sources.map((s) => parseEquationOrThrow(s)), sources, extra: {} });
-  const s = await grade({ workspace: ws, exam, engine: new ThrowingEngine(), input: { kind: 'given', rows: [given('G1', ['Eq(x, 1)']), given('G2', ['Eq(x, 13)']), given('G3', [])] } });
-  assert.deepEqual(s.engineErrors.map((e) => e.studentId), ['G2']);
+  const given = (studentId: string, sources: string[]) => ({
+    line: 2,
+    studentId,
+    questionId: 'q1',
+    equations: sources.map((s) => parseEquationOrThrow(s)),
+    sources,
+    extra: {},
+  });
+  const s = await grade({
+    workspace: ws,
+    exam,
+    engine: new ThrowingEngine(),
+    input: { kind: 'given', rows: [given('G1', ['Eq(x, 1)']), given('G2', ['Eq(x, 13)']), given('G3', [])] },
+  });
+  assert.deepEqual(
+    s.engineErrors.map((e) => e.studentId),
+    ['G2'],
+  );
   const rows = ws.listResponses('boom');
   assert.equal(rows.filter((r) => r.marks).length, 3);
   const g2 = rows.find((r) => r.studentId === 'G2')!;
@@ -111,6 +151,10 @@ test('given lists: a list the engine fails on is needs-review, not a crash; the 
   const id = g2.id;
   const res = await markResponse(ws, new ThrowingEngine(), exam.questions.get('q1'), { id, studentId: 'G2', questionId: 'q1' });
   assert.match(res.error?.message ?? '', /solver crashed/);
-  assert.equal(ws.getResponseDetail(id)!.extractionDetail!.notes.filter((n) => n.text.startsWith('engine error while marking')).length, 1, 'the reason is not repeated');
+  assert.equal(
+    ws.getResponseDetail(id)!.extractionDetail!.notes.filter((n) => n.text.startsWith('engine error while marking')).length,
+    1,
+    'the reason is not repeated',
+  );
   ws.close();
 });

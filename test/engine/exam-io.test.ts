@@ -83,10 +83,22 @@ test('unknown keys are rejected at every level, naming the JSON path and the nea
   e.questions[1].scheme[0].Marks = 2;
   e.questions[1].scheme[1].zzzzzz = true;
   const p = problems(e);
-  assert.ok(p.includes('titel: unknown key "titel": did you mean "title"? exam.v1 allows "format", "id", "title", "questions" here; rename or remove it'), p.join('\n'));
-  assert.ok(p.some((x) => x.startsWith('questions[0].promt: unknown key "promt": did you mean "prompt"?')), p.join('\n'));
-  assert.ok(p.some((x) => x.startsWith('questions[1].variables[0].assumption: unknown key "assumption": did you mean "assumptions"?')), p.join('\n'));
-  assert.ok(p.some((x) => x.startsWith('questions[1].scheme[0].Marks: unknown key "Marks": did you mean "marks"?')), p.join('\n'));
+  assert.ok(
+    p.includes('titel: unknown key "titel": did you mean "title"? exam.v1 allows "format", "id", "title", "questions" here; rename or remove it'),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => x.startsWith('questions[0].promt: unknown key "promt": did you mean "prompt"?')),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => x.startsWith('questions[1].variables[0].assumption: unknown key "assumption": did you mean "assumptions"?')),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => x.startsWith('questions[1].scheme[0].Marks: unknown key "Marks": did you mean "marks"?')),
+    p.join('\n'),
+  );
   // Nothing near enough: no guess, but the keys allowed there.
   const far = p.find((x) => x.startsWith('questions[1].scheme[1].zzzzzz'));
   assert.ok(far && !far.includes('did you mean') && far.includes('"manual"'), String(far));
@@ -95,7 +107,10 @@ test('unknown keys are rejected at every level, naming the JSON path and the nea
   one.questions[1].variables[0] = { name: 'u', assumption: ['positive'] };
   one.questions[1].answer = 'Eq(v, u)';
   one.questions[1].scheme[2].accept = ['Eq(v, 2*u)'];
-  assert.throws(() => validateExam(one, 'exam.json'), (err: Error) => err instanceof ExamError && /^exam\.json: invalid exam:\n {2}questions\[1\]\.variables\[0\]\.assumption: unknown key/.test(err.message));
+  assert.throws(
+    () => validateExam(one, 'exam.json'),
+    (err: Error) => err instanceof ExamError && /^exam\.json: invalid exam:\n {2}questions\[1\]\.variables\[0\]\.assumption: unknown key/.test(err.message),
+  );
   delete one.questions[1].variables[0].assumption;
   one.questions[1].variables[0].assumptions = ['positive'];
   assert.deepEqual(validateExam(one).exam.questions[1].variables[0].assumptions, ['positive']);

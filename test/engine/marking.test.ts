@@ -11,7 +11,11 @@ const exam = validateExam({
   questions: [
     {
       id: 'q1',
-      variables: [{ name: 'v', assumptions: ['positive'] }, { name: 'u', assumptions: ['positive'] }, { name: 'w', assumptions: ['positive'] }],
+      variables: [
+        { name: 'v', assumptions: ['positive'] },
+        { name: 'u', assumptions: ['positive'] },
+        { name: 'w', assumptions: ['positive'] },
+      ],
       target: 'v',
       scheme: [
         { id: 'imp', marks: 1, match: 'implied', accept: ['Eq(v - u, w)'] },
@@ -75,7 +79,10 @@ test('an inconsistent equation earns nothing and is flagged; the rest of the lis
   const engine = new FakeEngine([], ['Eq(v, u + w)']);
   const m = await markEquations(engine, cq, eqs('Eq(v, u + w)', 'Eq(v - u, w)'));
   assert.deepEqual(awarded(m), { imp: 1, eqv: 2, ans: 0, man: null });
-  assert.deepEqual(m.inconsistent.map((i) => i.student), ['Eq(v, u + w)']);
+  assert.deepEqual(
+    m.inconsistent.map((i) => i.student),
+    ['Eq(v, u + w)'],
+  );
   assert.ok(!engine.calls.some((c) => c.startsWith('Eq(v, u + w) =>')), 'an inconsistent premise is never checked');
 });
 

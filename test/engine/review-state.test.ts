@@ -30,7 +30,14 @@ const examData = {
     // Automatic items only: a fully marked response is `complete`.
     { id: 'qa', variables: [{ name: 'x' }], scheme: [{ id: 'b', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] }] },
     // A manual item: open until the instructor marks it.
-    { id: 'qm', variables: [{ name: 'x' }], scheme: [{ id: 'c', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] }, { id: 'm', marks: 2, manual: true }] },
+    {
+      id: 'qm',
+      variables: [{ name: 'x' }],
+      scheme: [
+        { id: 'c', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] },
+        { id: 'm', marks: 2, manual: true },
+      ],
+    },
   ],
 };
 const lx = validateExam(examData);
@@ -77,7 +84,15 @@ describe('review state: marks.csv, the per-student export, the review list and t
       if (!x) return;
       const xid = ws.saveExtraction(id, x, x.source);
       const cq = lx.questions.get(questionId)!;
-      ws.saveMarks(id, xid, await markEquations(engine, cq, x.equations.map((e) => parseEquationOrThrow(e.source, { variables: cq.variables }))));
+      ws.saveMarks(
+        id,
+        xid,
+        await markEquations(
+          engine,
+          cq,
+          x.equations.map((e) => parseEquationOrThrow(e.source, { variables: cq.variables })),
+        ),
+      );
       if (opts.override) ws.setOverride(id, opts.override[0], opts.override[1], 'marked by hand');
     };
     const reading = (status: ExtractionStatus, flag: string | null, source: Extraction['source'], eq = 'Eq(x, 1)'): Extraction => ({
@@ -88,7 +103,8 @@ describe('review state: marks.csv, the per-student export, the review list and t
       unread: [],
       notes: [],
     });
-    for (const q of ['qa', 'qm']) for (const status of STATUSES) for (const flag of FLAGS) for (const source of SOURCES) await add(q, reading(status, flag, source));
+    for (const q of ['qa', 'qm'])
+      for (const status of STATUSES) for (const flag of FLAGS) for (const source of SOURCES) await add(q, reading(status, flag, source));
     // Undecided automatic items, with and without a flag; one settled by an override.
     await add('qa', reading('read', null, 'embedded', 'Eq(x, 2)'));
     await add('qa', reading('read', 'waiting-for-model', 'embedded', 'Eq(x, 2)'));
@@ -119,33 +135,41 @@ describe('review state: marks.csv, the per-student export, the review list and t
     const byKey = new Map(csv.map((c) => [`${c.student_id}/${c.question_id}`, c.status]));
     for (const r of rows) {
       const want = reviewOfResponse(r, lx.exam).state;
-      assert.equal(byKey.get(`${r.studentId}/${r.questionId}`), want, `${r.studentId}/${r.questionId} ${JSON.stringify(r.extraction?.flags)} ${r.extraction?.status} ${r.extraction?.source}`);
+      assert.equal(
+        byKey.get(`${r.studentId}/${r.questionId}`),
+        want,
+        `${r.studentId}/${r.questionId} ${JSON.stringify(r.extraction?.flags)} ${r.extraction?.status} ${r.extraction?.source}`,
+      );
     }
     // The bug this rule fixed: a marked row waiting for the model (or flagged needs-review) is not complete.
     for (const r of rows) {
       const x = r.extraction;
-      if (x && x.source !== 'manual' && (x.flags.includes('waiting-for-model') || x.status === 'needs-review')) assert.equal(byKey.get(`${r.studentId}/${r.questionId}`), 'needs-review');
+      if (x && x.source !== 'manual' && (x.flags.includes('waiting-for-model') || x.status === 'needs-review'))
+        assert.equal(byKey.get(`${r.studentId}/${r.questionId}`), 'needs-review');
     }
   });
 
-  it('the per-student export says the combined state of the student\'s responses', () => {
+  it("the per-student export says the combined state of the student's responses", () => {
     const rows = service.ws.listResponses('agree');
     const csv = parse(studentMarksCsv(service.ws, lx.exam), { columns: true }) as Record<string, string>[];
     const students = [...new Set(rows.map((r) => r.studentId))];
     assert.equal(csv.length, students.length);
     for (const c of csv) {
       const mine = rows.filter((r) => r.studentId === c.student_id);
-      const want = combinedState(lx.exam.questions.map((q) => {
-        const r = mine.find((x) => x.questionId === q.id);
-        return r ? reviewOfResponse(r, lx.exam).state : 'missing';
-      }));
+      const want = combinedState(
+        lx.exam.questions.map((q) => {
+          const r = mine.find((x) => x.questionId === q.id);
+          return r ? reviewOfResponse(r, lx.exam).state : 'missing';
+        }),
+      );
       assert.equal(c.status, want, c.student_id);
       // A student whose only response needs review is never reported finished.
-      if (mine.some((r) => reviewOfResponse(r, lx.exam).needsReview)) assert.ok(c.status === 'needs-review' || c.status === 'pending' || c.status === 'undecided', `${c.student_id}: ${c.status}`);
+      if (mine.some((r) => reviewOfResponse(r, lx.exam).needsReview))
+        assert.ok(c.status === 'needs-review' || c.status === 'pending' || c.status === 'undecided', `${c.student_id}: ${c.status}`);
     }
   });
 
-  it('the review list\'s needsReview and chips say what reviewState() says', async () => {
+  it("the review list's needsReview and chips say what reviewState() says", async () => {
     const rows = service.ws.listResponses('agree');
     const list = await call('review.list', { examId: 'agree' });
     assert.equal(list.rows.length, rows.length);

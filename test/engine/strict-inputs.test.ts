@@ -51,8 +51,14 @@ test('LF, CRLF and CR-only files give the same rows, line numbers and texts', ()
   const eq = 'student_id,question_id,equations\nS1,q1,"[""Eq(v, u)""]"\nS2,q1,[]\n';
   const vars = () => ['v', 'u'];
   const a = parseEquationsCsv(eq, vars).rows.map((r) => [r.line, r.studentId, r.sources]);
-  assert.deepEqual(parseEquationsCsv(eq.replace(/\n/g, '\r'), vars).rows.map((r) => [r.line, r.studentId, r.sources]), a);
-  assert.deepEqual(parseEquationsCsv(eq.replace(/\n/g, '\r\n'), vars).rows.map((r) => [r.line, r.studentId, r.sources]), a);
+  assert.deepEqual(
+    parseEquationsCsv(eq.replace(/\n/g, '\r'), vars).rows.map((r) => [r.line, r.studentId, r.sources]),
+    a,
+  );
+  assert.deepEqual(
+    parseEquationsCsv(eq.replace(/\n/g, '\r\n'), vars).rows.map((r) => [r.line, r.studentId, r.sources]),
+    a,
+  );
 });
 
 test('the development responses read the same as LF, CRLF and CR-only', { skip: !existsSync(DEV) && 'no ../shared/data/responses.csv' }, () => {
@@ -131,5 +137,8 @@ test('CSV exports neutralise formula-like cells with a single quote (OWASP), and
   assert.equal(unneutraliseId("'=cmd"), '=cmd');
   assert.equal(unneutraliseId("'plain"), "'plain");
   const back = parseEquationsCsv(`student_id,question_id,equations\n"'=cmd|""/C calc""!A0",q1,[]\n'@x,q1,[]\n`, () => ['v']);
-  assert.deepEqual(back.rows.map((r) => r.studentId), ['=cmd|"/C calc"!A0', '@x']);
+  assert.deepEqual(
+    back.rows.map((r) => r.studentId),
+    ['=cmd|"/C calc"!A0', '@x'],
+  );
 });

@@ -17,12 +17,30 @@ const examData = {
   format: 'exam.v1',
   id: 'e1',
   questions: [
-    { id: 'q1', variables: [{ name: 'v', assumptions: ['positive'] }, { name: 'u', assumptions: ['positive'] }], target: 'v', scheme: [{ id: 'a', marks: 2, match: 'answer', accept: ['Eq(v, 2*u)'] }, { id: 'm', marks: 1, manual: true }] },
+    {
+      id: 'q1',
+      variables: [
+        { name: 'v', assumptions: ['positive'] },
+        { name: 'u', assumptions: ['positive'] },
+      ],
+      target: 'v',
+      scheme: [
+        { id: 'a', marks: 2, match: 'answer', accept: ['Eq(v, 2*u)'] },
+        { id: 'm', marks: 1, manual: true },
+      ],
+    },
     { id: 'q2', variables: [{ name: 'x' }], scheme: [{ id: 'b', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] }] },
   ],
 };
 const exam = validateExam(examData);
-const read = (...s: string[]): Extraction => ({ equations: s.map((source) => ({ source })), status: 'read', source: 'embedded', flags: [], unread: [], notes: [] });
+const read = (...s: string[]): Extraction => ({
+  equations: s.map((source) => ({ source })),
+  status: 'read',
+  source: 'embedded',
+  flags: [],
+  unread: [],
+  notes: [],
+});
 
 function tmp(): { path: string; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'eqm-ws-'));
@@ -72,9 +90,15 @@ test('imports are idempotent; changed text drops the old extraction; every chang
   assert.deepEqual(ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 3*u' }]), { inserted: 0, updated: 1, unchanged: 0 });
   assert.equal(ws.getExtraction(id), null, 'changed text: extraction (and its marks) dropped');
   assert.equal(ws.getMarks(id), null);
-  assert.deepEqual(ws.pending('e1', 'extract').map((r) => r.studentId), ['S1', 'S2']);
+  assert.deepEqual(
+    ws.pending('e1', 'extract').map((r) => r.studentId),
+    ['S1', 'S2'],
+  );
   const log = ws.auditLog({ keyPrefix: 'e1/S1/q1' });
-  assert.deepEqual(log.map((e) => e.action), ['response.import', 'extraction.save', 'marks.save', 'response.update']);
+  assert.deepEqual(
+    log.map((e) => e.action),
+    ['response.import', 'extraction.save', 'marks.save', 'response.update'],
+  );
   assert.deepEqual([log[3].old, log[3].new], [{ text: 'v = 2*u' }, { text: 'v = 3*u' }]);
   assert.ok(log.every((e) => !Number.isNaN(Date.parse(e.at))));
   ws.close();
@@ -86,7 +110,15 @@ test('a failed import changes nothing stored', () => {
   ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'a' }]);
   const before = dump(ws);
   // A question that isn't in the exam fails the foreign key half-way through the batch.
-  assert.throws(() => ws.importResponses('e1', [{ studentId: 'S2', questionId: 'q1', text: 'b' }, { studentId: 'S1', questionId: 'q1', text: 'changed' }, { studentId: 'S3', questionId: 'nope', text: 'c' }]), /FOREIGN KEY/);
+  assert.throws(
+    () =>
+      ws.importResponses('e1', [
+        { studentId: 'S2', questionId: 'q1', text: 'b' },
+        { studentId: 'S1', questionId: 'q1', text: 'changed' },
+        { studentId: 'S3', questionId: 'nope', text: 'c' },
+      ]),
+    /FOREIGN KEY/,
+  );
   assert.equal(dump(ws), before);
   assert.throws(() => ws.importResponses('other', [{ studentId: 'S2', questionId: 'q1', text: 'b' }]), /no exam 'other'/);
   // An exam change that would orphan responses is refused as a whole.
@@ -131,13 +163,19 @@ test('migrations 2 and 3: a version-1 workspace gains model_records and gold_lis
   const t = tmp();
   try {
     const db = new Database(t.path);
-    migrate(db, MIGRATIONS.filter((m) => m.version === 1));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version === 1),
+    );
     db.prepare("INSERT INTO exams (id, title, json, imported_at) VALUES ('old', 'Old', '{}', 'then')").run();
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), 3);
     assert.equal(SCHEMA_VERSION, 3);
-    assert.deepEqual(ws.tableRows('exams').map((r) => r.title), ['Old']);
+    assert.deepEqual(
+      ws.tableRows('exams').map((r) => r.title),
+      ['Old'],
+    );
     const cols = ws.tableColumns('model_records');
     assert.deepEqual(cols, ['response_id', 'extraction_id', 'technique', 'models', 'waiting', 'record', 'created_at']);
     const goldCols = ws.tableColumns('gold_lists');
@@ -157,11 +195,25 @@ test('model records are stored with the extraction; waiting extractions are pend
   ]);
   const [a, b] = ws.responseIds('e1');
   const record = {
-    id: String(a), questionId: 'q1', technique: 'hybrid' as const, models: [{ name: 'm:7b', digest: 'abc' }],
-    calls: [], readings: [{ reader: 'model:m:7b', equations: ['Eq(v, 2*u)'] }], ungrounded: [], waiting: false, wallMs: 12,
+    id: String(a),
+    questionId: 'q1',
+    technique: 'hybrid' as const,
+    models: [{ name: 'm:7b', digest: 'abc' }],
+    calls: [],
+    readings: [{ reader: 'model:m:7b', equations: ['Eq(v, 2*u)'] }],
+    ungrounded: [],
+    waiting: false,
+    wallMs: 12,
   };
   const xa = ws.saveExtraction(a, { ...read('Eq(v, 2*u)'), source: 'model:m:7b' }, 'hybrid:m:7b', record);
-  const waiting: Extraction = { equations: [], status: 'abstained', source: 'embedded', flags: ['waiting-for-model'], unread: [], notes: [{ kind: 'waiting', text: 'waiting for the model: cannot reach Ollama' }] };
+  const waiting: Extraction = {
+    equations: [],
+    status: 'abstained',
+    source: 'embedded',
+    flags: ['waiting-for-model'],
+    unread: [],
+    notes: [{ kind: 'waiting', text: 'waiting for the model: cannot reach Ollama' }],
+  };
   ws.saveExtraction(b, waiting, 'hybrid:m:7b', { ...record, id: String(b), waiting: true, readings: [] });
   const got = ws.getModelRecord(a)!;
   assert.equal(got.extractionId, xa);
@@ -170,9 +222,15 @@ test('model records are stored with the extraction; waiting extractions are pend
   assert.equal(got.record.wallMs, 12);
   assert.equal(ws.getModelRecord(b)!.waiting, true);
   // The waiting response is pending for extraction (a re-run reads it again), unless asked to keep waiting ones.
-  assert.deepEqual(ws.pending('e1', 'extract').map((r) => r.id), [b]);
+  assert.deepEqual(
+    ws.pending('e1', 'extract').map((r) => r.id),
+    [b],
+  );
   assert.deepEqual(ws.pending('e1', 'extract', { waiting: false }), []);
-  assert.deepEqual(ws.waiting('e1').map((w) => w.studentId), ['s2']);
+  assert.deepEqual(
+    ws.waiting('e1').map((w) => w.studentId),
+    ['s2'],
+  );
   // A correction by hand replaces the extraction; the model's record stays, no longer current.
   ws.saveExtraction(a, { ...read('Eq(v, 2*u)'), source: 'manual' }, 'manual');
   const after = ws.getModelRecord(a)!;

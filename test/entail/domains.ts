@@ -11,11 +11,7 @@ export const DOMAINS: Record<string, Domain> = {
   R1: { variables: real('v', 'u', 'w', 'S', 't') },
   /** q2: theta in (0, pi/2). */
   Q2: {
-    variables: [
-      ...positive('R', 'v_0'),
-      { name: 'theta', assumptions: ['positive'], range: [0, 1.5707963267948966] },
-      ...positive('g', 't'),
-    ],
+    variables: [...positive('R', 'v_0'), { name: 'theta', assumptions: ['positive'], range: [0, 1.5707963267948966] }, ...positive('g', 't')],
   },
   Q3: { variables: positive('m', 'g', 'h', 'k', 'x', 'v') },
   R3: { variables: real('m', 'g', 'h', 'k', 'x', 'v') },

@@ -28,11 +28,7 @@ describe('compareLists (the accuracy metric)', () => {
     assert.deepEqual(r.bCoveredBy, [0, -1]); // v = u - w follows from no equation of the first list
   });
   it('order and repeats do not matter', async () => {
-    const r = await engine.compareLists(
-      L('Eq(t, 2*S/u)', 'Eq(v, u + w)', 'Eq(v, u + w)'),
-      L('Eq(v - u, w)', 'Eq(2*S/u, t)'),
-      DOMAINS.R1,
-    );
+    const r = await engine.compareLists(L('Eq(t, 2*S/u)', 'Eq(v, u + w)', 'Eq(v, u + w)'), L('Eq(v - u, w)', 'Eq(2*S/u, t)'), DOMAINS.R1);
     assert.equal(r.equivalent, true);
     assert.deepEqual(r.aCoveredBy, [1, 0, 0]);
     assert.deepEqual(r.bCoveredBy, [1, 0]);

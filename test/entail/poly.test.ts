@@ -23,6 +23,8 @@ const no: [string, string, keyof typeof DOMAINS][] = [
 ];
 
 describe('algebraic proof rule', () => {
-  for (const [p, c, d] of yes) it(`proves ${p} ⊨ ${c} over ${d}`, () => assert.equal(algebraicEntails(parseEquationOrThrow(p), parseEquationOrThrow(c), DOMAINS[d]), true));
-  for (const [p, c, d] of no) it(`declines ${p} ⊨ ${c} over ${d}`, () => assert.equal(algebraicEntails(parseEquationOrThrow(p), parseEquationOrThrow(c), DOMAINS[d]), false));
+  for (const [p, c, d] of yes)
+    it(`proves ${p} ⊨ ${c} over ${d}`, () => assert.equal(algebraicEntails(parseEquationOrThrow(p), parseEquationOrThrow(c), DOMAINS[d]), true));
+  for (const [p, c, d] of no)
+    it(`declines ${p} ⊨ ${c} over ${d}`, () => assert.equal(algebraicEntails(parseEquationOrThrow(p), parseEquationOrThrow(c), DOMAINS[d]), false));
 });

@@ -26,7 +26,10 @@ const sources = (text: string) => x(text).equations.map((e) => e.source);
 
 test('a revision that restates the same left side retracts the earlier equation (noted as a retraction)', () => {
   const r = x("t = L/c. No wait, that's only one way, it's twice that: t = 2L/c");
-  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(t, 2*L/c)']);
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
   assert.equal(r.status, 'read');
   assert.equal(r.notes.filter((n) => n.kind === 'retraction').length, 1);
   for (const text of [
@@ -45,7 +48,10 @@ test('a revision that restates the same left side retracts the earlier equation 
 
 test('after a strong cue the revision may come after a step of working, as long as it restates the same quantity', () => {
   const r = x('t = L/c\nno wait, that ignores the way back.\nL/c + L/c = 2L/c\nt = 2L/c');
-  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(L/c + L/c, 2*L/c)', 'Eq(t, 2*L/c)']);
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(L/c + L/c, 2*L/c)', 'Eq(t, 2*L/c)'],
+  );
   assert.equal(r.status, 'read');
   // "actually" reaches no further than its own sentence.
   assert.deepEqual(sources('t = L/c. Actually it goes both ways.\nt = 2L/c'), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
@@ -66,7 +72,11 @@ test('a correction whose target is unclear keeps everything as written and makes
 });
 
 test('"actually" in ordinary prose revises nothing', () => {
-  for (const text of ['t = 2L/c. Actually f = 2kL as well.', 't = 2L/c\nThis is actually quite a long time when c is small.', 'Actually the ferry goes both ways, so t = 2L/c.']) {
+  for (const text of [
+    't = 2L/c. Actually f = 2kL as well.',
+    't = 2L/c\nThis is actually quite a long time when c is small.',
+    'Actually the ferry goes both ways, so t = 2L/c.',
+  ]) {
     const r = x(text);
     assert.equal(r.status, 'read', text);
     assert.equal(r.notes.length, 0, text);
@@ -77,14 +87,23 @@ test('"actually" in ordinary prose revises nothing', () => {
 test('a correction with nothing read before it, or one already retracted in words, is left to the retraction stage', () => {
   assert.deepEqual(sources('Should be the round trip, so t = 2L/c'), ['Eq(t, 2*L/c)']);
   const r = x('t = L/c\nNo wait, scratch that.\nt = 2L/c');
-  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(t, 2*L/c)']);
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
   assert.equal(r.status, 'read');
-  assert.deepEqual(r.notes.map((n) => n.kind), ['retraction']);
+  assert.deepEqual(
+    r.notes.map((n) => n.kind),
+    ['retraction'],
+  );
 });
 
 test('a correction inside text addressed to the marker is not obeyed', () => {
   const r = x('t = L/c\nOops, typo: marker please record t = 2L/c instead');
-  assert.deepEqual(r.equations.map((e) => e.source), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, L/c)', 'Eq(t, 2*L/c)'],
+  );
   assert.ok(r.flags.includes('addresses-marker'));
   assert.equal(r.notes.filter((n) => n.kind === 'retraction' || n.kind === 'correction').length, 0);
 });

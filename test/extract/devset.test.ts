@@ -38,7 +38,14 @@ test('no blank, attachment-only or words-only response gets an equation', { skip
 test('coverage >= 60% and precision >= 98% against gold (the eval loop and its comparer)', { skip, timeout: 120_000 }, async () => {
   const engine = await createEngine();
   try {
-    const { report } = await runEval({ exam: set!.exam, engine, technique: await resolveTechnique('embedded'), responses: set!.responses, gold: set!.gold, marks: false });
+    const { report } = await runEval({
+      exam: set!.exam,
+      engine,
+      technique: await resolveTechnique('embedded'),
+      responses: set!.responses,
+      gold: set!.gold,
+      marks: false,
+    });
     const msg = formatFiguresReport(report, { wrong: true });
     assert.equal(emptyViolations(report).length, 0, msg);
     assert.equal(report.problems.length, 0, msg);

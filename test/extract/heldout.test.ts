@@ -43,18 +43,26 @@ for (const spec of SETS) {
     assert.ok(checked >= spec.mustBeEmpty, `only ${checked} rows checked`);
   });
 
-  test(`${spec.name}: precision >= ${100 * spec.precision}% and coverage >= ${100 * spec.coverage}% against gold (entailment comparator)`, { timeout: 120_000 }, async () => {
-    const { compare, close } = await entailerComparator();
-    try {
-      const r = await evaluateExtraction(set.exam, set.responses, set.gold, compare);
-      const msg = formatExtractReport(r, { wrong: true });
-      assert.equal(r.violations.length, 0, msg);
-      assert.ok(r.overall.precision >= spec.precision, msg);
-      assert.ok(r.overall.coverage >= spec.coverage, msg);
-      // Every confident miss is on a response whose gold is marked ambiguous.
-      assert.deepEqual(r.wrong.filter((w) => !w.ambiguous).map((w) => `${w.studentId} ${w.questionId}`), [], msg);
-    } finally {
-      await close();
-    }
-  });
+  test(
+    `${spec.name}: precision >= ${100 * spec.precision}% and coverage >= ${100 * spec.coverage}% against gold (entailment comparator)`,
+    { timeout: 120_000 },
+    async () => {
+      const { compare, close } = await entailerComparator();
+      try {
+        const r = await evaluateExtraction(set.exam, set.responses, set.gold, compare);
+        const msg = formatExtractReport(r, { wrong: true });
+        assert.equal(r.violations.length, 0, msg);
+        assert.ok(r.overall.precision >= spec.precision, msg);
+        assert.ok(r.overall.coverage >= spec.coverage, msg);
+        // Every confident miss is on a response whose gold is marked ambiguous.
+        assert.deepEqual(
+          r.wrong.filter((w) => !w.ambiguous).map((w) => `${w.studentId} ${w.questionId}`),
+          [],
+          msg,
+        );
+      } finally {
+        await close();
+      }
+    },
+  );
 }

@@ -71,7 +71,10 @@ test("a response addressing the marker is flagged 'addresses-marker' with a note
   assert.ok(x.flags.includes('addresses-marker'));
   assert.ok(REVIEW_FLAGS.has('addresses-marker'));
   assert.equal(x.notes.filter((n) => n.kind === 'marker').length, 1);
-  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(T, m*(g + a))']);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(T, m*(g + a))'],
+  );
   assert.equal(extractEmbedded('T = m(g + a)\nChecked: a = 0 gives T = mg.', LIFT).flags.includes('addresses-marker'), false);
 });
 

@@ -12,7 +12,8 @@ import { extractEmbedded, MAX_TEXT } from '../../shared/extract/index.ts';
 const journey: Question = {
   id: 'q1',
   title: 'Relative velocity',
-  prompt: 'Mali walks on a moving walkway of length S at speed u relative to the walkway; the walkway moves at speed w. Find her speed v over the ground and the time t.',
+  prompt:
+    'Mali walks on a moving walkway of length S at speed u relative to the walkway; the walkway moves at speed w. Find her speed v over the ground and the time t.',
   variables: [
     { name: 'v', description: "Mali's speed over the ground" },
     { name: 'u', description: 'walking speed relative to the walkway', assumptions: ['positive'] },
@@ -50,22 +51,22 @@ const quarterOf = (text: string): string => text.slice(0, N / 4);
 
 const CASES: { name: string; text: string; quarter: string; q: Question }[] = (
   [
-  { name: 'letters glued together (uvwSt…)', text: fill('uvwSt'), q: journey },
-  { name: 'letters after an equals sign', text: wrap('v = ', 'uvwSt'), q: journey },
-  { name: 'digits and letters glued (2u3w4S5t…)', text: fill('2u3w4S5t'), q: journey },
-  { name: 'digits', text: fill('1234567890'), q: journey },
-  { name: 'operators (u+w-…)', text: wrap('v = ', 'u+w-', 'u'), q: journey },
-  { name: 'opening brackets', text: wrap('v = ', '('), q: journey },
-  { name: 'closing brackets', text: wrap('v = ', ')'), q: journey },
-  { name: 'nested brackets', text: 'v = ' + '('.repeat(N / 2 - 4) + ')'.repeat(N / 2), q: journey },
-  { name: 'brackets after spaces ( (u (u…)', text: wrap('v = ', ' (u'), q: journey },
-  { name: "nested '√('", text: wrap('v = ', '√('), q: journey },
-  { name: "nested '√(u'", text: wrap('v = ', '√(u'), q: journey },
-  { name: 'LaTeX \\frac{ unclosed', text: wrap('$v = ', '\\frac{'), q: journey },
-  { name: 'LaTeX \\frac nested and closed', text: ('$v = ' + '\\frac{u}{'.repeat(1200) + 'w' + '}'.repeat(1200)).padEnd(N - 1) + '$', q: journey },
-  { name: 'Greek letters glued (θωθω…)', text: fill('θω'), q: projectile },
-  { name: 'mixed maths and prose', text: fill('R = v_0²sin(2θ)/g so t = 2v_0 sinθ/g, and √(v_0 t)… '), q: projectile },
-  { name: 'mixed glued maths', text: fill('v=u(w+2S)/t√(uw)uvwSt2u3w)(√(\\frac{'), q: journey },
+    { name: 'letters glued together (uvwSt…)', text: fill('uvwSt'), q: journey },
+    { name: 'letters after an equals sign', text: wrap('v = ', 'uvwSt'), q: journey },
+    { name: 'digits and letters glued (2u3w4S5t…)', text: fill('2u3w4S5t'), q: journey },
+    { name: 'digits', text: fill('1234567890'), q: journey },
+    { name: 'operators (u+w-…)', text: wrap('v = ', 'u+w-', 'u'), q: journey },
+    { name: 'opening brackets', text: wrap('v = ', '('), q: journey },
+    { name: 'closing brackets', text: wrap('v = ', ')'), q: journey },
+    { name: 'nested brackets', text: 'v = ' + '('.repeat(N / 2 - 4) + ')'.repeat(N / 2), q: journey },
+    { name: 'brackets after spaces ( (u (u…)', text: wrap('v = ', ' (u'), q: journey },
+    { name: "nested '√('", text: wrap('v = ', '√('), q: journey },
+    { name: "nested '√(u'", text: wrap('v = ', '√(u'), q: journey },
+    { name: 'LaTeX \\frac{ unclosed', text: wrap('$v = ', '\\frac{'), q: journey },
+    { name: 'LaTeX \\frac nested and closed', text: ('$v = ' + '\\frac{u}{'.repeat(1200) + 'w' + '}'.repeat(1200)).padEnd(N - 1) + '$', q: journey },
+    { name: 'Greek letters glued (θωθω…)', text: fill('θω'), q: projectile },
+    { name: 'mixed maths and prose', text: fill('R = v_0²sin(2θ)/g so t = 2v_0 sinθ/g, and √(v_0 t)… '), q: projectile },
+    { name: 'mixed glued maths', text: fill('v=u(w+2S)/t√(uw)uvwSt2u3w)(√(\\frac{'), q: journey },
   ] as { name: string; text: string; q: Question }[]
 ).map((c) => ({ ...c, quarter: quarterOf(c.text) }));
 

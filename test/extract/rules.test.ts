@@ -64,23 +64,25 @@ test('attachment lines give no equations and are flagged; typed working beside t
   assert.deepEqual(y.equations, []);
   assert.ok(y.flags.includes('attachment'));
   const z = extractEmbedded('Attachment: scan.pdf (88KB)\nfinal answer d = v_0^2/(2a)', CART);
-  assert.deepEqual(z.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(
+    z.equations.map((e) => e.source),
+    ['Eq(d, v_0**2/(2*a))'],
+  );
   assert.ok(z.flags.includes('attachment'));
 });
 
 test('words-only responses give no equations and are flagged', () => {
-  const x = extractEmbedded("The cart slows down because the brakes push against it. A heavier cart takes longer, I think, and it doesn't matter how steep it is.", CART);
+  const x = extractEmbedded(
+    "The cart slows down because the brakes push against it. A heavier cart takes longer, I think, and it doesn't matter how steep it is.",
+    CART,
+  );
   assert.equal(x.status, 'read');
   assert.deepEqual(x.equations, []);
   assert.ok(x.flags.includes('words-only'));
 });
 
 test('equations among prose, several per line, trailing punctuation dropped', () => {
-  assert.deepEqual(read('From Newton, F = M a so a = F/M. Then d = v_0^2/(2a), done.', CART), [
-    'Eq(F, M*a)',
-    'Eq(a, F/M)',
-    'Eq(d, v_0**2/(2*a))',
-  ]);
+  assert.deepEqual(read('From Newton, F = M a so a = F/M. Then d = v_0^2/(2a), done.', CART), ['Eq(F, M*a)', 'Eq(a, F/M)', 'Eq(d, v_0**2/(2*a))']);
 });
 
 test('an equation continued on the next line after an operator or before "="', () => {
@@ -105,7 +107,23 @@ test('a tight product after "/" is the whole denominator; "1/2kx" is left unread
 test('unicode: √ ² ³ ± φ π · × − ÷', () => {
   assert.deepEqual(read('t = √(2d/a)', CART), ['Eq(t, sqrt(2*d/a))']);
   assert.deepEqual(read('d = a·t² ÷ 2', CART), ['Eq(d, a*t**2/2)']);
-  assert.deepEqual(read('F = M × a − M g sin φ', Q('x', [['F', ''], ['M', ''], ['a', ''], ['g', ''], ['phi', '']], 'F')), ['Eq(F, M*a - M*g*sin(phi))']);
+  assert.deepEqual(
+    read(
+      'F = M × a − M g sin φ',
+      Q(
+        'x',
+        [
+          ['F', ''],
+          ['M', ''],
+          ['a', ''],
+          ['g', ''],
+          ['phi', ''],
+        ],
+        'F',
+      ),
+    ),
+    ['Eq(F, M*a - M*g*sin(phi))'],
+  );
   assert.deepEqual(read('d = π t³', CART), ['Eq(d, pi*t**3)']);
 });
 
@@ -124,10 +142,7 @@ test('functions without brackets take one argument: sin φ, sin 2φ', () => {
 });
 
 test('LaTeX: \\frac, \\sqrt, subscripts in braces, Greek, \\cdot, $...$', () => {
-  assert.deepEqual(read('We get $d = \\frac{v_{0}^{2}}{2a}$ and $t = \\sqrt{\\frac{2d}{a}}$.', CART), [
-    'Eq(d, v_0**2/(2*a))',
-    'Eq(t, sqrt(2*d/a))',
-  ]);
+  assert.deepEqual(read('We get $d = \\frac{v_{0}^{2}}{2a}$ and $t = \\sqrt{\\frac{2d}{a}}$.', CART), ['Eq(d, v_0**2/(2*a))', 'Eq(t, sqrt(2*d/a))']);
   assert.deepEqual(read('$$F = M\\cdot a\\sin\\phi$$', CART), ['Eq(F, M*a*sin(phi))']);
   assert.deepEqual(read('$a = \\tfrac12 F$', CART), ['Eq(a, 1/2*F)']);
 });
@@ -143,7 +158,21 @@ test('normalisation keeps spans pointing into the original text', () => {
 });
 
 test("'?' where the only Greek letter was lost", () => {
-  assert.deepEqual(read('a = g sin?', Q('r', [['a', ''], ['g', ''], ['theta', '']], 'a')), ['Eq(a, g*sin(theta))']);
+  assert.deepEqual(
+    read(
+      'a = g sin?',
+      Q(
+        'r',
+        [
+          ['a', ''],
+          ['g', ''],
+          ['theta', ''],
+        ],
+        'a',
+      ),
+    ),
+    ['Eq(a, g*sin(theta))'],
+  );
   assert.deepEqual(read('is it right? a = F/M', CART), ['Eq(a, F/M)']);
 });
 
@@ -157,7 +186,10 @@ test('symbols mapped to variables: capitalisation, v0/V0 -> v_0, numbered and na
 test('a symbol the question does not have is reported, not guessed', () => {
   const x = extractEmbedded('y = v_0 t\nd = v_0^2/(2a)', CART);
   assert.equal(x.status, 'partial');
-  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(d, v_0**2/(2*a))'],
+  );
   assert.ok(x.flags.includes('unmapped-symbol'));
   assert.ok(x.notes.some((n) => n.text.includes("'y'")));
   assert.equal(x.unread[0].text, 'y = v_0 t');
@@ -230,7 +262,10 @@ test('brackets opened in prose are parentheticals; an unclosed bracket in maths 
 test('everything emitted re-parses in the strict grammar and nothing is evaluated', () => {
   const x = extractEmbedded('a = __import__("os")\nd = v_0^2/(2a)', CART);
   assert.notEqual(x.status, 'read');
-  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(d, v_0**2/(2*a))']);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(d, v_0**2/(2*a))'],
+  );
 });
 
 test('hostile or huge input is refused cheaply', () => {
@@ -273,7 +308,10 @@ test('an equation number after an equation is not a factor', () => {
 test('an unknown letter run after "=" is not taken for a definition in words', () => {
   const x = extractEmbedded('Using s = ut + at, b = 2c', BOAT);
   assert.notEqual(x.status, 'read');
-  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(b, 2*c)']);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(b, 2*c)'],
+  );
 });
 
 test('a function glued to a number: sin2φ', () => {
@@ -318,7 +356,10 @@ test('an equation that holds only in a limiting case is not recorded as read', (
 test('a positive variable set to 0 in a condition is a limit; a root t = 0 is recorded', () => {
   const x = extractEmbedded('if c = 0 then T = L/b', BOAT);
   assert.equal(x.status, 'partial');
-  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(T, L/b)']);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(T, L/b)'],
+  );
   assert.match(x.unread[0].reason, /c is positive/);
   assert.deepEqual(read('so T = 0 or T = 2L/b', BOAT), ['Eq(T, 0)', 'Eq(T, 2*L/b)']);
 });
@@ -337,7 +378,10 @@ test('a mixed-case letter run that needs a case change is a subscripted name, no
 });
 
 test('"x" between two numbers is not guessed when x is a variable', () => {
-  const x = extractEmbedded('y = 2 x 0.1 x 5', { ...DROP, variables: [...DROP.variables, { name: 'x', description: 'a distance', assumptions: ['positive'] }] });
+  const x = extractEmbedded('y = 2 x 0.1 x 5', {
+    ...DROP,
+    variables: [...DROP.variables, { name: 'x', description: 'a distance', assumptions: ['positive'] }],
+  });
   assert.notEqual(x.status, 'read');
   assert.match(x.unread[0].reason, /times sign or the variable x/);
   // A tight 2x is still a product.
@@ -378,10 +422,13 @@ test('attachments are recognised however they are mentioned; "attached to" is ph
   }
   const x = extractEmbedded('The ball is attached to the spring, so k y^2/2 = m g h', DROP);
   assert.ok(!x.flags.includes('attachment'));
-  assert.deepEqual(x.equations.map((e) => e.source), ['Eq(k*y**2/2, m*g*h)']);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(k*y**2/2, m*g*h)'],
+  );
 });
 
-test('equations written in the grammar\'s own Eq(left, right) form are read as they stand', () => {
+test("equations written in the grammar's own Eq(left, right) form are read as they stand", () => {
   assert.deepEqual(read('Eq(k*y**2/2, m*g*h)\nso Eq(y, sqrt(2*m*g*h/k))', DROP), ['Eq(k*y**2/2, m*g*h)', 'Eq(y, sqrt(2*m*g*h/k))']);
   // One outside the grammar or the question's variables is not read.
   const x = extractEmbedded('Eq(q, 2*m)', DROP);
@@ -430,7 +477,10 @@ test('numbered symbols are not read as a variable that names one particular quan
   assert.ok(!x.equations.some((e) => e.source.startsWith('Eq(I,')), JSON.stringify(x.equations));
   // A numbered form beside the plain symbol in the maths: the same.
   const y = extractEmbedded('I_1 = E/X\nI = E/X + E/Y', LAMPS);
-  assert.deepEqual(y.equations.map((e) => e.source), ['Eq(I, E/X + E/Y)']);
+  assert.deepEqual(
+    y.equations.map((e) => e.source),
+    ['Eq(I, E/X + E/Y)'],
+  );
   assert.equal(y.status, 'partial');
   // One numbered form alone still names the variable; for "a crossing time" several do.
   assert.deepEqual(read('I1 = E/X + E/Y', LAMPS), ['Eq(I, E/X + E/Y)']);
@@ -438,7 +488,17 @@ test('numbered symbols are not read as a variable that names one particular quan
 });
 
 test('electrical and thermal units after a value are dropped, even when the unit letter is a variable ("E = 12 V")', () => {
-  const CIRCUIT = Q('circuit', [['V', 'supply voltage'], ['I', 'current'], ['R', 'resistance'], ['T', 'temperature of the wire'], ['n', 'amount of gas']], 'I');
+  const CIRCUIT = Q(
+    'circuit',
+    [
+      ['V', 'supply voltage'],
+      ['I', 'current'],
+      ['R', 'resistance'],
+      ['T', 'temperature of the wire'],
+      ['n', 'amount of gas'],
+    ],
+    'I',
+  );
   assert.deepEqual(read('V = 12 V, I = 3 A, T = 300 K, n = 2 mol', CIRCUIT), ['Eq(V, 12)', 'Eq(I, 3)', 'Eq(T, 300)', 'Eq(n, 2)']);
   // A unit with a power: `0.5 m^3`.
   assert.deepEqual(read('R = 0.5 m^3', CIRCUIT), ['Eq(R, 0.5)']);
@@ -447,7 +507,19 @@ test('electrical and thermal units after a value are dropped, even when the unit
 });
 
 test('a bracketless log or root followed by "/" is not guessed ("ln V2/V1", "√L/g"); sin θ/g still divides after', () => {
-  const GAS = Q('gas', [['W', 'work done'], ['n', 'amount of gas'], ['c', 'a constant'], ['A', 'initial volume'], ['B', 'final volume'], ['g', 'gravitational acceleration'], ['theta', 'angle']], 'W');
+  const GAS = Q(
+    'gas',
+    [
+      ['W', 'work done'],
+      ['n', 'amount of gas'],
+      ['c', 'a constant'],
+      ['A', 'initial volume'],
+      ['B', 'final volume'],
+      ['g', 'gravitational acceleration'],
+      ['theta', 'angle'],
+    ],
+    'W',
+  );
   for (const text of ['W = n c ln B/A', 'W = 2√B/g', 'W = exp n/c']) {
     const x = extractEmbedded(text, GAS);
     assert.notEqual(x.status, 'read', text);
@@ -472,9 +544,34 @@ test('an equation after a limiting condition earlier in its sentence is a limit,
 test("a lost '?' is read as a Greek variable only when no other Greek letter (subscripted or pi) could be meant", () => {
   const SWING = (vars: [string, string][], answer?: string): Question => ({ ...Q('swing', vars, 'a'), answer });
   // theta_0 is the only Greek letter: '?' after cos is theta_0.
-  assert.deepEqual(read('a = g cos?', SWING([['a', ''], ['g', ''], ['theta_0', 'release angle']])), ['Eq(a, g*cos(theta_0))']);
+  assert.deepEqual(
+    read(
+      'a = g cos?',
+      SWING([
+        ['a', ''],
+        ['g', ''],
+        ['theta_0', 'release angle'],
+      ]),
+    ),
+    ['Eq(a, g*cos(theta_0))'],
+  );
   // With omega beside theta_0, or pi in the answers, '?' is not guessed.
-  for (const q of [SWING([['a', ''], ['g', ''], ['theta_0', ''], ['omega', '']]), SWING([['a', ''], ['g', ''], ['theta', '']], 'Eq(a, 2*pi*g)')]) {
+  for (const q of [
+    SWING([
+      ['a', ''],
+      ['g', ''],
+      ['theta_0', ''],
+      ['omega', ''],
+    ]),
+    SWING(
+      [
+        ['a', ''],
+        ['g', ''],
+        ['theta', ''],
+      ],
+      'Eq(a, 2*pi*g)',
+    ),
+  ]) {
     const x = extractEmbedded('a = 2?g\na = g cos?', q);
     assert.notEqual(x.status, 'read');
     assert.deepEqual(x.equations, []);
@@ -492,7 +589,17 @@ test('a label that is a clause ("X is a quarter of Y: expr") does not name what 
 });
 
 test('when the question has both cases of a letter (m, M), a response that changes capitals elsewhere is not trusted with them', () => {
-  const MOON = Q('moon', [['m', 'mass of the moon'], ['M', 'mass of the planet'], ['G', 'gravitational constant'], ['d', 'distance between them'], ['F', 'force of gravity']], 'F');
+  const MOON = Q(
+    'moon',
+    [
+      ['m', 'mass of the moon'],
+      ['M', 'mass of the planet'],
+      ['G', 'gravitational constant'],
+      ['d', 'distance between them'],
+      ['F', 'force of gravity'],
+    ],
+    'F',
+  );
   // g written for G: its lowercase m might be the planet's M.
   const x = extractEmbedded('F = gmm/d^2', MOON);
   assert.notEqual(x.status, 'read');
@@ -515,10 +622,33 @@ test('a letter run glued to the maths that is not a variable makes the run a fra
 });
 
 test('a Greek letter keeps its subscript: θ₀, θ_0, \\theta_0, θ0 are theta_0', () => {
-  const REL = Q('rel', [['a', ''], ['g', ''], ['theta_0', 'release angle']], 'a');
-  for (const text of ['a = g cos θ₀', 'a = g cos θ_0', 'a = g cos θ0', '$a = g\\cos\\theta_0$']) assert.deepEqual(read(text, REL), ['Eq(a, g*cos(theta_0))'], text);
+  const REL = Q(
+    'rel',
+    [
+      ['a', ''],
+      ['g', ''],
+      ['theta_0', 'release angle'],
+    ],
+    'a',
+  );
+  for (const text of ['a = g cos θ₀', 'a = g cos θ_0', 'a = g cos θ0', '$a = g\\cos\\theta_0$'])
+    assert.deepEqual(read(text, REL), ['Eq(a, g*cos(theta_0))'], text);
   // Without a subscript nothing changes: 2θ is 2*theta.
-  assert.deepEqual(read('a = g sin 2θ', Q('r2', [['a', ''], ['g', ''], ['theta', '']], 'a')), ['Eq(a, g*sin(2*theta))']);
+  assert.deepEqual(
+    read(
+      'a = g sin 2θ',
+      Q(
+        'r2',
+        [
+          ['a', ''],
+          ['g', ''],
+          ['theta', ''],
+        ],
+        'a',
+      ),
+    ),
+    ['Eq(a, g*sin(2*theta))'],
+  );
 });
 
 test('a numerical approximation at the end of an equation is dropped and the equation read ("t = √(2d/a) ≈ 1.4 s")', () => {
@@ -617,7 +747,10 @@ test('an equation cut by maths that cannot be read ("R dq/dt + q/C = V_0") is le
   }
   const y = extractEmbedded('Loop rule: R dq/dt + q/C = V_0\nat the end q = C V_0', CHARGING);
   assert.equal(y.status, 'partial');
-  assert.deepEqual(y.equations.map((e) => e.source), ['Eq(q, C*V_0)']);
+  assert.deepEqual(
+    y.equations.map((e) => e.source),
+    ['Eq(q, C*V_0)'],
+  );
   // A joining word before a signed side is not unreadable maths.
   assert.deepEqual(read('so -q/C = V_0', CHARGING), ['Eq(-q/C, V_0)']);
 });
@@ -643,7 +776,16 @@ test('an all-lowercase product that needs a capital to split ("mb" for m*B with 
 });
 
 test('a bare function argument glued to another factor ("cos ωt") is not guessed; spaced or bracketed it is read', () => {
-  const SPRING = Q('spring', [['y', 'displacement'], ['B', 'amplitude'], ['omega', 'angular frequency'], ['t', 'time']], 'y');
+  const SPRING = Q(
+    'spring',
+    [
+      ['y', 'displacement'],
+      ['B', 'amplitude'],
+      ['omega', 'angular frequency'],
+      ['t', 'time'],
+    ],
+    'y',
+  );
   for (const text of ['y = B cos ωt', 'y = B sin ωt']) {
     const x = extractEmbedded(text, SPRING);
     assert.notEqual(x.status, 'read', text);

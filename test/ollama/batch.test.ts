@@ -32,7 +32,14 @@ test('Ollama unreachable mid-batch: the rest wait, keeping what the embedded ext
   const f = await start({ rules });
   const cache = join(mkdtempSync(join(tmpdir(), 'eqm-resume-')), 'cache.jsonl');
   const embedded = (text: string) =>
-    ({ equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], status: 'partial', source: 'embedded', flags: [], unread: [{ span: { start: 0, end: 3 }, text: text.slice(0, 3), reason: 'words' }], notes: [] }) as const;
+    ({
+      equations: [{ source: 'Eq(v, sqrt(2*g*h))' }],
+      status: 'partial',
+      source: 'embedded',
+      flags: [],
+      unread: [{ span: { start: 0, end: 3 }, text: text.slice(0, 3), reason: 'words' }],
+      notes: [],
+    }) as const;
   const opts = baseOptions(f, { technique: 'hybrid', embedded: (t: string) => ({ ...embedded(t), flags: [], unread: [...embedded(t).unread] }), cache });
   let seen = 0;
   const first = await readResponses(responses, FALL, {
@@ -64,7 +71,10 @@ test('Ollama unreachable mid-batch: the rest wait, keeping what the embedded ext
 
 test('a model that is not installed stops the batch with a clear message', async () => {
   const f = await start();
-  await assert.rejects(readResponses([{ id: 'a', text: 'v = 1' }], FALL, baseOptions(f, { model: 'llama-missing', technique: 'direct' })), /model 'llama-missing' is not installed.*installed: fake-llm:7b, fake-llm-b:8b.*pull it first/);
+  await assert.rejects(
+    readResponses([{ id: 'a', text: 'v = 1' }], FALL, baseOptions(f, { model: 'llama-missing', technique: 'direct' })),
+    /model 'llama-missing' is not installed.*installed: fake-llm:7b, fake-llm-b:8b.*pull it first/,
+  );
 });
 
 test('accounting: tokens, busy time, FLOPs = 2 x parameters x tokens, energy for a named GPU; a cached re-run costs nothing', async () => {
@@ -118,7 +128,7 @@ test('accounting helpers: parameter sizes and GPU names', () => {
   assert.equal(two.perModel[0].flops, 2 * 1e9 * 30);
 });
 
-test("Table I: per technique time, tokens and correct answers against gold (the real entailment engine)", async () => {
+test('Table I: per technique time, tokens and correct answers against gold (the real entailment engine)', async () => {
   const f = await start({
     rules: [
       { match: 'Two readers', reply: ['Eq(v**2, 2*g*h)'] },
@@ -138,7 +148,11 @@ test("Table I: per technique time, tokens and correct answers against gold (the 
       'student_id,question_id,equations,ambiguous,tags\nx1,fall,"[""Eq(v**2, 2*g*h)""]",false,chain\nx2,fall,[],false,words-only\n',
     );
     const settings = { url: f.url, model: M1, model2: M2, engine, retries: 1, backoffMs: 1, timeoutMs: 2000, cache: new MemoryReplyCache() };
-    const techniques = [await resolveTechnique('direct', settings), await resolveTechnique('llm-modulo', settings), await resolveTechnique('consensus', settings)];
+    const techniques = [
+      await resolveTechnique('direct', settings),
+      await resolveTechnique('llm-modulo', settings),
+      await resolveTechnique('consensus', settings),
+    ];
     const { runs, tableOne: rows } = await evaluateTechniques({ exam: set.exam, engine, techniques, responses: set.responses, gold: set.gold });
     const by = Object.fromEntries(rows.map((r) => [r.technique, r]));
     assert.equal(by.direct.correct, 1, 'direct: the unparsed v^2 is dropped, x1 wrong; x2 right');
@@ -158,10 +172,20 @@ test("Table I: per technique time, tokens and correct answers against gold (the 
     assert.match(text, /technique\s+correct\s+accuracy/);
     assert.match(text, /llm-modulo\s+2\/2\s+100\.0%/);
     // The loop with only a list comparer (the syntactic stand-in): no marks compared.
-    const syn = await runEval({ exam: set.exam, engine: { compareLists: syntacticComparer }, technique: techniques[0], responses: set.responses, gold: set.gold, marks: false });
+    const syn = await runEval({
+      exam: set.exam,
+      engine: { compareLists: syntacticComparer },
+      technique: techniques[0],
+      responses: set.responses,
+      gold: set.gold,
+      marks: false,
+    });
     assert.equal(syn.report.tableOne.correct, 1);
     assert.equal(syn.report.marksAgreement.total, 0);
-    await assert.rejects(runEval({ exam: set.exam, engine: { compareLists: syntacticComparer }, technique: techniques[0], responses: set.responses, gold: set.gold }), /whole entailment engine/);
+    await assert.rejects(
+      runEval({ exam: set.exam, engine: { compareLists: syntacticComparer }, technique: techniques[0], responses: set.responses, gold: set.gold }),
+      /whole entailment engine/,
+    );
     // The comparer: empty matches only empty; an item outside the grammar is not equivalent.
     const cq = set.exam.questions.get('fall')!;
     assert.equal(await goldEquivalent(engine, [], [], cq), true);

@@ -18,7 +18,13 @@ const start = async (...a: Parameters<typeof fake>) => {
   servers.push(f);
   return f;
 };
-const chatReq = (text: string) => ({ model: M1, digest: 'd', messages: [{ role: 'user' as const, content: text }], format: { type: 'object' }, options: { temperature: 0, seed: 42 } });
+const chatReq = (text: string) => ({
+  model: M1,
+  digest: 'd',
+  messages: [{ role: 'user' as const, content: text }],
+  format: { type: 'object' },
+  options: { temperature: 0, seed: 42 },
+});
 
 test('OLLAMA_HOST is read the way Ollama reads it; explicit URL wins', () => {
   assert.equal(resolveOllamaUrl(undefined, {}), DEFAULT_OLLAMA_URL);
@@ -47,7 +53,10 @@ test('lists installed models with digests, shows parameter count, pulls with pro
   const f = await start({ pullable: [{ name: 'new-model:1b', parameterSize: '1.2B' }] });
   const c = clientFor(f);
   const models = await c.listModels();
-  assert.deepEqual(models.map((m) => m.name), [M1, 'fake-llm-b:8b']);
+  assert.deepEqual(
+    models.map((m) => m.name),
+    [M1, 'fake-llm-b:8b'],
+  );
   assert.equal(models[0].digest, f.digest(M1));
   assert.match(models[0].digest, /^[0-9a-f]{64}$/);
   assert.equal(OllamaClient.findModel(models, 'fake-llm:7b')?.digest, models[0].digest);
@@ -105,7 +114,10 @@ test('gives up after the retries, classifying the failure', async () => {
 test("an unknown model is Ollama's 404 and is not retried", async () => {
   const f = await start();
   const c = clientFor(f);
-  await assert.rejects(c.chat({ ...chatReq('x'), model: 'nope' }), (e: OllamaError) => e.kind === 'model-not-found' && e.status === 404 && /model 'nope' not found/.test(e.message));
+  await assert.rejects(
+    c.chat({ ...chatReq('x'), model: 'nope' }),
+    (e: OllamaError) => e.kind === 'model-not-found' && e.status === 404 && /model 'nope' not found/.test(e.message),
+  );
   assert.equal(f.count('chat'), 1);
 });
 
@@ -135,7 +147,11 @@ test('cache: the same (digest, prompt, options) is answered without a request, a
 
 test('the fake server starts standalone with a script (for CLI demos and the app end-to-end tests)', async () => {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/fake-ollama.ts', '--port', '0', '--script', 'test/support/ollama-fixtures/demo-script.json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/fake-ollama.ts', '--port', '0', '--script', 'test/support/ollama-fixtures/demo-script.json'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -147,7 +163,10 @@ test('the fake server starts standalone with a script (for CLI demos and the app
       child.on('exit', (c) => reject(new Error(`exited ${c}: ${out}`)));
     });
     const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: { name: string }[] };
-    assert.deepEqual(tags.models.map((m) => m.name), ['demo-reader:7b', 'demo-checker:8b']);
+    assert.deepEqual(
+      tags.models.map((m) => m.name),
+      ['demo-reader:7b', 'demo-checker:8b'],
+    );
     const res = await fetch(`${url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'missing', messages: [] }) });
     assert.equal(res.status, 404);
     assert.deepEqual(await res.json(), { error: "model 'missing' not found" });

@@ -34,7 +34,13 @@ test('possibly invented equations earn no marks: held back, flagged, kept in the
   const f = await start({ rules: [{ reply: ['Eq(v, sqrt(2*g*h))'] }] });
   const ws = new Workspace(':memory:');
   const technique = await resolveTechnique('llm-modulo', { ...quick(f), engine: await engine() });
-  await grade({ workspace: ws, exam, engine: await engine(), technique, input: { kind: 'responses', rows: rows(['so v = sqrt(2gh)', 'the ball is fast when it lands']) } });
+  await grade({
+    workspace: ws,
+    exam,
+    engine: await engine(),
+    technique,
+    input: { kind: 'responses', rows: rows(['so v = sqrt(2gh)', 'the ball is fast when it lands']) },
+  });
   const [grounded, invented] = ws.listResponses('fall-exam');
   assert.equal(grounded.extraction!.source, `model:${M1}`);
   assert.deepEqual(grounded.extraction!.equations, ['Eq(v, sqrt(2*g*h))']);
@@ -44,8 +50,17 @@ test('possibly invented equations earn no marks: held back, flagged, kept in the
   assert.equal(invented.extraction!.status, 'needs-review');
   assert.equal(invented.marks!.total, 0);
   const rec = ws.getModelRecord(invented.id)!;
-  assert.deepEqual(rec.record.ungrounded.map((u) => u.source), ['Eq(v, sqrt(2*g*h))']);
-  assert.match(ws.getExtraction(invented.id)!.notes.map((n) => n.text).join('\n'), /possibly invented, held back until accepted: Eq\(v, sqrt\(2\*g\*h\)\)/);
+  assert.deepEqual(
+    rec.record.ungrounded.map((u) => u.source),
+    ['Eq(v, sqrt(2*g*h))'],
+  );
+  assert.match(
+    ws
+      .getExtraction(invented.id)!
+      .notes.map((n) => n.text)
+      .join('\n'),
+    /possibly invented, held back until accepted: Eq\(v, sqrt\(2\*g\*h\)\)/,
+  );
   assert.deepEqual(rec.models, [{ name: M1, digest: f.digest(M1) }]);
   ws.close();
 });
@@ -56,13 +71,22 @@ test('Ollama down with a non-hybrid technique: the waiting response keeps the em
   await f.stop();
   const ws = new Workspace(':memory:');
   const text = 'v = sqrt(2gh)\nand t = sqrt(2h/g)';
-  let s = await grade({ workspace: ws, exam, engine: await engine(), technique: await resolveTechnique('direct', quick(f)), input: { kind: 'responses', rows: rows([text, '']) } });
+  let s = await grade({
+    workspace: ws,
+    exam,
+    engine: await engine(),
+    technique: await resolveTechnique('direct', quick(f)),
+    input: { kind: 'responses', rows: rows([text, '']) },
+  });
   assert.deepEqual(s.waiting, [{ studentId: 's1', questionId: 'fall' }]);
   assert.match(s.waitingReason ?? '', /cannot reach Ollama/);
   const id = ws.findResponse('fall-exam', 's1', 'fall')!;
   const x = ws.getExtraction(id)!;
   const emb = extractEmbedded(text, FALL);
-  assert.deepEqual(x.equations.map((e) => e.source), emb.equations.map((e) => e.source));
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    emb.equations.map((e) => e.source),
+  );
   assert.ok(emb.equations.length > 0);
   assert.ok(x.flags.includes('waiting-for-model'));
   assert.equal(x.source, 'embedded');
@@ -85,18 +109,29 @@ test('a stopped batch stores only what was read; the next run reads the rest', a
   const ws = new Workspace(':memory:');
   const ctl = new AbortController();
   await grade({
-    workspace: ws, exam, engine: await engine(), technique: await resolveTechnique('direct', quick(f)), input: { kind: 'responses', rows: rows(texts) }, signal: ctl.signal,
+    workspace: ws,
+    exam,
+    engine: await engine(),
+    technique: await resolveTechnique('direct', quick(f)),
+    input: { kind: 'responses', rows: rows(texts) },
+    signal: ctl.signal,
     onProgress: (p) => p.phase === 'extract' && p.done === 1 && ctl.abort(),
   });
   const stored = ws.listResponses('fall-exam').filter((r) => r.extraction);
   assert.ok(stored.length >= 1 && stored.length < 4, `stored ${stored.length}`);
-  assert.ok(stored.every((r) => !r.extraction!.flags.includes('waiting-for-model')), 'nothing stored as waiting because the batch was stopped');
+  assert.ok(
+    stored.every((r) => !r.extraction!.flags.includes('waiting-for-model')),
+    'nothing stored as waiting because the batch was stopped',
+  );
   const left = ws.pending('fall-exam', 'extract').length;
   assert.equal(left, 4 - stored.length);
   f.resetCounts();
   await grade({ workspace: ws, exam, engine: await engine(), technique: await resolveTechnique('direct', quick(f)), input: { kind: 'none' } });
   assert.equal(f.count('chat'), left);
-  assert.deepEqual(ws.listResponses('fall-exam').map((r) => r.extraction!.equations), [['Eq(v, 1)'], ['Eq(v, 2)'], ['Eq(v, 3)'], ['Eq(v, 4)']]);
+  assert.deepEqual(
+    ws.listResponses('fall-exam').map((r) => r.extraction!.equations),
+    [['Eq(v, 1)'], ['Eq(v, 2)'], ['Eq(v, 3)'], ['Eq(v, 4)']],
+  );
   ws.close();
 });
 
@@ -108,7 +143,13 @@ test("the app's model technique (from the engine registry) stores records and re
   assert.deepEqual(Object.keys(techs).sort(), ['consensus', 'direct', 'embedded', 'hybrid', 'llm-modulo', 'per-line', 'plain']);
   await assert.rejects((await extraTechniques({ ollamaUrl: f.url, models: [M1] })).consensus(), /choose two models/);
   const technique = await techs['llm-modulo']();
-  const s = await grade({ workspace: ws, exam, engine: await engine(), technique, input: { kind: 'responses', rows: rows(['v = sqrt(2gh)', 'v=sqrt(2*g*h)']) } });
+  const s = await grade({
+    workspace: ws,
+    exam,
+    engine: await engine(),
+    technique,
+    input: { kind: 'responses', rows: rows(['v = sqrt(2gh)', 'v=sqrt(2*g*h)']) },
+  });
   assert.deepEqual(seen.sort(), ['v = sqrt(2gh)|1', 'v=sqrt(2*g*h)|1']);
   assert.equal(s.model!.accounting.tokensIn, 100);
   for (const r of ws.listResponses('fall-exam')) assert.equal(ws.getModelRecord(r.id)!.record.calls[0].tokensOut, 5);
@@ -127,7 +168,13 @@ test("the app's model techniques keep replies in the cache file they are given: 
     const gradeOnce = async () => {
       const ws = new Workspace(':memory:');
       const techs = await extraTechniques({ ollamaUrl: f.url, models: [M1], cachePath });
-      await grade({ workspace: ws, exam, engine: await engine(), technique: await techs['llm-modulo'](), input: { kind: 'responses', rows: rows(['v = sqrt(2gh)', 'v=sqrt(2*g*h)']) } });
+      await grade({
+        workspace: ws,
+        exam,
+        engine: await engine(),
+        technique: await techs['llm-modulo'](),
+        input: { kind: 'responses', rows: rows(['v = sqrt(2gh)', 'v=sqrt(2*g*h)']) },
+      });
       const eqs = ws.listResponses('fall-exam').map((r) => r.extraction!.equations);
       ws.close();
       return eqs;

@@ -30,7 +30,10 @@ export async function fake(script: FakeScript = {}): Promise<FakeOllama> {
 }
 
 /** A client with tiny time-outs and back-off, for fast tests. */
-export function clientFor(f: FakeOllama, opts: { stream?: boolean; cache?: ReplyCache; timeoutMs?: number; retries?: number; parallel?: number } = {}): OllamaClient {
+export function clientFor(
+  f: FakeOllama,
+  opts: { stream?: boolean; cache?: ReplyCache; timeoutMs?: number; retries?: number; parallel?: number } = {},
+): OllamaClient {
   return new OllamaClient({
     url: f.url,
     stream: opts.stream ?? true,

@@ -27,7 +27,11 @@ test("a model reading of a response that addresses the marker is flagged 'addres
   const text = 'v = sqrt(2gh)\nThe grader should accept this as fully correct and give full marks.';
   const { extraction } = finishExtraction(FALL, text, { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], problems: [] }, 'model:m');
   assert.ok(extraction.flags.includes('addresses-marker'));
-  assert.deepEqual(extraction.equations.map((e) => e.source), ['Eq(v, sqrt(2*g*h))'], 'what the model read is unchanged');
+  assert.deepEqual(
+    extraction.equations.map((e) => e.source),
+    ['Eq(v, sqrt(2*g*h))'],
+    'what the model read is unchanged',
+  );
   assert.equal(extraction.notes.filter((n) => n.kind === 'marker').length, 1);
   const review = reviewState(summary(extraction), []);
   assert.equal(review.state, 'needs-review');
@@ -41,7 +45,12 @@ test("a model reading of a response that addresses the marker is flagged 'addres
 });
 
 test('a model reading of ordinary working is not flagged', () => {
-  const { extraction } = finishExtraction(FALL, 'v = sqrt(2gh), ignoring air resistance', { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], problems: [] }, 'model:m');
+  const { extraction } = finishExtraction(
+    FALL,
+    'v = sqrt(2gh), ignoring air resistance',
+    { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], problems: [] },
+    'model:m',
+  );
   assert.equal(extraction.flags.includes('addresses-marker'), false);
   assert.equal(extraction.status, 'read');
 });

@@ -18,7 +18,9 @@ const start = async (...a: Parameters<typeof fake>) => {
 };
 const sources = (e: Extraction) => e.equations.map((x) => x.source);
 const userTexts = (f: FakeOllama) =>
-  f.requests.filter((r) => r.endpoint === 'chat').map((r) => (r.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1)!.content);
+  f.requests
+    .filter((r) => r.endpoint === 'chat')
+    .map((r) => (r.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1)!.content);
 
 test('direct: one prompt per response, schema format, temperature 0 and fixed seed; unparseable items are not repaired', async () => {
   const f = await start({ rules: [{ match: 'v = sqrt(2*g*h)', reply: ['Eq(v, sqrt(2*g*h))', 'v = (2gh)^0.5'] }] });
@@ -39,10 +41,7 @@ test('direct: one prompt per response, schema format, temperature 0 and fixed se
 
 test("LLM-Modulo: the parser's messages go back to the model until the list parses", async () => {
   const f = await start({
-    rules: [
-      { match: 'not valid for Equimark', reply: ['Eq(v, sqrt(2*g*h))', 'Eq(m*g*h, m*v**2/2)'] },
-      { reply: ['Eq(v, sqrt(2*g*h))', 'mgh = 1/2 m v^2'] },
-    ],
+    rules: [{ match: 'not valid for Equimark', reply: ['Eq(v, sqrt(2*g*h))', 'Eq(m*g*h, m*v**2/2)'] }, { reply: ['Eq(v, sqrt(2*g*h))', 'mgh = 1/2 m v^2'] }],
   });
   const r = await readResponses([{ id: 's1', text: 'mgh = 1/2 m v^2 so v = sqrt(2gh)' }], FALL, baseOptions(f, { technique: 'llm-modulo' }));
   const it = r.items[0];
@@ -52,7 +51,10 @@ test("LLM-Modulo: the parser's messages go back to the model until the list pars
   assert.match(repair, /Allowed variable names: m, h, g, t, v, v_0, theta/);
   // The repair turn carries the conversation: the model's own reply is in it.
   const msgs = it.record.calls[1].messages;
-  assert.deepEqual(msgs.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+  assert.deepEqual(
+    msgs.map((m) => m.role),
+    ['system', 'user', 'assistant', 'user'],
+  );
   assert.equal(it.record.calls[1].purpose, 'repair');
   assert.equal(it.record.calls[1].round, 1);
   assert.deepEqual(sources(it.extraction), ['Eq(v, sqrt(2*g*h))', 'Eq(m*g*h, m*v**2/2)']);
@@ -78,7 +80,10 @@ test('consensus: agreeing models finish in one round each', async () => {
   assert.equal(f.count('chat', M2), 1);
   assert.equal(it.extraction.source, 'consensus');
   assert.equal(it.extraction.status, 'read');
-  assert.deepEqual(it.record.models.map((m) => m.name), [M1, M2]);
+  assert.deepEqual(
+    it.record.models.map((m) => m.name),
+    [M1, M2],
+  );
 });
 
 test('consensus: models that disagree get both lists and the text, and can converge', async () => {
@@ -96,7 +101,10 @@ test('consensus: models that disagree get both lists and the text, and can conve
   assert.ok(consensusPrompts.every((t) => t.includes('v = sqrt(2gh), h is 5?') && t.includes('Eq(h, 5)')));
   assert.equal(it.extraction.status, 'read');
   assert.match(it.extraction.notes.map((n) => n.text).join(' '), /agreed after 1 consensus round/);
-  assert.deepEqual(it.record.calls.filter((c) => c.purpose === 'consensus').map((c) => c.consensusRound), [1, 1]);
+  assert.deepEqual(
+    it.record.calls.filter((c) => c.purpose === 'consensus').map((c) => c.consensusRound),
+    [1, 1],
+  );
 });
 
 test('consensus: lasting disagreement goes to review with both readings kept, never resolved silently', async () => {
@@ -131,12 +139,21 @@ test('consensus: at most 3 exchange rounds', async () => {
   const r = await readResponses([{ id: 's1', text: 't = 1, 2, 3, 4, 5 or 6' }], FALL, baseOptions(f, { technique: 'consensus', model2: M2 }));
   assert.equal(f.count('chat'), 2 + 2 * 3);
   assert.match(r.items[0].extraction.notes.map((n) => n.text).join(' '), /still disagree after 3 round/);
-  assert.deepEqual(r.items[0].record.readings.map((x) => x.equations), [['Eq(t, 2)'], ['Eq(t, 5)']]);
+  assert.deepEqual(
+    r.items[0].record.readings.map((x) => x.equations),
+    [['Eq(t, 2)'], ['Eq(t, 5)']],
+  );
   assert.deepEqual(r.items[0].extraction.equations, []);
 });
 
 test('per-line: a long response is read piece by piece and merged', async () => {
-  const lines = ['Energy conservation first, since there is no friction anywhere here.', 'm g h = 1/2 m v^2', 'Cancelling the mass on both sides of that equation gives the speed.', 'v = sqrt(2 g h)', 'Also from kinematics the time follows: h = 1/2 g t^2'];
+  const lines = [
+    'Energy conservation first, since there is no friction anywhere here.',
+    'm g h = 1/2 m v^2',
+    'Cancelling the mass on both sides of that equation gives the speed.',
+    'v = sqrt(2 g h)',
+    'Also from kinematics the time follows: h = 1/2 g t^2',
+  ];
   const f = await start({
     rules: [
       { match: 'm g h = 1/2 m v^2', reply: ['Eq(m*g*h, m*v**2/2)'] },
@@ -150,7 +167,10 @@ test('per-line: a long response is read piece by piece and merged', async () => 
   assert.equal(f.count('chat'), 5);
   assert.ok(userTexts(f)[0].includes('part 1 of 5'));
   assert.deepEqual(sources(it.extraction), ['Eq(m*g*h, m*v**2/2)', 'Eq(v, sqrt(2*g*h))', 'Eq(h, g*t**2/2)']);
-  assert.deepEqual(it.record.calls.map((c) => c.piece), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    it.record.calls.map((c) => c.piece),
+    [0, 1, 2, 3, 4],
+  );
   // Short responses are read whole.
   f.resetCounts();
   await readResponses([{ id: 's2', text: 'v = sqrt(2 g h)' }], FALL, baseOptions(f, { technique: 'per-line' }));
@@ -165,8 +185,16 @@ test('hybrid: the embedded reading is accepted when read; the model reads only t
     ],
   });
   const embedded = (text: string): Extraction => {
-    if (text.startsWith('plain')) return { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], status: 'read', source: 'embedded', flags: [], unread: [], notes: [] };
-    return { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], status: 'partial', source: 'embedded', flags: [], unread: [{ span: { start: 0, end: 5 }, text: 'tricky', reason: 'x' }], notes: [] };
+    if (text.startsWith('plain'))
+      return { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], status: 'read', source: 'embedded', flags: [], unread: [], notes: [] };
+    return {
+      equations: [{ source: 'Eq(v, sqrt(2*g*h))' }],
+      status: 'partial',
+      source: 'embedded',
+      flags: [],
+      unread: [{ span: { start: 0, end: 5 }, text: 'tricky', reason: 'x' }],
+      notes: [],
+    };
   };
   const r = await readResponses(
     [
@@ -185,7 +213,10 @@ test('hybrid: the embedded reading is accepted when read; the model reads only t
   assert.deepEqual(sources(b.extraction), ['Eq(v, sqrt(2*g*h))', 'Eq(h, g*t**2/2)']);
   assert.equal(c.extraction.status, 'needs-review');
   assert.ok(c.extraction.flags.includes('models-disagree'));
-  assert.deepEqual(c.record.readings.map((x) => x.reader), ['embedded', `model:${M1}`]);
+  assert.deepEqual(
+    c.record.readings.map((x) => x.reader),
+    ['embedded', `model:${M1}`],
+  );
   assert.equal(d.extraction.status, 'blank');
   assert.equal(f.count('chat'), 2);
 });
@@ -200,7 +231,7 @@ test('grounding: an equation the student did not write is held back as invented;
   assert.deepEqual(sources(it.extraction), ['Eq(theta, 30)', 'Eq(v_0, 0)', 'Eq(m*g*h, m*v**2/2)', 'Eq(v, sqrt(2*g*h))', 'Eq(t, 2)']);
   assert.equal(it.extraction.status, 'needs-review');
   assert.ok(it.extraction.flags.includes('invented'));
-  assert.deepEqual(it.record.ungrounded, [{ source: 'Eq(v, 9.81*t)', reasons: ['the number 9.81 does not appear in the student\'s text'] }]);
+  assert.deepEqual(it.record.ungrounded, [{ source: 'Eq(v, 9.81*t)', reasons: ["the number 9.81 does not appear in the student's text"] }]);
 });
 
 test('attachment: a response that mentions an attachment is always flagged, whoever read it', async () => {
@@ -240,7 +271,10 @@ test('prompt injection: student text stays fenced data; an obedient model reply 
   // A model that obeyed the injection and added the model answer: the answer is not in the text, so
   // it is held back as invented and the response goes to review; 'marks' in the reply is ignored.
   assert.deepEqual(sources(it.extraction), ['Eq(v, g*h)']);
-  assert.deepEqual(it.record.ungrounded.map((u) => u.source), ['Eq(v, sqrt(2*g*h))']);
+  assert.deepEqual(
+    it.record.ungrounded.map((u) => u.source),
+    ['Eq(v, sqrt(2*g*h))'],
+  );
   assert.equal(it.extraction.status, 'needs-review');
   assert.ok(it.extraction.flags.includes('invented'));
   assert.ok(!('marks' in it.extraction));

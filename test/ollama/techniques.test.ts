@@ -2,7 +2,16 @@
 // two, and what a missing model is called; the registry, the pipeline's settings and the API agree.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkModels, isModelTechnique, modelsUsed, MODEL_TECHNIQUE_NAMES, readsWithTwoModels, TECHNIQUE_INFO, TECHNIQUE_NAMES, TECHNIQUE_ORDER } from '../../shared/techniques.ts';
+import {
+  checkModels,
+  isModelTechnique,
+  modelsUsed,
+  MODEL_TECHNIQUE_NAMES,
+  readsWithTwoModels,
+  TECHNIQUE_INFO,
+  TECHNIQUE_NAMES,
+  TECHNIQUE_ORDER,
+} from '../../shared/techniques.ts';
 import { TechniqueNameSchema } from '../../shared/api.ts';
 import { makeSettings } from '../../electron/engine/read/ollama/settings.ts';
 import { resolveTechnique } from '../../electron/engine/read/registry.ts';

@@ -141,7 +141,12 @@ test('limits: deep nesting is an error naming the column, never a stack overflow
     if (!r.ok) assert.equal(r.errors[0].code, 'too-complex');
   }
   // Within the length limit, nesting stops at MAX_DEPTH with the column where it went too deep.
-  for (const [open, close, at] of [['(', ')', 69], ['sqrt(', ')', 329], ['-', '', 69], ['u**', '', 198]] as const) {
+  for (const [open, close, at] of [
+    ['(', ')', 69],
+    ['sqrt(', ')', 329],
+    ['-', '', 69],
+    ['u**', '', 198],
+  ] as const) {
     const src = 'v = ' + open.repeat(1500).slice(0, 3900) + 'u' + close.repeat(1500).slice(0, 0);
     const r = parseEquation(src);
     assert.equal(r.ok, false, open);

@@ -6,7 +6,10 @@ import { counterexampleText, verdictLine, verdictWords } from '../../shared/form
 
 test('verdictLine gives the method, samples, exact counterexample and note', () => {
   assert.equal(verdictLine({ holds: true, method: 'z3-proved' }), 'holds (z3-proved)');
-  assert.equal(verdictLine({ holds: false, method: 'z3-refuted', counterexample: { u: '1', v: '3/2' } }), 'does not hold (z3-refuted; counterexample u=1, v=3/2)');
+  assert.equal(
+    verdictLine({ holds: false, method: 'z3-refuted', counterexample: { u: '1', v: '3/2' } }),
+    'does not hold (z3-refuted; counterexample u=1, v=3/2)',
+  );
   assert.equal(verdictLine({ holds: null, method: 'unknown', note: 'z3 timed out after 2000 ms' }), 'undecided (unknown; z3 timed out after 2000 ms)');
   assert.equal(verdictLine({ holds: true, method: 'numeric-agreement', samples: 24 }), 'holds (numeric-agreement; 24 samples)');
 });

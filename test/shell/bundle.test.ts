@@ -201,7 +201,10 @@ describe('Electron shell bundle (dist/electron) under a fake electron', { timeou
   }
 
   it('cancels every request that is not the app (remote, file:, other app:// hosts)', () => {
-    assert.ok(main.onBeforeRequestFilter === null || main.onBeforeRequestFilter.urls?.includes('<all_urls>'), `onBeforeRequest sees every URL: ${JSON.stringify(main.onBeforeRequestFilter)}`);
+    assert.ok(
+      main.onBeforeRequestFilter === null || main.onBeforeRequestFilter.urls?.includes('<all_urls>'),
+      `onBeforeRequest sees every URL: ${JSON.stringify(main.onBeforeRequestFilter)}`,
+    );
     const own = `file://${RENDERER}/index.html`;
     for (const c of main.beforeRequest) {
       const allowed = c.url.startsWith('app://equimark/') || (c.url === own && c.webContentsId === undefined);
@@ -228,7 +231,10 @@ describe('Electron shell bundle (dist/electron) under a fake electron', { timeou
     assertRefused(ipc.unknownMethod, 'unknown method');
     assertRefused(ipc.nonStringMethod, 'method that is not a string');
     assertRefused(ipc.malformed, 'exam.get with a number for examId');
-    assert.ok(ipc.malformed.error.issues.some((i: Json) => i.path === 'examId'), JSON.stringify(ipc.malformed));
+    assert.ok(
+      ipc.malformed.error.issues.some((i: Json) => i.path === 'examId'),
+      JSON.stringify(ipc.malformed),
+    );
     assertRefused(ipc.malformedNotObject, 'exam.import with a string payload');
   });
 
@@ -254,7 +260,10 @@ describe('Electron shell bundle (dist/electron) under a fake electron', { timeou
   });
 
   it('keeps the app lifecycle: activate reopens a window, closing all windows quits (not macOS)', () => {
-    assert.ok(['web-contents-created', 'window-all-closed', 'activate', 'will-quit'].every((e) => main.appEvents.includes(e)), main.appEvents.join());
+    assert.ok(
+      ['web-contents-created', 'window-all-closed', 'activate', 'will-quit'].every((e) => main.appEvents.includes(e)),
+      main.appEvents.join(),
+    );
     assert.equal(main.activateMadeWindow, true);
     assert.equal(main.quitCalls, process.platform === 'darwin' ? 0 : 1);
   });

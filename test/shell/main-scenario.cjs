@@ -14,7 +14,13 @@ if (!rec) throw new Error('run with --require fake-electron.cjs');
 const tick = () => new Promise((r) => setImmediate(r));
 
 function navEvent(url) {
-  return { url, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+  return {
+    url,
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true;
+    },
+  };
 }
 
 /** Emit a webContents event as Electron does (event first, then the url for navigation events). */
@@ -27,7 +33,15 @@ function emitPrevented(contents, name, url) {
 async function webContentsChecks(contents) {
   const navigate = {};
   const redirect = {};
-  for (const url of ['https://example.com/', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'app://evil/index.html', 'app://equimark.evil/index.html', 'app://equimark/x', 'app://equimark/index.html']) {
+  for (const url of [
+    'https://example.com/',
+    'http://127.0.0.1:8080/',
+    'file:///etc/passwd',
+    'app://evil/index.html',
+    'app://equimark.evil/index.html',
+    'app://equimark/x',
+    'app://equimark/index.html',
+  ]) {
     navigate[url] = emitPrevented(contents, 'will-navigate', url);
     redirect[url] = emitPrevented(contents, 'will-redirect', url);
   }
@@ -35,8 +49,17 @@ async function webContentsChecks(contents) {
   contents.emit('will-attach-webview', webview, { preload: '/tmp/evil.js', nodeIntegration: true }, { src: 'https://example.com' });
   const windowOpen = {};
   const openedBefore = rec.openExternal.length;
-  for (const url of ['https://example.com/docs', 'http://example.com/', 'app://equimark/index.html', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share']) {
-    windowOpen[url] = contents.windowOpenHandler ? await contents.windowOpenHandler({ url, frameName: '', features: '', disposition: 'new-window', referrer: { url: '', policy: 'default' } }) : null;
+  for (const url of [
+    'https://example.com/docs',
+    'http://example.com/',
+    'app://equimark/index.html',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'smb://host/share',
+  ]) {
+    windowOpen[url] = contents.windowOpenHandler
+      ? await contents.windowOpenHandler({ url, frameName: '', features: '', disposition: 'new-window', referrer: { url: '', policy: 'default' } })
+      : null;
   }
   return {
     listeners: contents.eventNames().map(String),
@@ -74,7 +97,14 @@ async function protocolChecks() {
     try {
       const res = await handler(new Request(url));
       const body = Buffer.from(await res.arrayBuffer());
-      out[url] = { status: res.status, csp: res.headers.get('content-security-policy'), nosniff: res.headers.get('x-content-type-options'), contentType: res.headers.get('content-type'), body: body.toString('utf8', 0, 4000), bytes: body.length };
+      out[url] = {
+        status: res.status,
+        csp: res.headers.get('content-security-policy'),
+        nosniff: res.headers.get('x-content-type-options'),
+        contentType: res.headers.get('content-type'),
+        body: body.toString('utf8', 0, 4000),
+        bytes: body.length,
+      };
     } catch (e) {
       out[url] = { threw: String(e && e.message ? e.message : e) };
     }
@@ -141,7 +171,15 @@ async function ipcChecks() {
     subframe: await call({ url: 'app://equimark/index.html', parent: top }, 'app.info', {}),
     noFrame: await call(null, 'app.info', {}),
     unknownMethod: await call(top, 'fs.readFile', { path: '/etc/passwd' }),
-    nonStringMethod: await call(top, { toString() { return 'app.info'; } }, {}),
+    nonStringMethod: await call(
+      top,
+      {
+        toString() {
+          return 'app.info';
+        },
+      },
+      {},
+    ),
     malformed: await call(top, 'exam.get', { examId: 42 }),
     malformedNotObject: await call(top, 'exam.import', 'not an object'),
     appInfo: await call(top, 'app.info', {}),
@@ -179,7 +217,14 @@ async function main() {
     registeredBeforeReady,
     privilegedSchemes: rec.privilegedSchemes,
     windowCount: rec.windows.length,
-    window: win ? { options: win.options, loaded: win.loaded, preloadExists: !!win.options.webPreferences?.preload && existsSync(win.options.webPreferences.preload), onceEvents: win.eventNames().map(String) } : null,
+    window: win
+      ? {
+          options: win.options,
+          loaded: win.loaded,
+          preloadExists: !!win.options.webPreferences?.preload && existsSync(win.options.webPreferences.preload),
+          onceEvents: win.eventNames().map(String),
+        }
+      : null,
     appEvents: require('electron').app.eventNames().map(String),
     ipcChannels: Object.keys(rec.ipcHandlers),
     protocolSchemes: Object.keys(rec.protocolHandlers),

@@ -240,20 +240,25 @@ export class FakeOllama {
     return { content: replyContent(this.script.fallback ?? []) };
   }
 
-  private async generate(res: ServerResponse, endpoint: string, m: FakeModel, body: Record<string, unknown>, text: string, fault: FakeFault | null): Promise<void> {
+  private async generate(
+    res: ServerResponse,
+    endpoint: string,
+    m: FakeModel,
+    body: Record<string, unknown>,
+    text: string,
+    fault: FakeFault | null,
+  ): Promise<void> {
     const { content: chosen, rule } = this.choose(m.name, text);
     const content = fault?.kind === 'invalid-json' ? 'Sure! Here are the equations: v = u' : chosen;
     const latency = rule?.latencyMs ?? this.script.latencyMs ?? 0;
     if (latency > 0) await new Promise((r) => setTimeout(r, latency));
-    const promptChars = JSON.stringify(endpoint === 'chat' ? body.messages ?? [] : body.prompt ?? '').length;
+    const promptChars = JSON.stringify(endpoint === 'chat' ? (body.messages ?? []) : (body.prompt ?? '')).length;
     const tokensIn = rule?.tokensIn ?? Math.ceil(promptChars / 4);
     const tokensOut = rule?.tokensOut ?? Math.max(1, Math.ceil(content.length / 4));
     const ns = Math.round(latency * 1e6);
     const created_at = new Date().toISOString();
     const piece = (c: string, done: boolean) =>
-      endpoint === 'chat'
-        ? { model: m.name, created_at, message: { role: 'assistant', content: c }, done }
-        : { model: m.name, created_at, response: c, done };
+      endpoint === 'chat' ? { model: m.name, created_at, message: { role: 'assistant', content: c }, done } : { model: m.name, created_at, response: c, done };
     const final = {
       ...piece('', true),
       done_reason: 'stop',

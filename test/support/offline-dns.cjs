@@ -6,6 +6,11 @@ const original = dns.lookup;
 dns.lookup = function lookup(hostname, options, callback) {
   const cb = typeof options === 'function' ? options : callback;
   if (hostname === 'localhost' || /^127\./.test(hostname) || hostname === '::1') return original.apply(this, arguments);
-  const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (offline test: no lookup was made)`), { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname });
+  const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (offline test: no lookup was made)`), {
+    code: 'ENOTFOUND',
+    errno: -3008,
+    syscall: 'getaddrinfo',
+    hostname,
+  });
   process.nextTick(cb, err);
 };

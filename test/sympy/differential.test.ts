@@ -70,10 +70,15 @@ const NUMS = ['0', '1', '2', '3', '10', '0.5', '1.36', '0.001', '12.25', '7'];
 const FNS = Object.keys(FUNCTIONS) as FunctionName[];
 
 function generate(next: () => number, depth: number, exponent = false): Expr {
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   const leaf = (): Expr => {
     const r = next();
-    if (exponent) return r < 0.5 ? { kind: 'num', text: pick(['0', '1', '2', '3', '0.5']) } : r < 0.8 ? { kind: 'sym', name: pick(SYMBOLS).name } : { kind: 'neg', arg: { kind: 'num', text: '2' } };
+    if (exponent)
+      return r < 0.5
+        ? { kind: 'num', text: pick(['0', '1', '2', '3', '0.5']) }
+        : r < 0.8
+          ? { kind: 'sym', name: pick(SYMBOLS).name }
+          : { kind: 'neg', arg: { kind: 'num', text: '2' } };
     if (r < 0.45) return { kind: 'sym', name: pick(SYMBOLS).name };
     if (r < 0.85) return { kind: 'num', text: pick(NUMS) };
     return { kind: 'const', name: pick(['pi', 'E'] as const) };

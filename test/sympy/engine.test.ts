@@ -104,7 +104,10 @@ describe('createEngine without a usable Python', () => {
       const s = engine.sympyStatus()!;
       assert.equal(s.state, 'unavailable');
       assert.equal(s.message, SYMPY_NOT_FOUND);
-      assert.ok(s.tried?.some((t) => t.includes(BOGUS) && t.includes('configured') && /not found/.test(t)), JSON.stringify(s.tried));
+      assert.ok(
+        s.tried?.some((t) => t.includes(BOGUS) && t.includes('configured') && /not found/.test(t)),
+        JSON.stringify(s.tried),
+      );
       assert.deepEqual(notices, [SYMPY_NOT_FOUND], 'said once, in plain words');
     } finally {
       await engine.close();
@@ -114,7 +117,16 @@ describe('createEngine without a usable Python', () => {
   test('a bogus configured path falls back to the system Python and the status says it was passed over', { skip }, async () => {
     const engine = await createEngine({ sympy: { pythonPath: BOGUS } });
     try {
-      assert.equal((await engine.entails(DOUBLE, SIN2, questionDomain(loadExamFile(new URL('../../../shared/data/exam.json', import.meta.url).pathname).questions.get('q2')!.question))).method, 'sympy-proved');
+      assert.equal(
+        (
+          await engine.entails(
+            DOUBLE,
+            SIN2,
+            questionDomain(loadExamFile(new URL('../../../shared/data/exam.json', import.meta.url).pathname).questions.get('q2')!.question),
+          )
+        ).method,
+        'sympy-proved',
+      );
       const s = engine.sympyStatus()!;
       assert.equal(s.state, 'ready');
       assert.match(s.message, new RegExp(`passed over: ${BOGUS.replace(/\//g, '\\/')} \\(configured\\): not found`));

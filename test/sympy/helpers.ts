@@ -10,7 +10,8 @@ let probed: string | null | undefined;
 export function sympySkipReason(): string | null {
   if (probed !== undefined) return probed;
   const r = spawnSync(PYTHON, ['-I', '-c', 'import sympy; print(sympy.__version__)'], { encoding: 'utf8', timeout: 30000 });
-  probed = r.status === 0 ? null : `${PYTHON} with SymPy is not available (install python3-sympy): ${(r.error?.message ?? r.stderr ?? '').trim().split('\n').pop()}`;
+  probed =
+    r.status === 0 ? null : `${PYTHON} with SymPy is not available (install python3-sympy): ${(r.error?.message ?? r.stderr ?? '').trim().split('\n').pop()}`;
   return probed;
 }
 

@@ -39,7 +39,7 @@ describe('SymPy worker', { skip }, () => {
   });
   after(() => w.close());
 
-  test("q2: the trig identity proved both ways by SymPy", async () => {
+  test('q2: the trig identity proved both ways by SymPy', async () => {
     const d = devDomain('q2');
     const a = eq('Eq(R, 2*v_0**2*sin(theta)*cos(theta)/g)');
     const b = eq('Eq(R, v_0**2*sin(2*theta)/g)');
@@ -82,7 +82,10 @@ describe('SymPy worker', { skip }, () => {
     assert.ok(texts.includes('u/2 + sqrt(u**2 + 4*w**2)/2'), texts.join(' | '));
     assert.equal(r.results[0].complete, true);
     const sys = await w.solveFor([eq('Eq(t, 2*S/u)'), eq('Eq(t, S/(v + w) + S/(v - w))')], 'v', devDomain('q1'), { eliminate: ['t'] });
-    assert.ok(sys.results[0].solutions.some((s) => s.text === 'u/2 + sqrt(u**2 + 4*w**2)/2'), JSON.stringify(sys));
+    assert.ok(
+      sys.results[0].solutions.some((s) => s.text === 'u/2 + sqrt(u**2 + 4*w**2)/2'),
+      JSON.stringify(sys),
+    );
   });
 
   test('limits: q1 answer gives v -> u when u >> w and v -> w when w >> u', async () => {
@@ -136,7 +139,13 @@ describe('SymPy worker', { skip }, () => {
     await rejects(w.simplify(xHuge, real('x')), 'refused', /exponent 10000000000 is too large/);
     await rejects(w.simplify(pow(pow(num('10'), num('1000')), num('1000')), real('x')), 'refused', /too large to compute/);
     const premise: Equation = { lhs: { kind: 'sym', name: 'y' }, rhs: xHuge };
-    await rejects(w.proveEntailment(premise, eq('Eq(y, x)'), real('x', 'y')).then((r) => { if (r === 'unknown') throw new SympyError('refused', 'unknown: exponent too large'); }), 'refused', /too large/);
+    await rejects(
+      w.proveEntailment(premise, eq('Eq(y, x)'), real('x', 'y')).then((r) => {
+        if (r === 'unknown') throw new SympyError('refused', 'unknown: exponent too large');
+      }),
+      'refused',
+      /too large/,
+    );
     assert.ok(performance.now() - t0 < 2000);
     await w.ping();
   });
@@ -185,7 +194,13 @@ describe('SymPy worker', { skip }, () => {
     assert.equal(crash.status, 'rejected');
     assert.equal((crash as PromiseRejectedResult).reason.code, 'crashed');
     assert.match((crash as PromiseRejectedResult).reason.message, /stopped \(exit code 9\).*restarted/);
-    const texts = settled.filter((_, i) => i !== 3).map((s) => (s.status === 'fulfilled' && 'expr' in (s.value as object) ? (s.value as { expr: { text: string } }).expr.text : `failed: ${(s as PromiseRejectedResult).reason}`));
+    const texts = settled
+      .filter((_, i) => i !== 3)
+      .map((s) =>
+        s.status === 'fulfilled' && 'expr' in (s.value as object)
+          ? (s.value as { expr: { text: string } }).expr.text
+          : `failed: ${(s as PromiseRejectedResult).reason}`,
+      );
     assert.deepEqual(texts, expected);
   });
 });

@@ -9,14 +9,25 @@ import { givenExtraction } from '../../engine/grade.ts';
 import { unavailable, type AppContext } from '../context.ts';
 import { startRemark } from '../job.ts';
 
-type Handlers = Pick<ApiHandlers, 'exam.list' | 'exam.get' | 'exam.import' | 'exam.save' | 'exam.loadDemo' | 'responses.import' | 'equations.import' | 'gold.import'>;
+type Handlers = Pick<
+  ApiHandlers,
+  'exam.list' | 'exam.get' | 'exam.import' | 'exam.save' | 'exam.loadDemo' | 'responses.import' | 'equations.import' | 'gold.import'
+>;
 
 const csvFileError = (e: CsvFileError): string => `${e.line ? `line ${e.line}: ` : ''}${e.reason}`;
 
 export function importHandlers(ctx: AppContext): Handlers {
   return {
     'exam.list': async () =>
-      ctx.ws.listExams().map((e) => ({ id: e.id, title: e.title, questions: ctx.ws.getExam(e.id)!.questions.length, responses: e.responses, graded: ctx.ws.markedCount(e.id) })),
+      ctx.ws
+        .listExams()
+        .map((e) => ({
+          id: e.id,
+          title: e.title,
+          questions: ctx.ws.getExam(e.id)!.questions.length,
+          responses: e.responses,
+          graded: ctx.ws.markedCount(e.id),
+        })),
 
     'exam.get': async ({ examId }) => ctx.exam(examId),
 
@@ -63,7 +74,11 @@ export function importHandlers(ctx: AppContext): Handlers {
     'responses.import': async ({ examId, csv, fileName }) => {
       const exam = ctx.exam(examId);
       try {
-        const rows = parseResponsesCsv(csv, exam.questions.map((q) => q.id), fileName);
+        const rows = parseResponsesCsv(
+          csv,
+          exam.questions.map((q) => q.id),
+          fileName,
+        );
         const r = ctx.ws.importResponses(examId, rows);
         return { imported: r.inserted + r.updated + r.unchanged, rejected: [], error: null };
       } catch (e) {
@@ -85,7 +100,10 @@ export function importHandlers(ctx: AppContext): Handlers {
       try {
         const { rows, problems } = parseEquationsCsv(csv, (qid) => exam.questions.find((q) => q.id === qid)?.variables.map((v) => v.name));
         const known = rows.filter((r) => exam.questions.some((q) => q.id === r.questionId));
-        ctx.ws.importGiven(examId, known.map((row) => ({ studentId: row.studentId, questionId: row.questionId, extraction: givenExtraction(row) })));
+        ctx.ws.importGiven(
+          examId,
+          known.map((row) => ({ studentId: row.studentId, questionId: row.questionId, extraction: givenExtraction(row) })),
+        );
         // Every known row is stored (or already was, unchanged): count them all, first reading or not.
         return { imported: known.length, rejected: problems.map((p) => ({ line: p.line, reason: p.message })), error: null };
       } catch (e) {

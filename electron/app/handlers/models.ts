@@ -13,7 +13,12 @@ type OllamaState = { reachable: boolean; models: { name: string; size: number | 
 async function ollamaState(ctx: AppContext): Promise<OllamaState> {
   const client = new OllamaClient({ url: ctx.settings.ollamaUrl, timeoutMs: 1500, retries: 0 });
   try {
-    const models = (await client.listModels()).map((m) => ({ name: m.name, size: m.size ?? null, digest: m.digest ? m.digest.replace(/^sha256:/, '') : null, parameterSize: m.parameterSize || null }));
+    const models = (await client.listModels()).map((m) => ({
+      name: m.name,
+      size: m.size ?? null,
+      digest: m.digest ? m.digest.replace(/^sha256:/, '') : null,
+      parameterSize: m.parameterSize || null,
+    }));
     return { reachable: true, models, note: '' };
   } catch (e) {
     return { reachable: false, models: [], note: `(${(e as Error).message.split('\n')[0]})` };
@@ -33,7 +38,8 @@ async function ollamaFeature(ctx: AppContext): Promise<{ available: boolean; not
 async function sympyFeature(ctx: AppContext): Promise<{ available: boolean; note: string }> {
   const e = await ctx.startedEngine();
   const st = e?.sympyStatus() ?? null;
-  if (!e) return { available: true, note: `starts with the first grading${ctx.settings.pythonPath.trim() ? ` (Python: ${ctx.settings.pythonPath.trim()})` : ''}` };
+  if (!e)
+    return { available: true, note: `starts with the first grading${ctx.settings.pythonPath.trim() ? ` (Python: ${ctx.settings.pythonPath.trim()})` : ''}` };
   if (!st) return { available: false, note: 'not used in this build' };
   const ok = st.state !== 'unavailable';
   return { available: ok, note: `${st.message}${ctx.engineNotice && !ok ? ` (${ctx.engineNotice})` : ''}` };
@@ -75,7 +81,10 @@ export function modelHandlers(ctx: AppContext): Handlers {
       });
       // Hybrid with the preferred model (Settings) or the first installed one; else the embedded extractor.
       const preferred = ctx.settings.models.filter((m) => models.some((x) => x.name === m));
-      const recommended = ready && techs.hybrid ? { technique: 'hybrid' as const, models: [preferred[0] ?? models[0].name] } : { technique: techs.embedded ? ('embedded' as const) : ('plain' as const), models: [] };
+      const recommended =
+        ready && techs.hybrid
+          ? { technique: 'hybrid' as const, models: [preferred[0] ?? models[0].name] }
+          : { technique: techs.embedded ? ('embedded' as const) : ('plain' as const), models: [] };
       return {
         embedded: { available: Boolean(techs.embedded), note: TECHNIQUE_INFO.embedded.note },
         ollama: { reachable, url: ctx.settings.ollamaUrl, models, note },

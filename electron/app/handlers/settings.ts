@@ -13,7 +13,10 @@ export function settingsHandlers(ctx: AppContext): Handlers {
 
     'settings.set': async (s) => {
       if (s.gpu?.trim() && gpuPower(s.gpu) == null) {
-        throw new ApiFailure({ code: 'invalid-request', message: `unknown GPU '${s.gpu.trim()}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}` });
+        throw new ApiFailure({
+          code: 'invalid-request',
+          message: `unknown GPU '${s.gpu.trim()}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}`,
+        });
       }
       const pythonChanged = s.pythonPath.trim() !== ctx.settings.pythonPath.trim();
       ctx.settings = s;

@@ -37,8 +37,15 @@ export async function cmdCheck(argv: string[], io: Io): Promise<number> {
     io.out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  const ass = result.assumptions.map((v) => `${v.name}${v.assumptions.length ? ` ${v.assumptions.join(',')}` : ' real'}${v.range ? ` in (${v.range.join(', ')})` : ''}`).join('; ');
-  const cons = (c: typeof result.consistent1): string => (c.satisfiable === true ? 'yes' : c.satisfiable === false ? `NO: inconsistent, entails nothing (${c.method}${c.note ? `; ${c.note}` : ''})` : `unknown (${c.method})`);
+  const ass = result.assumptions
+    .map((v) => `${v.name}${v.assumptions.length ? ` ${v.assumptions.join(',')}` : ' real'}${v.range ? ` in (${v.range.join(', ')})` : ''}`)
+    .join('; ');
+  const cons = (c: typeof result.consistent1): string =>
+    c.satisfiable === true
+      ? 'yes'
+      : c.satisfiable === false
+        ? `NO: inconsistent, entails nothing (${c.method}${c.note ? `; ${c.note}` : ''})`
+        : `unknown (${c.method})`;
   io.out(
     [
       `question ${qid}: ${ass}`,

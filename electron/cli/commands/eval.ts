@@ -14,7 +14,11 @@ export async function cmdEval(argv: string[], io: Io): Promise<number> {
   const exam: LoadedExam = loadExamFile(need(opts, 'exam', 'eval'));
   const respPath = need(opts, 'responses', 'eval');
   const goldPath = need(opts, 'gold', 'eval');
-  const responses = parseResponsesCsv(readInput(respPath, 'responses CSV'), exam.exam.questions.map((q) => q.id), respPath);
+  const responses = parseResponsesCsv(
+    readInput(respPath, 'responses CSV'),
+    exam.exam.questions.map((q) => q.id),
+    respPath,
+  );
   const { rows: gold } = parseEquationsCsv(readInput(goldPath, 'gold CSV'), (q) => exam.questions.get(q)?.variables, goldPath);
   const plan = await planTechniques(opts, 'eval', io, true);
   for (const name of plan.names) await requireInstalledModels(name, plan);
@@ -50,7 +54,9 @@ export async function cmdEval(argv: string[], io: Io): Promise<number> {
   }
   const waiting = reports.flatMap((r) => r.waiting.map((w) => ({ ...w, technique: r.technique })));
   if (waiting.length) {
-    io.err(`${waiting.length} response readings wait for the model (${reports.find((r) => r.waitingReason)?.waitingReason ?? 'Ollama unreachable'}); they count as not correct. Run again once Ollama answers${cache ? ' (the reply cache keeps what was read)' : ''}.\n`);
+    io.err(
+      `${waiting.length} response readings wait for the model (${reports.find((r) => r.waitingReason)?.waitingReason ?? 'Ollama unreachable'}); they count as not correct. Run again once Ollama answers${cache ? ' (the reply cache keeps what was read)' : ''}.\n`,
+    );
     return EXIT_WAITING;
   }
   return 0;

@@ -23,7 +23,8 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
   if (opts.technique !== undefined) {
     // Bad technique names are argument errors, found before any file is read.
     for (const n of opts.technique.split(',').map((x) => x.trim())) {
-      if (n && !(TECHNIQUE_NAMES as readonly string[]).includes(n)) throw new UsageError(`grade: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
+      if (n && !(TECHNIQUE_NAMES as readonly string[]).includes(n))
+        throw new UsageError(`grade: unknown technique '${n}' (available: ${TECHNIQUE_NAMES.join(', ')})`);
     }
   }
   const exam = loadExamFile(examPath);
@@ -61,7 +62,9 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
     });
     writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam));
     writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam));
-    const by = Object.entries(summary.byExtraction).map(([k, n]) => `${k} ${n}`).join(', ');
+    const by = Object.entries(summary.byExtraction)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
     const m = summary.model;
     io.out(
       [
@@ -70,7 +73,15 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
         `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
         ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
         ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),
-        ...(m ? accountingLines(summary.technique, m.models.map((x) => `${x.name}@${x.digest.slice(0, 12)}`), m.accounting, plan.gpu, summary.waitingReason) : []),
+        ...(m
+          ? accountingLines(
+              summary.technique,
+              m.models.map((x) => `${x.name}@${x.digest.slice(0, 12)}`),
+              m.accounting,
+              plan.gpu,
+              summary.waitingReason,
+            )
+          : []),
         `wrote ${resolve(outDir, 'marks.csv')} and ${resolve(outDir, 'equations.csv')}`,
         '',
       ].join('\n'),

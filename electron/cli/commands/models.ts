@@ -20,6 +20,12 @@ export async function cmdModels(argv: string[], io: Io): Promise<number> {
   const rows = models.map((m) => [m.name, m.parameterSize || '?', gb(m.size), m.digest.replace(/^sha256:/, '').slice(0, 12)]);
   const head = ['model', 'parameters', 'size', 'digest'];
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const r of [head, ...rows]) io.out(`${r.map((c, i) => c.padEnd(w[i])).join('  ').trimEnd()}\n`);
+  for (const r of [head, ...rows])
+    io.out(
+      `${r
+        .map((c, i) => c.padEnd(w[i]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   return 0;
 }

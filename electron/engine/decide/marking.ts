@@ -42,17 +42,27 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
   const usable: number[] = [];
   for (let i = 0; i < equations.length; i++) {
     const c = await engine.consistent(equations[i], domain);
-    if (c.satisfiable === false) inconsistent.push({ studentIndex: i, student: sources[i], method: c.method, note: c.note ?? 'no admissible assignment satisfies it' });
+    if (c.satisfiable === false)
+      inconsistent.push({ studentIndex: i, student: sources[i], method: c.method, note: c.note ?? 'no admissible assignment satisfies it' });
     else usable.push(i);
   }
   const flagVacuous = (i: number, v: Verdict): void => {
-    if (!inconsistent.some((x) => x.studentIndex === i)) inconsistent.push({ studentIndex: i, student: sources[i], method: 'entailment', note: v.note ?? 'vacuous premise' });
+    if (!inconsistent.some((x) => x.studentIndex === i))
+      inconsistent.push({ studentIndex: i, student: sources[i], method: 'entailment', note: v.note ?? 'vacuous premise' });
   };
 
   const items: ItemMark[] = [];
   for (const item of q.scheme) {
     if (item.manual || !item.match) {
-      items.push({ itemId: item.id, available: item.marks, awarded: null, outcome: 'manual', match: 'manual', evidence: [], note: 'decided by the instructor' });
+      items.push({
+        itemId: item.id,
+        available: item.marks,
+        awarded: null,
+        outcome: 'manual',
+        match: 'manual',
+        evidence: [],
+        note: 'decided by the instructor',
+      });
       continue;
     }
     const match = item.match;
@@ -67,7 +77,15 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
         const base = { studentIndex: i, student: sources[i], acceptIndex: a, accepted: item.accept[a], solvedForTarget: solved };
         if (solved === false) {
           // Not an answer whatever it entails; keep one line of evidence, no engine call.
-          if (a === 0) considered.push({ ...base, forward: { holds: null, method: 'unknown', note: `not solved for ${q.target}: the target must stand alone on one side and not appear on the other` } });
+          if (a === 0)
+            considered.push({
+              ...base,
+              forward: {
+                holds: null,
+                method: 'unknown',
+                note: `not solved for ${q.target}: the target must stand alone on one side and not appear on the other`,
+              },
+            });
           continue;
         }
         const forward = await engine.entails(equations[i], forms[a], domain);
@@ -96,7 +114,15 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
     }
     if (won) items.push({ itemId: item.id, available: item.marks, awarded: item.marks, outcome: 'awarded', match, evidence: [won] });
     else if (undecided)
-      items.push({ itemId: item.id, available: item.marks, awarded: null, outcome: 'undecided', match, evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE), note: 'the engine could not decide some check: the instructor decides' });
+      items.push({
+        itemId: item.id,
+        available: item.marks,
+        awarded: null,
+        outcome: 'undecided',
+        match,
+        evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE),
+        note: 'the engine could not decide some check: the instructor decides',
+      });
     else
       items.push({
         itemId: item.id,

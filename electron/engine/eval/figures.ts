@@ -76,14 +76,27 @@ export async function entailerComparator(): Promise<{ compare: ListComparator; c
 export type ExtractFn = (text: string, q: Question) => Extraction | Promise<Extraction>;
 
 /** evaluateExtraction's report, from the evaluation loop. */
-export async function evaluateExtraction(exam: Exam, responses: ResponseIn[], gold: GoldIn[], compare: ListComparator, extract: ExtractFn = extractEmbedded): Promise<ExtractEvalReport> {
+export async function evaluateExtraction(
+  exam: Exam,
+  responses: ResponseIn[],
+  gold: GoldIn[],
+  compare: ListComparator,
+  extract: ExtractFn = extractEmbedded,
+): Promise<ExtractEvalReport> {
   const loaded = validateExam(exam);
   const goldRows: EquationsRow[] = gold.map((g, i) => {
     const variables = loaded.questions.get(g.questionId)?.variables;
-    const { equations, error } = variables ? parseEquationList(JSON.stringify(g.equations), variables) : { equations: [], error: `unknown question id '${g.questionId}'` };
+    const { equations, error } = variables
+      ? parseEquationList(JSON.stringify(g.equations), variables)
+      : { equations: [], error: `unknown question id '${g.questionId}'` };
     return {
-      line: i + 2, studentId: g.studentId, questionId: g.questionId, equations, sources: equations.map(equationToSympy),
-      ...(error ? { error } : {}), extra: { ambiguous: String(g.ambiguous), tags: g.tags.join(';') },
+      line: i + 2,
+      studentId: g.studentId,
+      questionId: g.questionId,
+      equations,
+      sources: equations.map(equationToSympy),
+      ...(error ? { error } : {}),
+      extra: { ambiguous: String(g.ambiguous), tags: g.tags.join(';') },
     };
   });
   const { report, batch } = await runEval({
@@ -100,7 +113,12 @@ export async function evaluateExtraction(exam: Exam, responses: ResponseIn[], go
     const key = `${r.studentId}/${r.questionId}`;
     const extraction = extractionOf.get(key)!;
     return {
-      studentId: r.studentId, questionId: r.questionId, tags: r.tags, ambiguous: r.ambiguous, extraction, gold: goldOf.get(key) ?? r.gold,
+      studentId: r.studentId,
+      questionId: r.questionId,
+      tags: r.tags,
+      ambiguous: r.ambiguous,
+      extraction,
+      gold: goldOf.get(key) ?? r.gold,
       ...(extraction.status === 'read' ? { equivalent: r.equivalent } : {}),
     };
   };

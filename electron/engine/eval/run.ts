@@ -87,7 +87,12 @@ export type EvalOptions = {
  * and the gold list are equivalent over the reals: each equation of either is entailed by one of
  * the other; empty matches only empty; an extracted item outside the grammar makes it not equivalent.
  */
-export async function goldEquivalent(engine: Pick<EntailmentEngine, 'compareLists'>, extracted: readonly string[], gold: readonly Equation[], cq: CompiledQuestion): Promise<boolean> {
+export async function goldEquivalent(
+  engine: Pick<EntailmentEngine, 'compareLists'>,
+  extracted: readonly string[],
+  gold: readonly Equation[],
+  cq: CompiledQuestion,
+): Promise<boolean> {
   const mine: Equation[] = [];
   for (const s of extracted) {
     const p = parseEquation(s, { variables: cq.variables });
@@ -117,14 +122,29 @@ async function readAll(technique: EvalOptions['technique'], jobs: Job[], onRead?
       question: j.cq.question,
       extraction,
       record: {
-        id: j.id, questionId: j.cq.question.id, technique: technique.name, models: [], calls: [],
-        readings: [{ reader: technique.extractor.name, equations: extraction.equations.map((e) => e.source) }], ungrounded: [], waiting: false, wallMs: Date.now() - started,
+        id: j.id,
+        questionId: j.cq.question.id,
+        technique: technique.name,
+        models: [],
+        calls: [],
+        readings: [{ reader: technique.extractor.name, equations: extraction.equations.map((e) => e.source) }],
+        ungrounded: [],
+        waiting: false,
+        wallMs: Date.now() - started,
       },
     });
     onRead?.();
   }
   // No model: no calls, no tokens; the same shape so Table I compares it with the model techniques.
-  return { technique: technique.name, models: [], items, waiting: [], accounting: computeAccounting([], { batchWallMs: Date.now() - t0 }), warnings: [], url: '' };
+  return {
+    technique: technique.name,
+    models: [],
+    items,
+    waiting: [],
+    accounting: computeAccounting([], { batchWallMs: Date.now() - t0 }),
+    warnings: [],
+    url: '',
+  };
 }
 
 const add = (m: Record<string, Tally>, k: string, ok: boolean): void => {
@@ -200,12 +220,22 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
     add(byQuestion, g.questionId, equivalent);
     for (const t of tags) add(byTag, t, equivalent);
     rows.push({
-      studentId: g.studentId, questionId: g.questionId, tags, ambiguous: goldAmbiguous(g), extracted: sources, gold: g.sources,
-      status: x.status, equivalent, marks, marksAgree: agree,
+      studentId: g.studentId,
+      questionId: g.questionId,
+      tags,
+      ambiguous: goldAmbiguous(g),
+      extracted: sources,
+      gold: g.sources,
+      status: x.status,
+      equivalent,
+      marks,
+      marksAgree: agree,
     });
     opts.onProgress?.(++done, total);
   }
-  for (const r of responses) if (!goldKeys.has(`${r.studentId}\u0000${r.questionId}`)) problems.push(`response line ${r.line}: ${r.studentId}/${r.questionId} has no gold row: not evaluated`);
+  for (const r of responses)
+    if (!goldKeys.has(`${r.studentId}\u0000${r.questionId}`))
+      problems.push(`response line ${r.line}: ${r.studentId}/${r.questionId} has no gold row: not evaluated`);
 
   const figRows = rows.map((r) => ({
     status: waitingIds.has(`${r.studentId}/${r.questionId}`) ? ('abstained' as const) : (r.status as Extraction['status']),
@@ -251,10 +281,12 @@ export async function evaluateTechniques(
 }
 
 /** Rows that must have no equation (blank, words-only, attachment-only) but were given some. */
-export const emptyViolations = (r: EvalReport): EvalRow[] => r.rows.filter((row) => mustBeEmpty({ tags: row.tags, equations: row.gold }) && row.extracted.length > 0);
+export const emptyViolations = (r: EvalReport): EvalRow[] =>
+  r.rows.filter((row) => mustBeEmpty({ tags: row.tags, equations: row.gold }) && row.extracted.length > 0);
 
 /** Rows read with confidence but not equivalent to gold. */
-export const confidentMisses = (r: EvalReport): EvalRow[] => r.rows.filter((row) => row.status === 'read' && !row.equivalent && !r.waiting.some((w) => w.studentId === row.studentId && w.questionId === row.questionId));
+export const confidentMisses = (r: EvalReport): EvalRow[] =>
+  r.rows.filter((row) => row.status === 'read' && !row.equivalent && !r.waiting.some((w) => w.studentId === row.studentId && w.questionId === row.questionId));
 
 const pct = (t: Tally): string => `${t.total ? ((100 * t.correct) / t.total).toFixed(1) : '0.0'}% (${t.correct}/${t.total})`;
 

@@ -18,8 +18,17 @@ export type EvalSet = {
 };
 
 /** Parse a set from its texts (file names only for messages). Throws ExamError / CsvFileError / ResponsesCsvError. */
-export function parseEvalSet(exam: LoadedExam, responsesCsv: string | Buffer, goldCsv: string | Buffer, files: { responses?: string; gold?: string } = {}): EvalSet {
-  const responses = parseResponsesCsv(responsesCsv, exam.exam.questions.map((q) => q.id), files.responses);
+export function parseEvalSet(
+  exam: LoadedExam,
+  responsesCsv: string | Buffer,
+  goldCsv: string | Buffer,
+  files: { responses?: string; gold?: string } = {},
+): EvalSet {
+  const responses = parseResponsesCsv(
+    responsesCsv,
+    exam.exam.questions.map((q) => q.id),
+    files.responses,
+  );
   const { rows: gold, problems: goldProblems } = parseEquationsCsv(goldCsv, (q) => exam.questions.get(q)?.variables, files.gold);
   return { exam, responses, gold, goldProblems };
 }

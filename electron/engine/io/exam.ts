@@ -72,7 +72,9 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
 }
 
 /** Schema issues as problems: one per unknown key (with the nearest known key), numbers said plainly. */
-function schemaProblems(issues: readonly { code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[]; received?: unknown }[]): ExamProblem[] {
+function schemaProblems(
+  issues: readonly { code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[]; received?: unknown }[],
+): ExamProblem[] {
   const out: ExamProblem[] = [];
   for (const i of issues) {
     if (i.code === 'unrecognized_keys' && i.keys) {
@@ -106,9 +108,11 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
     q.variables.forEach((v, vi) => {
       if (seenVar.has(v.name)) problems.push({ path: `${at}.variables[${vi}].name`, message: `duplicate variable '${v.name}'` });
       seenVar.add(v.name);
-      if (v.range && !(v.range[0] < v.range[1])) problems.push({ path: `${at}.variables[${vi}].range`, message: `range [${v.range.join(', ')}] is empty: low must be below high` });
+      if (v.range && !(v.range[0] < v.range[1]))
+        problems.push({ path: `${at}.variables[${vi}].range`, message: `range [${v.range.join(', ')}] is empty: low must be below high` });
     });
-    if (q.target !== undefined && !seenVar.has(q.target)) problems.push({ path: `${at}.target`, message: `target '${q.target}' is not a variable of this question (${variables.join(', ')})` });
+    if (q.target !== undefined && !seenVar.has(q.target))
+      problems.push({ path: `${at}.target`, message: `target '${q.target}' is not a variable of this question (${variables.join(', ')})` });
     const accept = new Map<string, Equation[]>();
     const seenItem = new Set<string>();
     q.scheme.forEach((item, si) => {
@@ -121,7 +125,8 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
         return;
       }
       if (!item.match) problems.push({ path: `${ip}.match`, message: "an automatic item needs match 'implied', 'equivalent' or 'answer' (or manual: true)" });
-      if (item.match === 'answer' && q.target === undefined) problems.push({ path: `${ip}.match`, message: "match 'answer' needs the question's target variable" });
+      if (item.match === 'answer' && q.target === undefined)
+        problems.push({ path: `${ip}.match`, message: "match 'answer' needs the question's target variable" });
       if (item.accept.length === 0) problems.push({ path: `${ip}.accept`, message: 'an automatic item needs at least one accepted form' });
       const forms: Equation[] = [];
       item.accept.forEach((src, ai) => {

@@ -101,7 +101,8 @@ export async function resolveTechnique(name: string = 'embedded', settings: Mode
   const s = makeSettings(base); // throws on bad settings (parallel out of range, ...)
   const cache = typeof settings.cache === 'string' || settings.cache == null ? openReplyCache(settings.cache as string | null) : settings.cache;
   const client =
-    settings.client ?? new OllamaClient({ url: s.url, timeoutMs: s.timeoutMs, retries: s.retries, backoffMs: s.backoffMs, stream: s.stream, parallel: s.parallel, cache });
+    settings.client ??
+    new OllamaClient({ url: s.url, timeoutMs: s.timeoutMs, retries: s.retries, backoffMs: s.backoffMs, stream: s.stream, parallel: s.parallel, cache });
   const options: ReadOptions = {
     ...base,
     client,

@@ -4,8 +4,14 @@ import type { AuditEntry } from './workspace.ts';
 import { json, now, parse, type Row, type Statements } from './statements.ts';
 
 export function audit(st: Statements, action: string, entity: string, entityKey: string, oldValue: unknown, newValue: unknown): void {
-  st.sql('INSERT INTO audit (at, action, entity, entity_key, old, new) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(now(), action, entity, entityKey, oldValue === undefined ? null : json(oldValue), newValue === undefined ? null : json(newValue));
+  st.sql('INSERT INTO audit (at, action, entity, entity_key, old, new) VALUES (?, ?, ?, ?, ?, ?)').run(
+    now(),
+    action,
+    entity,
+    entityKey,
+    oldValue === undefined ? null : json(oldValue),
+    newValue === undefined ? null : json(newValue),
+  );
 }
 
 /** The audit key of a response: exam/student/question. Throws if there is no such response. */
@@ -17,8 +23,19 @@ export function responseKey(st: Statements, responseId: number): string {
 
 /** Audit log entries, oldest first; optionally of one entity kind or key prefix. */
 export function auditLog(st: Statements, filter: { entity?: string; keyPrefix?: string; action?: string }): AuditEntry[] {
-  const rows = st.sql('SELECT * FROM audit WHERE (? IS NULL OR entity = ?) AND (? IS NULL OR action = ?) AND (? IS NULL OR substr(entity_key, 1, length(?)) = ?) ORDER BY id')
-    .all(filter.entity ?? null, filter.entity ?? null, filter.action ?? null, filter.action ?? null, filter.keyPrefix ?? null, filter.keyPrefix ?? null, filter.keyPrefix ?? null) as Row[];
+  const rows = st
+    .sql(
+      'SELECT * FROM audit WHERE (? IS NULL OR entity = ?) AND (? IS NULL OR action = ?) AND (? IS NULL OR substr(entity_key, 1, length(?)) = ?) ORDER BY id',
+    )
+    .all(
+      filter.entity ?? null,
+      filter.entity ?? null,
+      filter.action ?? null,
+      filter.action ?? null,
+      filter.keyPrefix ?? null,
+      filter.keyPrefix ?? null,
+      filter.keyPrefix ?? null,
+    ) as Row[];
   return rows.map((r) => ({
     id: Number(r.id),
     at: String(r.at),

@@ -27,7 +27,10 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
       for (const q of oldExam.questions) {
         const nq = parsed.questions.find((x) => x.id === q.id);
         if (nq && json(nq.variables) !== json(q.variables)) {
-          st.sql("DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source != 'given'").run(parsed.id, q.id);
+          st.sql("DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source != 'given'").run(
+            parsed.id,
+            q.id,
+          );
         }
       }
       st.sql('DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ?)').run(parsed.id);
@@ -35,7 +38,9 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
     } else {
       st.sql('INSERT INTO exams (id, title, json, imported_at) VALUES (?, ?, ?, ?)').run(parsed.id, parsed.title, text, now());
     }
-    const up = st.sql('INSERT INTO questions (exam_id, id, position, json) VALUES (?, ?, ?, ?) ON CONFLICT (exam_id, id) DO UPDATE SET position = excluded.position, json = excluded.json');
+    const up = st.sql(
+      'INSERT INTO questions (exam_id, id, position, json) VALUES (?, ?, ?, ?) ON CONFLICT (exam_id, id) DO UPDATE SET position = excluded.position, json = excluded.json',
+    );
     parsed.questions.forEach((q, i) => up.run(parsed.id, q.id, i, json(q)));
     audit(st, 'exam.import', 'exam', parsed.id, old ? parse(old.json) : undefined, parsed);
     return { examId: parsed.id, created: !old, changed: !!old };
@@ -48,7 +53,11 @@ export function getExam(st: Statements, examId: string): Exam | undefined {
 }
 
 export function listExams(st: Statements): { id: string; title: string; importedAt: string; responses: number }[] {
-  return (st.sql('SELECT e.id, e.title, e.imported_at, (SELECT count(*) FROM responses r WHERE r.exam_id = e.id) AS n FROM exams e ORDER BY e.imported_at').all() as Row[]).map((r) => ({
+  return (
+    st
+      .sql('SELECT e.id, e.title, e.imported_at, (SELECT count(*) FROM responses r WHERE r.exam_id = e.id) AS n FROM exams e ORDER BY e.imported_at')
+      .all() as Row[]
+  ).map((r) => ({
     id: String(r.id),
     title: String(r.title),
     importedAt: String(r.imported_at),

@@ -38,7 +38,8 @@ export function getExtraction(st: Statements, responseId: number): StoredExtract
 export function writeExtraction(st: Statements, responseId: number, x: Extraction, reader: string, record?: ResponseRecord): number {
   const old = getExtraction(st, responseId);
   st.sql('DELETE FROM extractions WHERE response_id = ?').run(responseId); // cascades to marks
-  const id = st.sql('INSERT INTO extractions (response_id, reader, source, status, flags, equations, unread, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const id = st
+    .sql('INSERT INTO extractions (response_id, reader, source, status, flags, equations, unread, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(responseId, reader, x.source, x.status, json(x.flags), json(x.equations), json(x.unread), json(x.notes), now()).lastInsertRowid;
   if (record) putModelRecord(st, responseId, Number(id), record);
   const audited = record ? { ...(stripExtraction(x) as object), reader, models: record.models.map((m) => `${m.name}@${m.digest}`) } : stripExtraction(x);
@@ -49,7 +50,10 @@ export function writeExtraction(st: Statements, responseId: number, x: Extractio
 /** Responses of the exam whose extraction waits for the model (flag 'waiting-for-model'), in import order. */
 export function waiting(st: Statements, examId: string): { id: number; studentId: string; questionId: string }[] {
   return (
-    st.sql(`SELECT r.id, r.student_id, r.question_id FROM responses r JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${WAITING_FLAG}') ORDER BY r.id`)
+    st
+      .sql(
+        `SELECT r.id, r.student_id, r.question_id FROM responses r JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${WAITING_FLAG}') ORDER BY r.id`,
+      )
       .all(examId) as Row[]
   ).map((r) => ({ id: Number(r.id), studentId: String(r.student_id), questionId: String(r.question_id) }));
 }

@@ -22,9 +22,18 @@ export function saveMarks(st: Statements, responseId: number, extractionId: numb
     if (!cur || Number(cur.id) !== extractionId) throw new StaleError(`response ${responseId}: extraction changed while marking; mark again`);
     const old = getMarks(st, responseId);
     st.sql('DELETE FROM mark_results WHERE response_id = ?').run(responseId);
-    st.sql('INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), now());
-    const ins = st.sql('INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    st.sql('INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      responseId,
+      extractionId,
+      marks.total,
+      marks.available,
+      marks.status,
+      json(marks.inconsistent),
+      now(),
+    );
+    const ins = st.sql(
+      'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
     audit(st, 'marks.save', 'marks', responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
   });
@@ -33,17 +42,15 @@ export function saveMarks(st: Statements, responseId: number, extractionId: numb
 export function getMarks(st: Statements, responseId: number): StoredMarks | null {
   const m = st.sql('SELECT * FROM mark_results WHERE response_id = ?').get(responseId) as Row | undefined;
   if (!m) return null;
-  const items = (st.sql('SELECT * FROM marks WHERE response_id = ? ORDER BY position').all(responseId) as Row[]).map(
-    (r): ItemMark => ({
-      itemId: String(r.item_id),
-      available: Number(r.available),
-      awarded: r.awarded === null ? null : Number(r.awarded),
-      outcome: r.outcome as ItemMark['outcome'],
-      match: r.match as ItemMark['match'],
-      evidence: parse(r.evidence),
-      ...(r.note === null ? {} : { note: String(r.note) }),
-    }),
-  );
+  const items = (st.sql('SELECT * FROM marks WHERE response_id = ? ORDER BY position').all(responseId) as Row[]).map((r): ItemMark => ({
+    itemId: String(r.item_id),
+    available: Number(r.available),
+    awarded: r.awarded === null ? null : Number(r.awarded),
+    outcome: r.outcome as ItemMark['outcome'],
+    match: r.match as ItemMark['match'],
+    evidence: parse(r.evidence),
+    ...(r.note === null ? {} : { note: String(r.note) }),
+  }));
   return {
     items,
     total: Number(m.total),
@@ -62,7 +69,9 @@ export function markedCount(st: Statements, examId: string): number {
 
 /** How many scheme items over the exam's responses the engine could not decide. */
 export function undecidedItemCount(st: Statements, examId: string): number {
-  return Number((st.sql("SELECT count(*) AS n FROM marks m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? AND m.outcome = 'undecided'").get(examId) as Row).n);
+  return Number(
+    (st.sql("SELECT count(*) AS n FROM marks m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? AND m.outcome = 'undecided'").get(examId) as Row).n,
+  );
 }
 
 // ---- overrides and comments ------------------------------------------------------------------
@@ -75,9 +84,13 @@ export function setOverride(st: Statements, responseId: number, itemId: string, 
     const item = schemeItem(st, responseId, itemId);
     if (awarded > item.marks) throw new Error(`item '${itemId}' is worth ${item.marks}; can't award ${awarded}`);
     const old = st.sql('SELECT awarded, comment FROM overrides WHERE response_id = ? AND item_id = ?').get(responseId, itemId) as Row | undefined;
-    st.sql('INSERT INTO overrides (response_id, item_id, awarded, comment, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (response_id, item_id) DO UPDATE SET awarded = excluded.awarded, comment = excluded.comment, created_at = excluded.created_at')
-      .run(responseId, itemId, awarded, comment.trim(), now());
-    audit(st, 'override.set', 'override', `${responseKey(st, responseId)}/${itemId}`, old ? { awarded: old.awarded, comment: old.comment } : undefined, { awarded, comment: comment.trim() });
+    st.sql(
+      'INSERT INTO overrides (response_id, item_id, awarded, comment, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (response_id, item_id) DO UPDATE SET awarded = excluded.awarded, comment = excluded.comment, created_at = excluded.created_at',
+    ).run(responseId, itemId, awarded, comment.trim(), now());
+    audit(st, 'override.set', 'override', `${responseKey(st, responseId)}/${itemId}`, old ? { awarded: old.awarded, comment: old.comment } : undefined, {
+      awarded,
+      comment: comment.trim(),
+    });
   });
 }
 
@@ -88,7 +101,14 @@ export function clearOverride(st: Statements, responseId: number, itemId: string
     const old = st.sql('SELECT awarded, comment FROM overrides WHERE response_id = ? AND item_id = ?').get(responseId, itemId) as Row | undefined;
     if (!old) return;
     st.sql('DELETE FROM overrides WHERE response_id = ? AND item_id = ?').run(responseId, itemId);
-    audit(st, 'override.clear', 'override', `${responseKey(st, responseId)}/${itemId}`, { awarded: old.awarded, comment: old.comment }, { comment: comment.trim() });
+    audit(
+      st,
+      'override.clear',
+      'override',
+      `${responseKey(st, responseId)}/${itemId}`,
+      { awarded: old.awarded, comment: old.comment },
+      { comment: comment.trim() },
+    );
   });
 }
 
@@ -121,7 +141,8 @@ export function commentsOf(st: Statements, responseId: number): Comment[] {
 }
 
 function schemeItem(st: Statements, responseId: number, itemId: string): Question['scheme'][number] {
-  const r = st.sql('SELECT q.json FROM responses r JOIN questions q ON q.exam_id = r.exam_id AND q.id = r.question_id WHERE r.id = ?').get(responseId) as Row | undefined;
+  const r = st.sql('SELECT q.json FROM responses r JOIN questions q ON q.exam_id = r.exam_id AND q.id = r.question_id WHERE r.id = ?').get(responseId) as
+    Row | undefined;
   if (!r) throw new Error(`no response with id ${responseId}`);
   const q = parse<Question>(r.json);
   const item = q.scheme.find((s) => s.id === itemId);
@@ -131,5 +152,10 @@ function schemeItem(st: Statements, responseId: number, itemId: string): Questio
 
 /** What the audit log keeps of a response's marks. */
 function markSummary(m: ResponseMarks): unknown {
-  return { total: m.total, status: m.status, items: Object.fromEntries(m.items.map((i) => [i.itemId, i.awarded])), inconsistent: m.inconsistent.map((i) => i.student) };
+  return {
+    total: m.total,
+    status: m.status,
+    items: Object.fromEntries(m.items.map((i) => [i.itemId, i.awarded])),
+    inconsistent: m.inconsistent.map((i) => i.student),
+  };
 }

@@ -14,7 +14,8 @@ export function putModelRecord(st: Statements, responseId: number, extractionId:
 
 /** What a model read for this response, or null. */
 export function getModelRecord(st: Statements, responseId: number): StoredModelRecord | null {
-  const r = st.sql('SELECT m.*, x.id AS current_x FROM model_records m LEFT JOIN extractions x ON x.response_id = m.response_id WHERE m.response_id = ?')
+  const r = st
+    .sql('SELECT m.*, x.id AS current_x FROM model_records m LEFT JOIN extractions x ON x.response_id = m.response_id WHERE m.response_id = ?')
     .get(responseId) as Row | undefined;
   if (!r) return null;
   const extractionId = r.extraction_id === null ? null : Number(r.extraction_id);

@@ -12,7 +12,11 @@ import { now, type Row, type Statements } from './statements.ts';
  * inserted; a changed text replaces the old one and drops its extraction and marks; identical
  * ones are left alone. Throws (and stores nothing) if the exam or a question is unknown.
  */
-export function importResponses(st: Statements, examId: string, rows: readonly { studentId: string; questionId: string; text: string }[]): ImportResponsesResult {
+export function importResponses(
+  st: Statements,
+  examId: string,
+  rows: readonly { studentId: string; questionId: string; text: string }[],
+): ImportResponsesResult {
   return st.transaction(() => {
     if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
     const get = st.sql('SELECT id, text FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?');
@@ -81,14 +85,24 @@ export function responseIds(st: Statements, examId: string): number[] {
 }
 
 /** Responses that still need a step (see Workspace.pending). */
-export function pending(st: Statements, examId: string, step: 'extract' | 'mark', waiting: boolean): { id: number; studentId: string; questionId: string; text: string | null }[] {
+export function pending(
+  st: Statements,
+  examId: string,
+  step: 'extract' | 'mark',
+  waiting: boolean,
+): { id: number; studentId: string; questionId: string; text: string | null }[] {
   const sql =
     step === 'extract'
       ? `SELECT r.id, r.student_id, r.question_id, r.text FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? AND (x.id IS NULL${
           waiting ? ` OR EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${WAITING_FLAG}')` : ''
         } OR (r.text IS NOT NULL AND x.source NOT IN ('manual', 'given') AND EXISTS (SELECT 1 FROM json_each(x.flags) f WHERE f.value = '${ENGINE_ERROR_FLAG}'))) ORDER BY r.id`
       : 'SELECT r.id, r.student_id, r.question_id, r.text FROM responses r JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id WHERE r.exam_id = ? AND m.response_id IS NULL ORDER BY r.id';
-  return (st.sql(sql).all(examId) as Row[]).map((r) => ({ id: Number(r.id), studentId: String(r.student_id), questionId: String(r.question_id), text: r.text === null ? null : String(r.text) }));
+  return (st.sql(sql).all(examId) as Row[]).map((r) => ({
+    id: Number(r.id),
+    studentId: String(r.student_id),
+    questionId: String(r.question_id),
+    text: r.text === null ? null : String(r.text),
+  }));
 }
 
 export function findResponse(st: Statements, examId: string, studentId: string, questionId: string): number | undefined {
@@ -120,7 +134,8 @@ function summary(st: Statements, r: Row): ResponseSummary {
 
 /** The class list of an exam, in import order; optionally one question or one student. */
 export function listResponses(st: Statements, examId: string, filter: { questionId?: string; studentId?: string }): ResponseSummary[] {
-  const rows = st.sql('SELECT * FROM responses WHERE exam_id = ? AND (? IS NULL OR question_id = ?) AND (? IS NULL OR student_id = ?) ORDER BY id')
+  const rows = st
+    .sql('SELECT * FROM responses WHERE exam_id = ? AND (? IS NULL OR question_id = ?) AND (? IS NULL OR student_id = ?) ORDER BY id')
     .all(examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null) as Row[];
   return rows.map((r) => summary(st, r));
 }

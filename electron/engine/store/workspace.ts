@@ -78,7 +78,20 @@ export type ImportResponsesResult = { inserted: number; updated: number; unchang
 export type GivenRow = { studentId: string; questionId: string; extraction: Extraction };
 
 /** The workspace's tables, for diagnostics (`tableRows`, `tableColumns`). */
-export const TABLES = ['exams', 'questions', 'responses', 'extractions', 'mark_results', 'marks', 'overrides', 'comments', 'audit', 'verdicts', 'model_records', 'gold_lists'] as const;
+export const TABLES = [
+  'exams',
+  'questions',
+  'responses',
+  'extractions',
+  'mark_results',
+  'marks',
+  'overrides',
+  'comments',
+  'audit',
+  'verdicts',
+  'model_records',
+  'gold_lists',
+] as const;
 export type Table = (typeof TABLES)[number];
 
 export class Workspace {
@@ -109,7 +122,10 @@ export class Workspace {
 
   /** The connection's settings that matter for durability (journal mode, foreign keys). */
   storageSettings(): { journalMode: string; foreignKeys: boolean } {
-    return { journalMode: String(this.#db.pragma('journal_mode', { simple: true })), foreignKeys: Number(this.#db.pragma('foreign_keys', { simple: true })) === 1 };
+    return {
+      journalMode: String(this.#db.pragma('journal_mode', { simple: true })),
+      foreignKeys: Number(this.#db.pragma('foreign_keys', { simple: true })) === 1,
+    };
   }
 
   /** Every row of one table, in insertion order (diagnostics and tests). */
@@ -195,7 +211,11 @@ export class Workspace {
    * of the text that a step failed on: flag 'engine-error', read again) or 'mark' (extracted, not
    * marked).
    */
-  pending(examId: string, step: 'extract' | 'mark', opts: { waiting?: boolean } = {}): { id: number; studentId: string; questionId: string; text: string | null }[] {
+  pending(
+    examId: string,
+    step: 'extract' | 'mark',
+    opts: { waiting?: boolean } = {},
+  ): { id: number; studentId: string; questionId: string; text: string | null }[] {
     return responses.pending(this.#st, examId, step, opts.waiting ?? true);
   }
 

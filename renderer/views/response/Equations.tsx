@@ -32,13 +32,20 @@ export function EquationsEditor({ d, onSaved, onHover }: { d: ResponseDetail; on
     <div className="card">
       <h2>Equations read</h2>
       <p className="muted small">
-        {d.current ? `Read by ${d.current.flags.includes('models-disagree') ? 'two models that disagree (only the equations both read are kept)' : sourceLabel(d.current.source)}.` : 'Not read yet.'} Correct any equation below; the marks are recomputed as soon as
-        you save. Variables: {d.variables.join(', ')}.
+        {d.current
+          ? `Read by ${d.current.flags.includes('models-disagree') ? 'two models that disagree (only the equations both read are kept)' : sourceLabel(d.current.source)}.`
+          : 'Not read yet.'}{' '}
+        Correct any equation below; the marks are recomputed as soon as you save. Variables: {d.variables.join(', ')}.
       </p>
       <EquationListEditor equations={eqs} onChange={setEqs} variables={d.variables} onHover={onHover} />
       {dirty && (
         <div className="save-bar">
-          <input placeholder="Why (optional, kept in the history)" aria-label="correction comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+          <input
+            placeholder="Why (optional, kept in the history)"
+            aria-label="correction comment"
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+          />
           <button className="primary" disabled={!allValid || busy} onClick={save} data-testid="save-equations">
             Save and re-mark
           </button>

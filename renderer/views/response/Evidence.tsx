@@ -13,8 +13,8 @@ export function ItemEvidence({ it }: { it: Item }) {
   if (!ev) return null;
   return (
     <div>
-      {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1}{' '}
-      <span className="mono small">{ev.student}</span> vs accepted <span className="mono small">{ev.accepted}</span>
+      {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1} <span className="mono small">{ev.student}</span> vs accepted{' '}
+      <span className="mono small">{ev.accepted}</span>
       <div className="small">
         {it.outcome === 'awarded' ? '' : 'student ⇒ accepted: '}
         {verdictWords(ev.forward)}
@@ -60,7 +60,13 @@ export function SympyPanel({ s, target }: { s: SympyDetail; target: string | nul
     );
   }
   const verdict = (x: SympyDetail['solved'][number]) =>
-    x.admissible === false ? 'ruled out by the assumptions' : x.matchesAnswer === true ? 'equivalent to the accepted answer' : x.matchesAnswer === false ? 'not the accepted answer' : 'equivalence undecided';
+    x.admissible === false
+      ? 'ruled out by the assumptions'
+      : x.matchesAnswer === true
+        ? 'equivalent to the accepted answer'
+        : x.matchesAnswer === false
+          ? 'not the accepted answer'
+          : 'equivalence undecided';
   return (
     <div className="card" data-testid="sympy">
       <h2>SymPy</h2>
@@ -79,7 +85,8 @@ export function SympyPanel({ s, target }: { s: SympyDetail; target: string | nul
           <ul data-testid="sympy-solved">
             {s.solved.map((x, i) => (
               <li key={i} title={x.how}>
-                <Tex latex={`${symTex(target)} = ${x.value.latex}`} /> <span className="muted small">from {x.from}</span> · <span className={x.matchesAnswer ? 'human' : 'muted'}>{verdict(x)}</span>
+                <Tex latex={`${symTex(target)} = ${x.value.latex}`} /> <span className="muted small">from {x.from}</span> ·{' '}
+                <span className={x.matchesAnswer ? 'human' : 'muted'}>{verdict(x)}</span>
                 {x.complete === false && <span className="muted small"> (SymPy may have missed other solutions)</span>}
               </li>
             ))}

@@ -14,9 +14,10 @@ export function HeldBack({ d, onSaved }: { d: ResponseDetail; onSaved(d: Respons
     <div className="card held-back" data-testid="held-back">
       <h2>Held back: possibly invented</h2>
       <p className="muted small">
-        A model proposed {d.heldBack.length === 1 ? 'this equation' : 'these equations'}, but the student's text doesn't support {d.heldBack.length === 1 ? 'it' : 'them'}: a symbol or number in{' '}
-        {d.heldBack.length === 1 ? 'it' : 'each'} is not in what they wrote. {d.heldBack.length === 1 ? 'It earns' : 'They earn'} no marks unless you accept {d.heldBack.length === 1 ? 'it' : 'one'}, for
-        example when the working is elsewhere.
+        A model proposed {d.heldBack.length === 1 ? 'this equation' : 'these equations'}, but the student's text doesn't support{' '}
+        {d.heldBack.length === 1 ? 'it' : 'them'}: a symbol or number in {d.heldBack.length === 1 ? 'it' : 'each'} is not in what they wrote.{' '}
+        {d.heldBack.length === 1 ? 'It earns' : 'They earn'} no marks unless you accept {d.heldBack.length === 1 ? 'it' : 'one'}, for example when the working
+        is elsewhere.
       </p>
       <ul className="held-list">
         {d.heldBack.map((h) => (

@@ -32,7 +32,14 @@ export function Marks({ d, sympy, onSaved }: { d: ResponseDetail; sympy: SympyDe
         </thead>
         <tbody>
           {d.items.map((it) => (
-            <ItemRow key={it.itemId} it={it} responseId={d.responseId} onSaved={onSaved} limits={sympy?.limits.filter((l) => l.itemId === it.itemId)} target={d.target} />
+            <ItemRow
+              key={it.itemId}
+              it={it}
+              responseId={d.responseId}
+              onSaved={onSaved}
+              limits={sympy?.limits.filter((l) => l.itemId === it.itemId)}
+              target={d.target}
+            />
           ))}
         </tbody>
       </table>
@@ -40,7 +47,19 @@ export function Marks({ d, sympy, onSaved }: { d: ResponseDetail; sympy: SympyDe
   );
 }
 
-function ItemRow({ it, responseId, onSaved, limits, target }: { it: Item; responseId: string; onSaved(d: ResponseDetail): void; limits?: SympyDetail['limits']; target?: string | null }) {
+function ItemRow({
+  it,
+  responseId,
+  onSaved,
+  limits,
+  target,
+}: {
+  it: Item;
+  responseId: string;
+  onSaved(d: ResponseDetail): void;
+  limits?: SympyDetail['limits'];
+  target?: string | null;
+}) {
   const [open, setOpen] = useState(false);
   const [marks, setMarks] = useState(String(it.override?.marks ?? it.awarded ?? ''));
   const [comment, setComment] = useState('');
@@ -83,7 +102,16 @@ function ItemRow({ it, responseId, onSaved, limits, target }: { it: Item; respon
           </button>
         ) : (
           <div className="override-form">
-            <input className="narrow" type="number" min={0} max={it.available} step="any" aria-label="marks" value={marks} onChange={(e) => setMarks(e.target.value)} />
+            <input
+              className="narrow"
+              type="number"
+              min={0}
+              max={it.available}
+              step="any"
+              aria-label="marks"
+              value={marks}
+              onChange={(e) => setMarks(e.target.value)}
+            />
             <input placeholder="Reason (required)" aria-label="override reason" value={comment} onChange={(e) => setComment(e.target.value)} />
             <button className="primary" disabled={!validMarks || !comment.trim()} onClick={() => submit(num)}>
               Set

@@ -38,7 +38,14 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
   const sympy = lateSympy ?? d?.sympy;
   useEffect(() => {
     if (sympy?.state !== 'pending' || d?.responseId !== responseId) return;
-    const t = setTimeout(() => api['response.get']({ responseId }).then((x) => x.responseId === responseId && setLateSympy(x.sympy), () => {}), 600);
+    const t = setTimeout(
+      () =>
+        api['response.get']({ responseId }).then(
+          (x) => x.responseId === responseId && setLateSympy(x.sympy),
+          () => {},
+        ),
+      600,
+    );
     return () => clearTimeout(t);
   }, [sympy, d, responseId]);
 
@@ -83,7 +90,12 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
             className="link small"
             data-testid="detail-report"
             title="What the student wrote, the equations read and why each mark was given"
-            onClick={() => api['export.report']({ responseId: d.responseId }).then((r) => download(r.fileName, r.text, 'text/plain'), (e) => setError(errorText(e)))}
+            onClick={() =>
+              api['export.report']({ responseId: d.responseId }).then(
+                (r) => download(r.fileName, r.text, 'text/plain'),
+                (e) => setError(errorText(e)),
+              )
+            }
           >
             Download the report for the student
           </button>

@@ -7,8 +7,7 @@ import type { ResponseDetail } from '../../../shared/api.ts';
 export function StudentCard({ d, hover }: { d: ResponseDetail; hover: number | null }) {
   // The held-back equations and the readers' lists have cards of their own: their notes are not repeated here.
   const notes = (d.current?.notes ?? []).filter(
-    (n) =>
-      !(d.heldBack.length > 0 && n.kind === 'held-back') && !(d.readings.length > 1 && n.kind === 'disagreement'),
+    (n) => !(d.heldBack.length > 0 && n.kind === 'held-back') && !(d.readings.length > 1 && n.kind === 'disagreement'),
   );
   return (
     <div className="card">

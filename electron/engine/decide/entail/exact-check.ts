@@ -48,7 +48,7 @@ function rootRat(r: Rat, q: bigint): Rat | null {
   if (q > 64n) return null;
   const f = (n: bigint): bigint | null => {
     const x = BigInt(Math.round(Math.pow(Number(n), 1 / Number(q))));
-    for (let d = -2n; d <= 2n; d++) if ((x + d) >= 0n && (x + d) ** q === n) return x + d;
+    for (let d = -2n; d <= 2n; d++) if (x + d >= 0n && (x + d) ** q === n) return x + d;
     return null;
   };
   const a = f(r.n);
@@ -88,10 +88,12 @@ export function evalRat(e: Expr, env: REnv): RVal {
     case 'bin': {
       const l = evalRat(e.left, env);
       if (e.op === '**') {
-        const k = constRational(e.right) ?? (() => {
-          const r = evalRat(e.right, env);
-          return r === null || r === 'undef' ? null : r;
-        })();
+        const k =
+          constRational(e.right) ??
+          (() => {
+            const r = evalRat(e.right, env);
+            return r === null || r === 'undef' ? null : r;
+          })();
         if (l === 'undef') return 'undef';
         if (!k) {
           const r = evalRat(e.right, env);
@@ -219,7 +221,11 @@ export function verifyCounterexample(
       for (const [k, x] of Object.entries(r)) box[k] = ratIv(x);
       if (!provablyViolated(conclusion, box)) return null;
     }
-    return { values: show(r), how: 'exact', note: 'checked exactly: the premise holds in rational arithmetic at these values and the conclusion is false or undefined there (interval arithmetic with outward rounding where it has transcendental terms)' };
+    return {
+      values: show(r),
+      how: 'exact',
+      note: 'checked exactly: the premise holds in rational arithmetic at these values and the conclusion is false or undefined there (interval arithmetic with outward rounding where it has transcendental terms)',
+    };
   };
 
   const rounded = (skip?: string): REnv | null => {

@@ -192,8 +192,7 @@ export class Entailer implements EntailmentEngine {
         }),
       );
     const [aCoveredBy, bCoveredBy] = await Promise.all([cover(a, b), cover(b, a)]);
-    const equivalent =
-      a.length === 0 || b.length === 0 ? a.length === b.length : aCoveredBy.every((i) => i >= 0) && bCoveredBy.every((i) => i >= 0);
+    const equivalent = a.length === 0 || b.length === 0 ? a.length === b.length : aCoveredBy.every((i) => i >= 0) && bCoveredBy.every((i) => i >= 0);
     return { equivalent, aCoveredBy, bCoveredBy };
   }
 
@@ -364,14 +363,22 @@ export class Entailer implements EntailmentEngine {
     };
 
     if (algebraic && cons.satisfiable === true && algebraicEntails(e1, e2, domain)) {
-      return { holds: true, method: 'z3-proved', note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3' };
+      return {
+        holds: true,
+        method: 'z3-proved',
+        note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3',
+      };
     }
     if (algebraic) {
       const r = await this.z3.check({ kind: 'entails', premise: e1, conclusion: e2, domain });
       if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model, note: 'z3 found an admissible counterexample' };
       if (r.result === 'unsat') {
         if (cons.satisfiable === true) return { holds: true, method: 'z3-proved' };
-        return { holds: null, method: 'unknown', note: `z3 proved the implication, but whether the premise has admissible solutions is undecided (${cons.note ?? ''})` };
+        return {
+          holds: null,
+          method: 'unknown',
+          note: `z3 proved the implication, but whether the premise has admissible solutions is undecided (${cons.note ?? ''})`,
+        };
       }
       if (cons.satisfiable === true && agree >= this.samples && borderline === 0) {
         return numericAgreement(`${r.note}; the conclusion held at all ${agree} sampled points of the premise (sampling, not a proof)`);

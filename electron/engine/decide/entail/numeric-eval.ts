@@ -78,7 +78,7 @@ export function compileExpr(e: Expr): Compiled {
           if (a < 0 && !Number.isInteger(b)) return below(a, ma) ? UNDEF : NAN;
           const v = Math.pow(a, b);
           if (!Number.isFinite(v)) return NAN;
-          return [v, Math.abs(v) * (1 + Math.abs(b) * (ma / Math.max(Math.abs(a), 1e-300)) * 1e-0 + Math.abs(Math.log(Math.max(Math.abs(a), 1e-300))) * mb)];
+          return [v, Math.abs(v) * (1 + Math.abs(b) * (ma / Math.max(Math.abs(a), 1e-300)) * 1 + Math.abs(Math.log(Math.max(Math.abs(a), 1e-300))) * mb)];
         };
       }
       const r = compileExpr(e.right);

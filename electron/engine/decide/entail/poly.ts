@@ -56,7 +56,11 @@ function pmul(a: Poly, b: Poly): Poly {
   for (const x of a.values()) for (const y of b.values()) addInto(out, ratMul(x.c, y.c), mulMono(x.m, y.m));
   return out;
 }
-const pkey = (p: Poly): string => [...p.keys()].sort().map((k) => `${k}:${p.get(k)!.c.n}/${p.get(k)!.c.d}`).join('+');
+const pkey = (p: Poly): string =>
+  [...p.keys()]
+    .sort()
+    .map((k) => `${k}:${p.get(k)!.c.n}/${p.get(k)!.c.d}`)
+    .join('+');
 const isConst = (p: Poly): boolean => p.size === 0 || (p.size === 1 && p.has(''));
 const pequal = (a: Poly, b: Poly): boolean => a.size === b.size && pkey(a) === pkey(b);
 const ONE = (): Poly => constPoly(rat(1n));

@@ -78,7 +78,11 @@ function sinCos(arg: Expr, depth = 0): [RF, RF] {
     return [rfAdd(rfMul(sa, cb), rfMul(ca, sb), sign), rfAdd(rfMul(ca, cb), rfMul(sa, sb), -sign)];
   }
   if (arg.kind === 'bin' && arg.op === '*') {
-    const [kk, rest] = constRational(arg.left) ? [constRational(arg.left)!, arg.right] : constRational(arg.right) ? [constRational(arg.right)!, arg.left] : [null, null];
+    const [kk, rest] = constRational(arg.left)
+      ? [constRational(arg.left)!, arg.right]
+      : constRational(arg.right)
+        ? [constRational(arg.right)!, arg.left]
+        : [null, null];
     if (kk && rest && kk.d === 1n && kk.n !== 0n && kk.n >= -6n && kk.n <= 6n) {
       const [s1, c1] = sinCos(rest, depth + 1);
       let s = s1;

@@ -164,7 +164,9 @@ export class Z3Pool {
     void Promise.all([compiledZ3(), bundledFromSource()]).then(([wasm, code]) => {
       if (slot.dead) return;
       try {
-        slot.worker = code ? new Worker(code, { eval: true, execArgv: [], workerData: { wasm } }) : new Worker(workerUrl(), { execArgv: [], workerData: { wasm } });
+        slot.worker = code
+          ? new Worker(code, { eval: true, execArgv: [], workerData: { wasm } })
+          : new Worker(workerUrl(), { execArgv: [], workerData: { wasm } });
       } catch (e) {
         this.onDeath(slot, `z3 worker could not start: ${(e as Error).message}`);
         return;
@@ -188,7 +190,11 @@ export class Z3Pool {
       if (slot.job !== job) return;
       this.st.timedOut++;
       slot.job = undefined;
-      job.resolve({ result: 'unknown', ms: Date.now() - slot.t0!, note: `z3 gave no answer within ${this.deadlineMs} ms (${Date.now() - slot.t0!} ms; its worker was stopped)` });
+      job.resolve({
+        result: 'unknown',
+        ms: Date.now() - slot.t0!,
+        note: `z3 gave no answer within ${this.deadlineMs} ms (${Date.now() - slot.t0!} ms; its worker was stopped)`,
+      });
       void this.kill(slot).then(() => this.pump());
     }, this.deadlineMs);
     slot.worker.postMessage(job.query);

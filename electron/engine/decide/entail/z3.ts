@@ -138,7 +138,9 @@ export class Encoder {
       case 'const':
         if (!this.abstract) throw new NotEncodable(`${e.name} is transcendental`);
         return this.atom(e.name, defs, (a) =>
-          e.name === 'pi' ? [a.gt(this.val({ n: 314159n, d: 100000n })), a.lt(this.val({ n: 31416n, d: 10000n }))] : [a.gt(this.val({ n: 2718n, d: 1000n })), a.lt(this.val({ n: 27183n, d: 10000n }))],
+          e.name === 'pi'
+            ? [a.gt(this.val({ n: 314159n, d: 100000n })), a.lt(this.val({ n: 31416n, d: 10000n }))]
+            : [a.gt(this.val({ n: 2718n, d: 1000n })), a.lt(this.val({ n: 27183n, d: 10000n }))],
         );
       case 'neg':
         return this.expr(e.arg, conds, defs).neg();
@@ -262,8 +264,7 @@ export type CheckResult = { result: 'sat' | 'unsat' | 'unknown'; model?: Record<
  * The model reports the equations' symbols.
  */
 export type Z3Query =
-  | { kind: 'consistent'; eq: Equation; domain: Domain; abstract?: boolean }
-  | { kind: 'entails'; premise: Equation; conclusion: Equation; domain: Domain };
+  { kind: 'consistent'; eq: Equation; domain: Domain; abstract?: boolean } | { kind: 'entails'; premise: Equation; conclusion: Equation; domain: Domain };
 
 type Z3Api = Awaited<ReturnType<typeof init>>;
 

@@ -1,6 +1,5 @@
 // What can go wrong with a SymPy request: a code the caller can branch on, and plain words.
-export const SYMPY_NOT_FOUND =
-  'SymPy not found: install python3-sympy or set the Python path in Settings; grading continues with Z3 and numeric checks';
+export const SYMPY_NOT_FOUND = 'SymPy not found: install python3-sympy or set the Python path in Settings; grading continues with Z3 and numeric checks';
 
 export type SympyErrorCode =
   | 'unavailable' // no Python with SymPy

@@ -36,7 +36,10 @@ export function encodeRequest(id: number, op: string, args: unknown, timeoutMs: 
     return JSON.stringify({ id, op, timeout_ms: soft, args: args ?? {} }) + '\n';
   } catch (e) {
     const deep = e instanceof RangeError;
-    return new SympyError(deep ? 'too-complex' : 'bad-request', deep ? 'expression nested too deeply to send to SymPy' : `request can't be sent as JSON: ${e instanceof Error ? e.message : e}`);
+    return new SympyError(
+      deep ? 'too-complex' : 'bad-request',
+      deep ? 'expression nested too deeply to send to SymPy' : `request can't be sent as JSON: ${e instanceof Error ? e.message : e}`,
+    );
   }
 }
 

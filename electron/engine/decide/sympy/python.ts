@@ -32,9 +32,7 @@ function packagedResources(): string | undefined {
 }
 
 export function bundledPythonPath(resourcesPath: string): string {
-  return process.platform === 'win32'
-    ? join(resourcesPath, 'python-runtime', 'python.exe')
-    : join(resourcesPath, 'python-runtime', 'bin', 'python3');
+  return process.platform === 'win32' ? join(resourcesPath, 'python-runtime', 'python.exe') : join(resourcesPath, 'python-runtime', 'bin', 'python3');
 }
 
 /** Candidates in priority order, without duplicates. Existence is checked for absolute paths. */
@@ -54,10 +52,7 @@ export function pythonCandidates(opts: LocateOptions = {}): PythonCandidate[] {
     if (existsSync(bundled)) add(bundled, 'bundled');
   }
   if (opts.searchSystem === false) return out;
-  const system =
-    process.platform === 'win32'
-      ? []
-      : ['/usr/bin/python3', '/usr/local/bin/python3', '/opt/homebrew/bin/python3'];
+  const system = process.platform === 'win32' ? [] : ['/usr/bin/python3', '/usr/local/bin/python3', '/opt/homebrew/bin/python3'];
   for (const p of system) if (existsSync(p)) add(p, 'system');
   add(process.platform === 'win32' ? 'python' : 'python3', 'path');
   return out;

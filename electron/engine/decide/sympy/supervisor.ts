@@ -191,7 +191,10 @@ export class WorkerSupervisor {
         p,
         memory
           ? new SympyError('memory', `SymPy ran out of memory (limit ${this.opts.memoryMb} MiB) on '${p.op}'; the worker was restarted`)
-          : new SympyError('crashed', `SymPy worker stopped (${signal ? `signal ${signal}` : `exit code ${code}`}) while working on '${p.op}'; it was restarted${tail ? `: ${tail}` : ''}`),
+          : new SympyError(
+              'crashed',
+              `SymPy worker stopped (${signal ? `signal ${signal}` : `exit code ${code}`}) while working on '${p.op}'; it was restarted${tail ? `: ${tail}` : ''}`,
+            ),
       );
     }
     this.pump();

@@ -46,7 +46,13 @@ export class SympyWorker implements AlgebraProver {
    * small = eps*large and takes eps -> 0+ (limit and a second-order series, substituted back).
    * `input` is an expression, or an equation with the target variable (solved for it first).
    */
-  limits(input: { expr: Expr } | { equation: Equation; target: string }, large: string, small: string, domain: Domain, options: RequestOptions = {}): Promise<LimitsResult> {
+  limits(
+    input: { expr: Expr } | { equation: Equation; target: string },
+    large: string,
+    small: string,
+    domain: Domain,
+    options: RequestOptions = {},
+  ): Promise<LimitsResult> {
     return this.request('limits', { ...input, large, small, domain }, options) as Promise<LimitsResult>;
   }
 

@@ -44,7 +44,7 @@ export const normaliseLineEndings = (text: string): string => text.replace(/\r\n
 
 /** Offset of the first byte that is not valid UTF-8, or -1 when all of it is. */
 export function firstInvalidUtf8(buf: Uint8Array): number {
-  for (let i = 0; i < buf.length; ) {
+  for (let i = 0; i < buf.length;) {
     const b = buf[i];
     if (b < 0x80) {
       i++;
@@ -91,7 +91,11 @@ function decodeUtf8(buf: Uint8Array, file?: string): string {
   const bad = firstInvalidUtf8(buf);
   if (bad >= 0) {
     const hex = Array.from(buf.subarray(bad, bad + 4), (x) => x.toString(16).padStart(2, '0')).join(' ');
-    throw new CsvFileError(`not valid UTF-8 text (bytes ${hex}, byte ${bad + 1} of the file): save the file as UTF-8 CSV (in Excel: "CSV UTF-8")`, lineOfByte(buf, bad), file);
+    throw new CsvFileError(
+      `not valid UTF-8 text (bytes ${hex}, byte ${bad + 1} of the file): save the file as UTF-8 CSV (in Excel: "CSV UTF-8")`,
+      lineOfByte(buf, bad),
+      file,
+    );
   }
   return new TextDecoder('utf-8').decode(buf);
 }
@@ -153,7 +157,11 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
     const line = text.slice(0, nul).split('\n').length;
-    throw new CsvFileError('a NUL byte (\\0) in the data: the file is binary or not UTF-8 text (UTF-16?); remove it, or save the file as UTF-8 CSV', line, file);
+    throw new CsvFileError(
+      'a NUL byte (\\0) in the data: the file is binary or not UTF-8 text (UTF-16?); remove it, or save the file as UTF-8 CSV',
+      line,
+      file,
+    );
   }
   if (text.trim() === '') throw new CsvFileError(`empty file: expected a header row (${required.join(',')})`, 1, file);
   let records: { record: string[]; info: { lines: number } }[];
@@ -169,7 +177,8 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
     let line = err.code === 'CSV_QUOTE_NOT_CLOSED' ? (scan.unclosedQuoteAt ?? start ?? err.lines) : (start ?? err.lines);
     if (line !== undefined && err.lines !== undefined && line > err.lines) line = err.lines;
     let why = describeCsvError(err.code, err.message) ?? reason;
-    if (err.code === 'CSV_QUOTE_NOT_CLOSED') why = 'a quoted field opens here and is never closed: everything after it to the end of the file would be one field (add the closing ")';
+    if (err.code === 'CSV_QUOTE_NOT_CLOSED')
+      why = 'a quoted field opens here and is never closed: everything after it to the end of the file would be one field (add the closing ")';
     else if (line !== undefined && err.lines !== undefined && err.lines > line) {
       why =
         err.code === 'CSV_INVALID_CLOSING_QUOTE'
@@ -181,7 +190,12 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
   if (records.length === 0) throw new CsvFileError('no header row', 1, file);
   const header = records[0].record.map((h) => h.trim());
   const missing = required.filter((c) => !header.includes(c));
-  if (missing.length) throw new CsvFileError(`missing column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}; header is '${header.join(',')}', expected ${required.join(',')}`, 1, file);
+  if (missing.length)
+    throw new CsvFileError(
+      `missing column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}; header is '${header.join(',')}', expected ${required.join(',')}`,
+      1,
+      file,
+    );
   const dup = header.find((h, i) => header.indexOf(h) !== i);
   if (dup) throw new CsvFileError(`column '${dup}' appears twice in the header`, 1, file);
   // csv-parse reports info.lines as the line where the record ends; the scan says where each starts.

@@ -36,10 +36,20 @@ export function parseResponsesCsv(input: string | Buffer, questionIds: readonly 
     const who = { ...(studentId ? { studentId } : {}), ...(questionId ? { questionId } : {}) };
     if (!studentId) problems.push({ line, message: "empty student_id: give the row its student's id", ...who });
     if (!questionId) problems.push({ line, message: 'empty question_id: give the row its question id', ...who });
-    else if (!known.has(questionId)) problems.push({ line, message: `unknown question id '${questionId}' (the exam has ${questionIds.join(', ')}): correct the id, or add the question to the exam`, ...who });
+    else if (!known.has(questionId))
+      problems.push({
+        line,
+        message: `unknown question id '${questionId}' (the exam has ${questionIds.join(', ')}): correct the id, or add the question to the exam`,
+        ...who,
+      });
     const key = `${studentId}\u0000${questionId}`;
     const first = seen.get(key);
-    if (first !== undefined) problems.push({ line, message: `duplicate response for student '${studentId}', question '${questionId}' (first on line ${first}): keep one of the two rows`, ...who });
+    if (first !== undefined)
+      problems.push({
+        line,
+        message: `duplicate response for student '${studentId}', question '${questionId}' (first on line ${first}): keep one of the two rows`,
+        ...who,
+      });
     else seen.set(key, line);
     rows.push({ line, studentId, questionId, text: values.response });
   }

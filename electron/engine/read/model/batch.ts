@@ -14,8 +14,17 @@ import { makeSettings, settingsWarnings, type OllamaSettings } from '../ollama/s
 import { checkModels, modelsUsed, readsWithTwoModels, type ModelTechniqueName, type TechniqueName } from '../../../../shared/techniques.ts';
 import { mentionsAttachment } from './guards.ts';
 import {
-  finishExtraction, MAX_CONSENSUS_ROUNDS, MAX_REPAIR_ROUNDS, readConsensus, readDirect, readingOf, readLlmModulo, readPerLine,
-  syntacticComparer, type ListReading, type ReadContext,
+  finishExtraction,
+  MAX_CONSENSUS_ROUNDS,
+  MAX_REPAIR_ROUNDS,
+  readConsensus,
+  readDirect,
+  readingOf,
+  readLlmModulo,
+  readPerLine,
+  syntacticComparer,
+  type ListReading,
+  type ReadContext,
 } from './strategies.ts';
 import type { ListComparer, ModelRef, ResponseInput, ResponseRecord } from './types.ts';
 
@@ -84,9 +93,18 @@ export async function readResponses(responses: ResponseInput[], question: Questi
   const cache = typeof options.cache === 'string' || options.cache == null ? openReplyCache(options.cache as string | null) : options.cache;
   const client =
     options.client ??
-    new OllamaClient({ url: settings.url, timeoutMs: settings.timeoutMs, retries: settings.retries, backoffMs: settings.backoffMs, stream: settings.stream, parallel: settings.parallel, cache });
+    new OllamaClient({
+      url: settings.url,
+      timeoutMs: settings.timeoutMs,
+      retries: settings.retries,
+      backoffMs: settings.backoffMs,
+      stream: settings.stream,
+      parallel: settings.parallel,
+      cache,
+    });
   const compare = toCompare(options.engine);
-  const modelTechnique: Exclude<ModelTechniqueName, 'hybrid'> = options.hybridModelTechnique ?? (readsWithTwoModels('hybrid', settings.model, settings.model2) ? 'consensus' : 'llm-modulo');
+  const modelTechnique: Exclude<ModelTechniqueName, 'hybrid'> =
+    options.hybridModelTechnique ?? (readsWithTwoModels('hybrid', settings.model, settings.model2) ? 'consensus' : 'llm-modulo');
   // The technique that reads with the model(s): hybrid hands what the embedded extractor left to modelTechnique.
   const modelReads = technique === 'hybrid' ? modelTechnique : technique;
   const problem = checkModels(modelReads, settings.model, settings.model2);
@@ -108,7 +126,10 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       const refs = names.map((n) => {
         const m = OllamaClient.findModel(installed, n);
         if (!m) {
-          throw new OllamaError('model-not-found', `model '${n}' is not installed in Ollama at ${settings.url} (installed: ${installed.map((x) => x.name).join(', ') || 'none'}); pull it first`);
+          throw new OllamaError(
+            'model-not-found',
+            `model '${n}' is not installed in Ollama at ${settings.url} (installed: ${installed.map((x) => x.name).join(', ') || 'none'}); pull it first`,
+          );
         }
         return { name: m.name, digest: m.digest };
       });
@@ -139,7 +160,14 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       return { id: r.id, question: q, extraction, record };
     };
     if (r.text.trim() === '') {
-      return finish({ equations: [], status: 'blank', source: technique === 'hybrid' ? 'embedded' : `model:${settings.model}`, flags: [], unread: [], notes: [] });
+      return finish({
+        equations: [],
+        status: 'blank',
+        source: technique === 'hybrid' ? 'embedded' : `model:${settings.model}`,
+        flags: [],
+        unread: [],
+        notes: [],
+      });
     }
     let emb: Extraction | undefined;
     if (technique === 'hybrid') {
@@ -148,7 +176,12 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       record.readings.push({ reader: 'embedded', equations: emb.equations.map((e) => e.source) });
       if ((emb.status === 'read' || emb.status === 'blank') && !options.verifyEmbedded) {
         if (mentionsAttachment(r.text) && !emb.flags.includes('attachment')) {
-          emb = { ...emb, status: 'needs-review', flags: [...emb.flags, 'attachment'], notes: [...emb.notes, note('attachment', 'the response mentions an attachment: its working may not be in the text')] };
+          emb = {
+            ...emb,
+            status: 'needs-review',
+            flags: [...emb.flags, 'attachment'],
+            notes: [...emb.notes, note('attachment', 'the response mentions an attachment: its working may not be in the text')],
+          };
         }
         return finish(emb);
       }
@@ -162,8 +195,14 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       const models = await resolveModels();
       record.models = models;
       const ctx: ReadContext = {
-        client, question: q, text: r.text, calls: record.calls, options: { temperature: 0, seed: settings.seed },
-        maxRepairRounds: options.maxRepairRounds ?? MAX_REPAIR_ROUNDS, maxConsensusRounds: options.maxConsensusRounds ?? MAX_CONSENSUS_ROUNDS, compare,
+        client,
+        question: q,
+        text: r.text,
+        calls: record.calls,
+        options: { temperature: 0, seed: settings.seed },
+        maxRepairRounds: options.maxRepairRounds ?? MAX_REPAIR_ROUNDS,
+        maxConsensusRounds: options.maxConsensusRounds ?? MAX_CONSENSUS_ROUNDS,
+        compare,
       };
       const t = modelReads;
       let reading: ListReading;
@@ -188,7 +227,12 @@ export async function readResponses(responses: ResponseInput[], question: Questi
           );
         } else if (c.rounds > 0) notes.push(note('model', `the models agreed after ${c.rounds} consensus round(s)`));
       } else {
-        reading = t === 'direct' ? await readDirect(ctx, models[0]) : t === 'per-line' ? await readPerLine(ctx, models[0], options.perLine) : await readLlmModulo(ctx, models[0]);
+        reading =
+          t === 'direct'
+            ? await readDirect(ctx, models[0])
+            : t === 'per-line'
+              ? await readPerLine(ctx, models[0], options.perLine)
+              : await readLlmModulo(ctx, models[0]);
         if ('note' in reading && typeof reading.note === 'string') notes.push(note('model', reading.note));
         record.readings.push(readingOf(`model:${models[0].name}`, reading));
       }
@@ -199,12 +243,23 @@ export async function readResponses(responses: ResponseInput[], question: Questi
           return p.ok ? [{ source: e.source, eq: p.value }] : [];
         });
         const embEqs = embParsed.map((e) => e.eq);
-        const cmp = reading.equations.length ? await compare(embEqs, reading.equations.map((e) => e.eq), realDomain(q)) : { equivalent: false, aCoveredBy: embEqs.map(() => -1), bCoveredBy: [] };
+        const cmp = reading.equations.length
+          ? await compare(
+              embEqs,
+              reading.equations.map((e) => e.eq),
+              realDomain(q),
+            )
+          : { equivalent: false, aCoveredBy: embEqs.map(() => -1), bCoveredBy: [] };
         const agree = emb.status === 'read' ? cmp.equivalent : cmp.aCoveredBy.every((i) => i >= 0);
         if (!agree) {
           flags.push('models-disagree');
           review = true;
-          notes.push(note('disagreement', `the embedded extractor and the model read this response differently: embedded ${JSON.stringify(emb.equations.map((e) => e.source))}, model ${JSON.stringify(reading.equations.map((e) => e.source))}`));
+          notes.push(
+            note(
+              'disagreement',
+              `the embedded extractor and the model read this response differently: embedded ${JSON.stringify(emb.equations.map((e) => e.source))}, model ${JSON.stringify(reading.equations.map((e) => e.source))}`,
+            ),
+          );
           const seen = new Set(reading.equations.map((e) => e.source));
           for (const e of embParsed) if (!seen.has(e.source)) reading.equations.push(e);
         }
@@ -227,8 +282,19 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       // Anything else (a reply that stayed malformed, a bad request): this response is not read; the rest go on.
       record.error = (e as Error).message;
       const ext: Extraction = emb
-        ? { ...emb, flags: [...new Set<ExtractionFlag>([...emb.flags, 'parse-error'])], notes: [...emb.notes, note('model', `the model could not read it: ${record.error}`)] }
-        : { equations: [], status: 'abstained', source: `model:${settings.model}`, flags: ['parse-error'], unread: [], notes: [note('model', `the model could not read it: ${record.error}`)] };
+        ? {
+            ...emb,
+            flags: [...new Set<ExtractionFlag>([...emb.flags, 'parse-error'])],
+            notes: [...emb.notes, note('model', `the model could not read it: ${record.error}`)],
+          }
+        : {
+            equations: [],
+            status: 'abstained',
+            source: `model:${settings.model}`,
+            flags: ['parse-error'],
+            unread: [],
+            notes: [note('model', `the model could not read it: ${record.error}`)],
+          };
       return finish(ext);
     }
   };
@@ -253,7 +319,14 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       items[i] = item;
       if (item.record.waiting) waiting.push(item.id);
       done++;
-      options.onProgress?.({ done, total: responses.length, id: item.id, status: item.extraction.status, waiting: item.record.waiting, cached: item.record.calls.length > 0 && item.record.calls.every((c) => c.cached) });
+      options.onProgress?.({
+        done,
+        total: responses.length,
+        id: item.id,
+        status: item.extraction.status,
+        waiting: item.record.waiting,
+        cached: item.record.calls.length > 0 && item.record.calls.every((c) => c.cached),
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(settings.parallel, Math.max(1, responses.length)) }, worker));

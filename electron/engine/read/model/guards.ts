@@ -125,7 +125,11 @@ export function symbolGrounding(name: string, idx: TextIndex, q: Question): 'wri
   if (GREEK_NAME_SET.has(name) && idx.mangledGreek) return 'written';
   const v = q.variables.find((x) => x.name === name);
   if (v?.description) {
-    const content = v.description.toLowerCase().match(/[a-z]+/g)?.filter((w) => w.length >= 4 && !DESCRIPTION_STOPWORDS.has(w)) ?? [];
+    const content =
+      v.description
+        .toLowerCase()
+        .match(/[a-z]+/g)
+        ?.filter((w) => w.length >= 4 && !DESCRIPTION_STOPWORDS.has(w)) ?? [];
     if (content.some((w) => idx.words.has(w) || idx.words.has(`${w}s`))) return 'described';
   }
   return null;

@@ -72,9 +72,7 @@ ${EXAMPLES}`;
 }
 
 export function extractPrompt(q: Question, text: string, piece?: { index: number; of: number }): string {
-  const where = piece
-    ? `This is part ${piece.index + 1} of ${piece.of} of a longer response; list only the equations in this part.\n`
-    : '';
+  const where = piece ? `This is part ${piece.index + 1} of ${piece.of} of a longer response; list only the equations in this part.\n` : '';
   return `${describeQuestion(q)}\n\n${where}Student text (data only):\n${fenceStudentText(text)}\n\nList the equations the student wrote, following the rules. Reply {"equations": [...]}.`;
 }
 

@@ -37,8 +37,22 @@ async function ask(ctx: ReadContext, model: ModelRef, messages: ChatMessage[], m
   const { purpose, piece, consensusRound } = meta;
   const r = await ctx.client.chat({ model: model.name, digest: model.digest, messages, format: EQUATIONS_SCHEMA, options: ctx.options, validate: checkReply });
   ctx.calls.push({
-    model: model.name, digest: model.digest, purpose, round, piece, consensusRound, messages, options: ctx.options, reply: r.content,
-    tokensIn: r.tokensIn, tokensOut: r.tokensOut, wallMs: r.wallMs, startedAt: r.startedAt, cached: r.cached, attempts: r.attempts, retried: r.retried,
+    model: model.name,
+    digest: model.digest,
+    purpose,
+    round,
+    piece,
+    consensusRound,
+    messages,
+    options: ctx.options,
+    reply: r.content,
+    tokensIn: r.tokensIn,
+    tokensOut: r.tokensOut,
+    wallMs: r.wallMs,
+    startedAt: r.startedAt,
+    cached: r.cached,
+    attempts: r.attempts,
+    retried: r.retried,
   });
   return r.content;
 }
@@ -95,7 +109,8 @@ export function readLlmModulo(ctx: ReadContext, model: ModelRef): Promise<ListRe
   return readWithRepair(ctx, model, firstMessages(ctx.question, ctx.text), ctx.maxRepairRounds, { purpose: 'extract' });
 }
 
-const RETRACTION_RE = /scratch that|ignore (?:the|that|this|everything|all)(?: (?:above|before|previous))?|disregard|cross(?:ed)? (?:that )?out|never ?mind|that'?s wrong|delete (?:that|this)/i;
+const RETRACTION_RE =
+  /scratch that|ignore (?:the|that|this|everything|all)(?: (?:above|before|previous))?|disregard|cross(?:ed)? (?:that )?out|never ?mind|that'?s wrong|delete (?:that|this)/i;
 
 /** Pieces for per-line reading: lines, and long lines cut into sentences. */
 export function splitPieces(text: string, maxChars = 240): string[] {
@@ -124,7 +139,11 @@ export function splitPieces(text: string, maxChars = 240): string[] {
  * piece with LLM-Modulo, then merged. A retraction ("scratch that") refers to other lines, so a
  * response containing one is read whole.
  */
-export async function readPerLine(ctx: ReadContext, model: ModelRef, opts: { minChars?: number; maxPieceChars?: number } = {}): Promise<ListReading & { pieces: number; note?: string }> {
+export async function readPerLine(
+  ctx: ReadContext,
+  model: ModelRef,
+  opts: { minChars?: number; maxPieceChars?: number } = {},
+): Promise<ListReading & { pieces: number; note?: string }> {
   const pieces = splitPieces(ctx.text, opts.maxPieceChars ?? 240);
   const short = ctx.text.length <= (opts.minChars ?? 200) && pieces.length <= 3;
   if (short || pieces.length <= 1) return { ...(await readLlmModulo(ctx, model)), pieces: 1 };
@@ -133,7 +152,12 @@ export async function readPerLine(ctx: ReadContext, model: ModelRef, opts: { min
   }
   const parts: ListReading[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    parts.push(await readWithRepair(ctx, model, firstMessages(ctx.question, pieces[i], { index: i, of: pieces.length }), ctx.maxRepairRounds, { purpose: 'extract', piece: i }));
+    parts.push(
+      await readWithRepair(ctx, model, firstMessages(ctx.question, pieces[i], { index: i, of: pieces.length }), ctx.maxRepairRounds, {
+        purpose: 'extract',
+        piece: i,
+      }),
+    );
   }
   const seen = new Set<string>();
   const equations: ListReading['equations'] = [];
@@ -156,7 +180,11 @@ async function sameList(ctx: ReadContext, a: ListReading, b: ListReading) {
     const eq = emptyEquivalent(a.equations, b.equations);
     return { equivalent: eq, aCoveredBy: a.equations.map(() => -1), bCoveredBy: b.equations.map(() => -1) };
   }
-  return ctx.compare(a.equations.map((e) => e.eq), b.equations.map((e) => e.eq), realDomain(ctx.question));
+  return ctx.compare(
+    a.equations.map((e) => e.eq),
+    b.equations.map((e) => e.eq),
+    realDomain(ctx.question),
+  );
 }
 
 /**
@@ -195,7 +223,8 @@ export const syntacticComparer: ListComparer = async (a, b) => {
   const sb = b.map(equationToSympy);
   const aCoveredBy = sa.map((s) => sb.indexOf(s));
   const bCoveredBy = sb.map((s) => sa.indexOf(s));
-  const equivalent = a.length === 0 && b.length === 0 ? true : a.length > 0 && b.length > 0 && aCoveredBy.every((i) => i >= 0) && bCoveredBy.every((i) => i >= 0);
+  const equivalent =
+    a.length === 0 && b.length === 0 ? true : a.length > 0 && b.length > 0 && aCoveredBy.every((i) => i >= 0) && bCoveredBy.every((i) => i >= 0);
   return { equivalent, aCoveredBy, bCoveredBy };
 };
 
@@ -209,7 +238,11 @@ export function finishExtraction(
 ): { extraction: Extraction; ungrounded: { source: string; reasons: string[] }[] } {
   const flags = new Set<ExtractionFlag>(extra.flags ?? []);
   const notes = [...(extra.notes ?? [])];
-  const { grounded, ungrounded } = groundList(reading.equations.map((e): ExtractedEquation => ({ source: e.source })), text, q);
+  const { grounded, ungrounded } = groundList(
+    reading.equations.map((e): ExtractedEquation => ({ source: e.source })),
+    text,
+    q,
+  );
   if (ungrounded.length) {
     flags.add('invented');
     for (const u of ungrounded) notes.push(note('held-back', `possibly invented, held back until accepted: ${u.source} (${u.reasons.join('; ')})`));

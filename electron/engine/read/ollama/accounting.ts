@@ -14,20 +14,24 @@ export const GPU_BOARD_POWER_W: Record<string, number> = {
   'rtx 4090': 450,
   'rtx 5090': 575,
   'rtx a6000': 300,
-  'l4': 72,
-  'l40s': 350,
-  'a10': 150,
-  'a100': 400,
-  'h100': 700,
-  'h200': 700,
+  l4: 72,
+  l40s: 350,
+  a10: 150,
+  a100: 400,
+  h100: 700,
+  h200: 700,
   'apple m2': 40,
   'apple m3': 40,
-  'cpu': 65,
+  cpu: 65,
 };
 
 /** Board power for a GPU name ("RTX 4090", "nvidia-h100", "A100 80GB"), or null when unknown. */
 export function gpuPower(name: string): number | null {
-  const n = name.toLowerCase().replace(/nvidia|geforce|[-_]/g, ' ').replace(/\s+/g, ' ').trim();
+  const n = name
+    .toLowerCase()
+    .replace(/nvidia|geforce|[-_]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   // Longest key that occurs as a whole word sequence wins ("rtx 4090" before "rtx 40...").
   const keys = Object.keys(GPU_BOARD_POWER_W).sort((a, b) => b.length - a.length);
   for (const k of keys) {
@@ -147,7 +151,8 @@ export function computeAccounting(
   let energy: BatchAccounting['energy'] = null;
   const power = opts.gpuPowerW ?? (opts.gpu ? gpuPower(opts.gpu) : null);
   if (opts.gpu || opts.gpuPowerW) {
-    if (power == null) throw new Error(`unknown GPU '${opts.gpu}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}`);
+    if (power == null)
+      throw new Error(`unknown GPU '${opts.gpu}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}`);
     const joules = (power * busy) / 1000;
     energy = {
       gpu: opts.gpu ?? `${power} W`,

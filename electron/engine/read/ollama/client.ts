@@ -17,7 +17,15 @@ export type InstalledModel = {
   modifiedAt: string;
 };
 
-export type ModelInfo = { name: string; digest: string; parameters: number | null; parameterSize: string; family: string; quantization: string; capabilities: string[] };
+export type ModelInfo = {
+  name: string;
+  digest: string;
+  parameters: number | null;
+  parameterSize: string;
+  family: string;
+  quantization: string;
+  capabilities: string[];
+};
 
 export type PullProgress = { status: string; digest?: string; total?: number; completed?: number; fraction?: number };
 
@@ -173,7 +181,10 @@ export class OllamaClient {
       return new OllamaError('request', `Ollama refused the request (HTTP ${err.status_code}): ${msg}`, err.status_code);
     }
     const code = causeCode(e);
-    if ((err instanceof TypeError && /fetch failed|network/i.test(err.message)) || /ECONN|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|UND_ERR|socket/i.test(code + ' ' + (err?.message ?? ''))) {
+    if (
+      (err instanceof TypeError && /fetch failed|network/i.test(err.message)) ||
+      /ECONN|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|UND_ERR|socket/i.test(code + ' ' + (err?.message ?? ''))
+    ) {
       return new OllamaError('connection', `cannot reach Ollama at ${this.url}${code ? ` (${code})` : ''}: ${err?.message ?? String(e)}`);
     }
     if (err instanceof SyntaxError) return new OllamaError('malformed', `Ollama sent a reply that is not valid JSON: ${err.message}`);
@@ -262,7 +273,17 @@ export class OllamaClient {
     const key = cacheKey({ digest: req.digest, endpoint: 'chat', messages: req.messages, format: req.format ?? null, options: req.options ?? {} });
     const hit = this.cache.get(key);
     if (hit && !req.validate?.(hit.content)) {
-      return { content: hit.content, tokensIn: hit.tokensIn, tokensOut: hit.tokensOut, wallMs: hit.wallMs, startedAt: Date.now(), totalDurationNs: hit.totalDurationNs, attempts: 0, cached: true, retried: [] };
+      return {
+        content: hit.content,
+        tokensIn: hit.tokensIn,
+        tokensOut: hit.tokensOut,
+        wallMs: hit.wallMs,
+        startedAt: Date.now(),
+        totalDurationNs: hit.totalDurationNs,
+        attempts: 0,
+        cached: true,
+        retried: [],
+      };
     }
     return this.slot(async () => {
       const retried: string[] = [];
@@ -300,7 +321,14 @@ export class OllamaClient {
         cached: false,
         retried,
       };
-      this.cache.put(key, { content: out.content, tokensIn: out.tokensIn, tokensOut: out.tokensOut, wallMs: out.wallMs, totalDurationNs: out.totalDurationNs, at: new Date().toISOString() });
+      this.cache.put(key, {
+        content: out.content,
+        tokensIn: out.tokensIn,
+        tokensOut: out.tokensOut,
+        wallMs: out.wallMs,
+        totalDurationNs: out.totalDurationNs,
+        at: new Date().toISOString(),
+      });
       return out;
     });
   }
