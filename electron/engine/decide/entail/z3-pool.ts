@@ -103,6 +103,9 @@ export class Z3Pool {
   /** Consecutive workers that died before becoming ready: Z3 can't start here. */
   private startFailures = 0;
   private idleWaiters: (() => void)[] = [];
+  /** Queries someone is waiting for, and the handle that keeps the process alive meanwhile. */
+  private waiting = 0;
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: Z3PoolOptions) {
     this.deadlineMs = Math.max(1, Math.floor(options.deadlineMs));
@@ -115,10 +118,27 @@ export class Z3Pool {
 
   run(query: Z3Query): Promise<CheckResult> {
     if (this.closed) return Promise.reject(new Error('entailment engine is closed'));
-    return new Promise<CheckResult>((resolve, reject) => {
+    this.hold(+1);
+    const answer = new Promise<CheckResult>((resolve, reject) => {
       this.queue.push({ query, resolve, reject });
       this.pump();
     });
+    return answer.finally(() => this.hold(-1));
+  }
+
+  /**
+   * Keeps the process alive while someone waits for an answer. Idle workers are unref'd, and a
+   * worker's start (compiling the WASM, bundling the worker) holds no handle of its own: without
+   * this, a query waiting for a worker to start could let the event loop run dry and the process
+   * exit with code 13 (an unsettled top-level await), which is what happened under load.
+   */
+  private hold(delta: number): void {
+    this.waiting += delta;
+    if (this.waiting > 0 && !this.keepAlive) this.keepAlive = setInterval(() => undefined, 1 << 30);
+    else if (this.waiting === 0 && this.keepAlive) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+    }
   }
 
   /** Finish the queries under way (each bounded by its deadline), then terminate every worker. */

@@ -119,6 +119,10 @@ export function killWorker(w: WorkerProcess, why: NonNullable<WorkerProcess['kil
 /** Close its input so it exits; kill it if it hasn't within half a second. */
 export function stopWorker(w: WorkerProcess): Promise<void> {
   w.killedFor = 'close';
+  // An idle worker is unref'd; while we wait for its exit it must hold the event loop, or a slow
+  // exit (a loaded machine, past the SIGKILL timer) lets the loop run dry and a top-level
+  // `await close()` ends the process with code 13 before the exit arrives.
+  setRef(w, true);
   return new Promise<void>((done) => {
     const t = setTimeout(() => {
       w.proc.kill('SIGKILL');
