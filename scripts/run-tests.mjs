@@ -3,19 +3,10 @@
 // and ends with one line "N passed, N failed" totalling all suites, so CI can tell a run that
 // tested nothing from one that passed.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-
-function findTests(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...findTests(p));
-    else if (/\.test\.(ts|tsx|mjs)$/.test(name)) out.push(p);
-  }
-  return out.sort();
-}
+import { findTests } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const files = args.length ? args.flatMap((a) => (statSync(a).isDirectory() ? findTests(a) : [a])) : findTests('test');

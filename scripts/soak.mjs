@@ -17,23 +17,13 @@
 //                             tests that ask for a shorter limit (1 ms, 200 ms) keep theirs.
 //   SOAK_BUSY                 busy loops beside the tests (default 2).
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { findTests } from './test-files.mjs';
 
 const rounds = Math.max(1, Number(process.argv[2] ?? process.env.SOAK_ROUNDS ?? 20) || 20);
 const deadline = String(process.env.SOAK_Z3_DEADLINE_MS ?? 1000);
 const busyCount = Math.max(0, Number(process.env.SOAK_BUSY ?? 2));
 const suites = ['test/entail', 'test/cli'];
 
-function findTests(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...findTests(p));
-    else if (/\.test\.(ts|tsx|mjs)$/.test(name)) out.push(p);
-  }
-  return out.sort();
-}
 const files = suites.flatMap(findTests);
 
 // The busy loops: separate processes, each spinning one core, ended by their pid at the end.

@@ -22,6 +22,7 @@
 import { GREEK_NAMES } from './greek.ts';
 import { GREEK_CHARS } from '../text/greek.ts';
 import { CONSTANTS, FUNCTIONS, type Equation, type Expr, type FunctionName, symbolsOf } from './ast.ts';
+import { babs, type Rat, rat, ratAdd, ratDiv, ratMul, ratSub, ratText } from './rational.ts';
 
 export type ParseErrorCode =
   | 'unexpected-character'
@@ -58,28 +59,14 @@ export const MAX_EXPONENT = 100;
 export const MAX_CONSTANT_DIGITS = 400;
 
 /** Exact value of a constant sub-expression; 'huge' past MAX_CONSTANT_DIGITS; null if not a rational constant. */
-type ConstVal = { n: bigint; d: bigint } | 'huge' | null;
+type ConstVal = Rat | 'huge' | null;
 const MAX_CONSTANT_BITS = Math.ceil(MAX_CONSTANT_DIGITS * Math.log2(10));
-const bits = (x: bigint): number => (x < 0n ? -x : x).toString(2).length;
-const babs = (x: bigint): bigint => (x < 0n ? -x : x);
-function gcd(a: bigint, b: bigint): bigint {
-  a = babs(a);
-  b = babs(b);
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-function mkRat(n: bigint, d: bigint): ConstVal {
-  if (d === 0n) return null;
-  if (d < 0n) {
-    n = -n;
-    d = -d;
-  }
-  const g = gcd(n, d) || 1n;
-  n /= g;
-  d /= g;
-  return bits(n) > MAX_CONSTANT_BITS || bits(d) > MAX_CONSTANT_BITS ? 'huge' : { n, d };
-}
-const ratText = (r: { n: bigint; d: bigint }): string => (r.d === 1n ? r.n.toString() : `${r.n}/${r.d}`);
+const bits = (x: bigint): number => babs(x).toString(2).length;
+/** r itself, or 'huge' past MAX_CONSTANT_DIGITS. */
+const bounded = (r: Rat): ConstVal => (bits(r.n) > MAX_CONSTANT_BITS || bits(r.d) > MAX_CONSTANT_BITS ? 'huge' : r);
+/** n/d in lowest terms, 'huge' past MAX_CONSTANT_DIGITS, null for a zero denominator. */
+const mkRat = (n: bigint, d: bigint): ConstVal => (d === 0n ? null : bounded(rat(n, d)));
+const RAT_OPS = { '+': ratAdd, '-': ratSub, '*': ratMul, '/': ratDiv } as const;
 const shortText = (s: string): string => (s.length > 24 ? `${s.slice(0, 10)}...${s.slice(-10)} (${s.length} digits)` : s);
 
 const PYTHON_KEYWORDS = new Set([
@@ -232,14 +219,7 @@ class Parser {
     const a = this.constOf(left);
     const b = this.constOf(right);
     if (!a || !b || a === 'huge' || b === 'huge') return e;
-    const v =
-      op === '+'
-        ? mkRat(a.n * b.d + b.n * a.d, a.d * b.d)
-        : op === '-'
-          ? mkRat(a.n * b.d - b.n * a.d, a.d * b.d)
-          : op === '*'
-            ? mkRat(a.n * b.n, a.d * b.d)
-            : mkRat(a.n * b.d, a.d * b.n);
+    const v = op === '/' && b.n === 0n ? null : bounded(RAT_OPS[op](a, b));
     return this.fold(e, v, col, `'${op}'`);
   }
 

@@ -6,17 +6,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AppService } from '../../electron/app/service.ts';
+import { join } from 'node:path';
 import type { Engine } from '../../electron/engine/decide/engine-factory.ts';
 import type { Domain, Verdict } from '../../electron/engine/decide/entail/types.ts';
-import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
 import { equationToSympy, type Equation } from '../../shared/equation/index.ts';
 import { FakeEngine } from '../engine/fake-engine.ts';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const RESOURCES = resolve(REPO, 'resources');
+import { openService, serviceApi } from '../support/app-service.ts';
 
 /** A fake engine (no Z3, no SymPy) that throws whenever asked about Eq(x, 13). */
 class ThrowingEngine extends FakeEngine {
@@ -37,28 +32,9 @@ const examJson = JSON.stringify({
   questions: [{ id: 'q1', variables: [{ name: 'x' }], scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(x, 1)'] }] }],
 });
 
-function open(dir: string, extra: Partial<ConstructorParameters<typeof AppService>[0]> = {}) {
-  const service = new AppService({
-    workspacePath: join(dir, 'w.sqlite'),
-    mode: 'browser',
-    resourcesDir: RESOURCES,
-    createEngine: async () => new ThrowingEngine() as unknown as Engine,
-    ...extra,
-  });
-  const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
-    const r = await dispatch(service.handlers(), m, req);
-    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-    return r.value as ApiResponse<M>;
-  };
-  const settle = async () => {
-    for (let i = 0; i < 600; i++) {
-      const p = await call('grade.status', {});
-      if (p.state !== 'running' && p.state !== 'pausing') return p;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('grading did not finish');
-  };
-  return { service, call, settle };
+function open(dir: string) {
+  const service = openService(join(dir, 'w.sqlite'), { createEngine: async () => new ThrowingEngine() as unknown as Engine });
+  return { service, ...serviceApi(() => service, 50) };
 }
 
 describe('app: one response never fails the grading job', () => {

@@ -8,10 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppService } from '../../electron/app/service.ts';
-import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
+import type { AppService } from '../../electron/app/service.ts';
+import { openService, serviceApi } from '../support/app-service.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,11 +31,7 @@ describe('equations held back as possibly invented', () => {
   let examId: string;
   let id: string;
   let fineId: string;
-  const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
-    const r = await dispatch(service.handlers(), m, req);
-    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-    return r.value as ApiResponse<M>;
-  };
+  const { call, settle } = serviceApi(() => service, 50);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'equimark-held-'));
@@ -45,7 +41,7 @@ describe('equations held back as possibly invented', () => {
         { match: FINE, reply: ['Eq(t, u/g)', 'Eq(H, u**2/(2*g))'] },
       ],
     });
-    service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    service = openService(join(dir, 'w.sqlite'));
     await call('settings.set', { ollamaUrl: fake.url, models: [MODEL], pythonPath: '' });
     const ex = await call('exam.import', { json: readFileSync(join(REPO, 'resources/demo/exam.json'), 'utf8') });
     assert.ok(ex.ok);
@@ -53,14 +49,8 @@ describe('equations held back as possibly invented', () => {
     const csv = `student_id,question_id,response\nS1,q1,"${TEXT}"\nS2,q1,"${FINE}"\n`;
     assert.equal((await call('responses.import', { examId, csv, fileName: 'r.csv' })).imported, 2);
     await call('grade.start', { examId, technique: 'llm-modulo', models: [MODEL] });
-    for (let i = 0; i < 600; i++) {
-      const p = await call('grade.status', {});
-      if (p.state !== 'running' && p.state !== 'pausing') {
-        assert.equal(p.state, 'done', p.message ?? '');
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const p = await settle();
+    assert.equal(p.state, 'done', p.message ?? '');
     const rows = (await call('review.list', { examId })).rows;
     id = rows.find((r) => r.studentId === 'S1')!.responseId;
     fineId = rows.find((r) => r.studentId === 'S2')!.responseId;

@@ -8,10 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppService, gpuWatts } from '../../electron/app/service.ts';
+import { type AppService, gpuWatts } from '../../electron/app/service.ts';
 import { gpuPower } from '../../electron/engine/read/ollama/accounting.ts';
-import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
+import { dispatch } from '../../shared/api.ts';
 import type { Exam } from '../../shared/exam.ts';
+import { openService, serviceApi } from '../support/app-service.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DATA = resolve(REPO, '../shared/data');
@@ -21,23 +22,11 @@ describe('app service', { skip }, () => {
   let dir: string;
   let service: AppService;
   let examId: string;
-  const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
-    const r = await dispatch(service.handlers(), m, req);
-    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-    return r.value as ApiResponse<M>;
-  };
-  const settle = async () => {
-    for (let i = 0; i < 600; i++) {
-      const p = await call('grade.status', {});
-      if (p.state !== 'running' && p.state !== 'pausing') return p;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('grading did not finish');
-  };
+  const { call, settle } = serviceApi(() => service);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'equimark-service-'));
-    service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    service = openService(join(dir, 'w.sqlite'));
     const ex = await call('exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
     assert.ok(ex.ok);
     examId = ex.examId;
@@ -124,37 +113,32 @@ describe('gold lists for the accuracy figure', { skip }, () => {
   it('are kept in the workspace: the summary still has them after a restart, and a new import replaces them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'equimark-gold-'));
     const path = join(dir, 'w.sqlite');
-    const open = () => new AppService({ workspacePath: path, mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
-    const call = async <M extends ApiMethod>(s: AppService, m: M, req: unknown): Promise<ApiResponse<M>> => {
-      const r = await dispatch(s.handlers(), m, req);
-      if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-      return r.value as ApiResponse<M>;
-    };
-    let s = open();
+    let s = openService(path);
+    const { call } = serviceApi(() => s);
     try {
-      const ex = await call(s, 'exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
+      const ex = await call('exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
       assert.ok(ex.ok);
       const examId = ex.examId;
-      await call(s, 'responses.import', { examId, csv: readFileSync(join(DATA, 'responses.csv'), 'utf8'), fileName: 'responses.csv' });
-      await call(s, 'equations.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
-      assert.equal((await call(s, 'summary.get', { examId })).accuracy, null, 'no gold yet');
+      await call('responses.import', { examId, csv: readFileSync(join(DATA, 'responses.csv'), 'utf8'), fileName: 'responses.csv' });
+      await call('equations.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
+      assert.equal((await call('summary.get', { examId })).accuracy, null, 'no gold yet');
       // Imported lists are said to be imported, not read by the extractor.
-      const rows = (await call(s, 'review.list', { examId })).rows;
+      const rows = (await call('review.list', { examId })).rows;
       assert.ok(
         rows.every((r) => r.chips.includes('imported') && !r.chips.includes('extractor')),
         'every row is an imported list',
       );
-      const g = await call(s, 'gold.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
+      const g = await call('gold.import', { examId, csv: readFileSync(join(DATA, 'gold.csv'), 'utf8') });
       assert.equal(g.imported, 85);
       // The responses were read from the gold lists themselves: all equivalent.
-      assert.deepEqual((await call(s, 'summary.get', { examId })).accuracy, { compared: 85, equivalent: 85 });
+      assert.deepEqual((await call('summary.get', { examId })).accuracy, { compared: 85, equivalent: 85 });
       await s.close();
-      s = open();
-      assert.deepEqual((await call(s, 'summary.get', { examId })).accuracy, { compared: 85, equivalent: 85 }, 'survives a restart');
+      s = openService(path);
+      assert.deepEqual((await call('summary.get', { examId })).accuracy, { compared: 85, equivalent: 85 }, 'survives a restart');
       // A second import replaces the first (one list now), and both are in the audit log.
       const one = readFileSync(join(DATA, 'gold.csv'), 'utf8').split('\n').slice(0, 2).join('\n');
-      assert.equal((await call(s, 'gold.import', { examId, csv: one })).imported, 1);
-      assert.equal((await call(s, 'summary.get', { examId })).accuracy?.compared, 1);
+      assert.equal((await call('gold.import', { examId, csv: one })).imported, 1);
+      assert.equal((await call('summary.get', { examId })).accuracy?.compared, 1);
       assert.equal(s.ws.auditLog({ action: 'gold.import' }).length, 2);
     } finally {
       await s.close();
@@ -165,7 +149,7 @@ describe('gold lists for the accuracy figure', { skip }, () => {
 
 describe('settings', () => {
   it('a GPU for the energy estimate is checked against known boards or watts; blank means 250 W assumed', async () => {
-    const s = new AppService({ workspacePath: ':memory:', mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    const s = openService(':memory:');
     try {
       const base = { ollamaUrl: 'http://127.0.0.1:11434', models: [], pythonPath: '' };
       const bad = await dispatch(s.handlers(), 'settings.set', { ...base, gpu: 'potato 9000' });

@@ -9,10 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppService } from '../../electron/app/service.ts';
+import type { AppService } from '../../electron/app/service.ts';
 import { namedRegimes } from '../../electron/app/sympy-detail.ts';
-import { dispatch, ResponseDetailSchema, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
+import { ResponseDetailSchema } from '../../shared/api.ts';
 import { sympySkipReason } from '../sympy/helpers.ts';
+import { openService, serviceApi } from '../support/app-service.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DATA = resolve(REPO, '../shared/data');
@@ -44,11 +45,7 @@ it('manual items name their regimes: u >> w, w ≫ u', () => {
 describe('SymPy evidence in the response detail', { skip }, () => {
   let dir: string;
   let service: AppService;
-  const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
-    const r = await dispatch(service.handlers(), m, req);
-    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-    return r.value as ApiResponse<M>;
-  };
+  const { call, settle } = serviceApi(() => service);
   const ids = new Map<string, string>();
   const detail = async (student: string) => {
     for (let i = 0; i < 20; i++) {
@@ -62,7 +59,7 @@ describe('SymPy evidence in the response detail', { skip }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'equimark-sympy-detail-'));
-    service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    service = openService(join(dir, 'w.sqlite'));
     await call('settings.set', { ollamaUrl: 'http://127.0.0.1:9', models: [], pythonPath: '/usr/bin/python3' });
     const ex = await call('exam.import', { json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
     assert.ok(ex.ok);
@@ -70,11 +67,7 @@ describe('SymPy evidence in the response detail', { skip }, () => {
     await call('responses.import', { examId, csv: RESPONSES, fileName: 'r.csv' });
     assert.equal((await call('equations.import', { examId, csv: EQUATIONS })).imported, 4);
     await call('grade.start', { examId, technique: 'embedded', models: [] });
-    for (let i = 0; i < 600; i++) {
-      const p = await call('grade.status', {});
-      if (p.state !== 'running' && p.state !== 'pausing') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await settle();
     for (const r of (await call('review.list', { examId })).rows) ids.set(r.studentId, r.responseId);
     assert.equal(ids.size, 4);
   });

@@ -7,20 +7,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { AppService } from '../../electron/app/service.ts';
+import type { AppService } from '../../electron/app/service.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { markEquations } from '../../electron/engine/decide/marking.ts';
 import { marksCsv, studentMarksCsv } from '../../electron/engine/io/csv/write.ts';
 import { REVIEW_FLAGS, combinedState, reviewCounts, reviewOfResponse, type ReviewState } from '../../electron/engine/review/state.ts';
-import { dispatch, type ApiMethod, type ApiResponse } from '../../shared/api.ts';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import type { Extraction, ExtractionStatus } from '../../shared/extraction.ts';
+import { openService, serviceApi } from '../support/app-service.ts';
 import { FakeEngine } from './fake-engine.ts';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 const examData = {
   format: 'exam.v1',
@@ -51,23 +48,11 @@ const SOURCES: Extraction['source'][] = ['embedded', 'manual'];
 describe('review state: marks.csv, the per-student export, the review list and the counts agree with reviewState()', () => {
   let dir: string;
   let service: AppService;
-  const call = async <M extends ApiMethod>(m: M, req: unknown): Promise<ApiResponse<M>> => {
-    const r = await dispatch(service.handlers(), m, req);
-    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-    return r.value as ApiResponse<M>;
-  };
-  const settle = async () => {
-    for (let i = 0; i < 600; i++) {
-      const p = await call('grade.status', {});
-      if (p.state !== 'running' && p.state !== 'pausing') return p;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('grading did not finish');
-  };
+  const { call, settle } = serviceApi(() => service);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'equimark-agree-'));
-    service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+    service = openService(join(dir, 'w.sqlite'));
     const ex = await call('exam.import', { json: JSON.stringify(examData) });
     assert.ok(ex.ok);
     // A grading job on this exam, so grade.status reports its counts (computed live).

@@ -23,6 +23,20 @@ export const PREMISE_TOL = 1e-11;
 export const AGREE_TOL = 1e-9;
 export const VIOLATE_TOL = 1e-6;
 
+/**
+ * Both operands evaluated at the point; an undefined one (the left first) is the result as it is,
+ * keeping its marker; else f of the two values and their scales.
+ */
+function both(l: Compiled, r: Compiled, f: (a: number, ma: number, b: number, mb: number) => VM): Compiled {
+  return (env) => {
+    const lx = l(env);
+    const rx = r(env);
+    if (isNaNVM(lx)) return lx;
+    if (isNaNVM(rx)) return rx;
+    return f(lx[0], lx[1], rx[0], rx[1]);
+  };
+}
+
 export function compileExpr(e: Expr): Compiled {
   switch (e.kind) {
     case 'num': {
@@ -67,65 +81,28 @@ export function compileExpr(e: Expr): Compiled {
             return [v, p > 0 ? Math.max(Math.abs(v), Math.pow(m, p)) : Math.abs(v) * (1 + Math.abs(p))];
           };
         }
-        const r = compileExpr(e.right);
-        return (env) => {
-          const lx = l(env);
-          const rx = r(env);
-          if (isNaNVM(lx)) return lx;
-          if (isNaNVM(rx)) return rx;
-          const [a, ma] = lx;
-          const [b, mb] = rx;
+        return both(l, compileExpr(e.right), (a, ma, b, mb) => {
           if (a < 0 && !Number.isInteger(b)) return below(a, ma) ? UNDEF : NAN;
           const v = Math.pow(a, b);
           if (!Number.isFinite(v)) return NAN;
           return [v, Math.abs(v) * (1 + Math.abs(b) * (ma / Math.max(Math.abs(a), 1e-300)) * 1 + Math.abs(Math.log(Math.max(Math.abs(a), 1e-300))) * mb)];
-        };
+        });
       }
       const r = compileExpr(e.right);
       switch (e.op) {
         case '+':
-          return (env) => {
-            const lx = l(env);
-            const rx = r(env);
-            if (isNaNVM(lx)) return lx;
-            if (isNaNVM(rx)) return rx;
-            const [a, ma] = lx;
-            const [b, mb] = rx;
-            return [a + b, ma + mb];
-          };
+          return both(l, r, (a, ma, b, mb) => [a + b, ma + mb]);
         case '-':
-          return (env) => {
-            const lx = l(env);
-            const rx = r(env);
-            if (isNaNVM(lx)) return lx;
-            if (isNaNVM(rx)) return rx;
-            const [a, ma] = lx;
-            const [b, mb] = rx;
-            return [a - b, ma + mb];
-          };
+          return both(l, r, (a, ma, b, mb) => [a - b, ma + mb]);
         case '*':
-          return (env) => {
-            const lx = l(env);
-            const rx = r(env);
-            if (isNaNVM(lx)) return lx;
-            if (isNaNVM(rx)) return rx;
-            const [a, ma] = lx;
-            const [b, mb] = rx;
-            return [a * b, ma * mb];
-          };
+          return both(l, r, (a, ma, b, mb) => [a * b, ma * mb]);
         case '/':
-          return (env) => {
-            const lx = l(env);
-            const rx = r(env);
-            if (isNaNVM(lx)) return lx;
-            if (isNaNVM(rx)) return rx;
-            const [a, ma] = lx;
-            const [b, mb] = rx;
+          return both(l, r, (a, ma, b, mb) => {
             if (b === 0 || !Number.isFinite(a / b)) return NAN;
             // A denominator lost in its own rounding error is "maybe zero": not a usable point.
             if (Math.abs(b) <= 1e-13 * mb) return NAN;
             return [a / b, ma / Math.abs(b) + (Math.abs(a) * mb) / (b * b)];
-          };
+          });
       }
       throw new Error(`operator ${e.op}`);
     }
@@ -195,15 +172,7 @@ export function compileEquation(eq: Equation): CompiledEq {
   const l = compileExpr(eq.lhs);
   const r = compileExpr(eq.rhs);
   return {
-    residual: (env) => {
-      const lx = l(env);
-      const rx = r(env);
-      if (isNaNVM(lx)) return lx;
-      if (isNaNVM(rx)) return rx;
-      const [a, ma] = lx;
-      const [b, mb] = rx;
-      return [a - b, Math.max(ma + mb, Math.abs(a) + Math.abs(b))];
-    },
+    residual: both(l, r, (a, ma, b, mb) => [a - b, Math.max(ma + mb, Math.abs(a) + Math.abs(b))]),
   };
 }
 

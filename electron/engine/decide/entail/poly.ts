@@ -12,58 +12,12 @@
 // Anything else (Abs, trig, big expansions, a failed match) returns false: the caller asks Z3.
 import type { Domain } from '../../../../shared/exam.ts';
 import type { Equation, Expr } from '../../../../shared/equation/ast.ts';
-import { constRational, type Rat, rat, ratAdd, ratDiv, ratMul } from './rational.ts';
+import { constRational, ratDiv, ratMul } from './rational.ts';
+import { isConst, mulMono, pequal, pkey, type Poly, polyArithmetic, type RF, TooBig } from './polynomial.ts';
 
-type Mono = Map<string, number>;
-type Poly = Map<string, { c: Rat; m: Mono }>;
-type RF = { n: Poly; d: Poly };
 type Info = { divisors: Poly[]; roots: Map<string, RF> };
 
-const MAX_TERMS = 120;
-class TooBig extends Error {}
-
-const monoKey = (m: Mono): string =>
-  [...m.entries()]
-    .filter(([, e]) => e !== 0)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([v, e]) => `${v}^${e}`)
-    .join('*');
-
-const constPoly = (c: Rat): Poly => (c.n === 0n ? new Map() : new Map([['', { c, m: new Map() }]]));
-const varPoly = (v: string): Poly => new Map([[`${v}^1`, { c: rat(1n), m: new Map([[v, 1]]) }]]);
-
-function addInto(p: Poly, c: Rat, m: Mono): void {
-  const k = monoKey(m);
-  const cur = p.get(k);
-  const nc = cur ? ratAdd(cur.c, c) : c;
-  if (nc.n === 0n) p.delete(k);
-  else p.set(k, { c: nc, m });
-  if (p.size > MAX_TERMS) throw new TooBig();
-}
-function padd(a: Poly, b: Poly, sign = 1n): Poly {
-  const out: Poly = new Map(a);
-  for (const t of b.values()) addInto(out, sign === 1n ? t.c : rat(-t.c.n, t.c.d), t.m);
-  return out;
-}
-function mulMono(a: Mono, b: Mono): Mono {
-  const m = new Map(a);
-  for (const [v, e] of b) m.set(v, (m.get(v) ?? 0) + e);
-  for (const [v, e] of m) if (e === 0) m.delete(v);
-  return m;
-}
-function pmul(a: Poly, b: Poly): Poly {
-  const out: Poly = new Map();
-  for (const x of a.values()) for (const y of b.values()) addInto(out, ratMul(x.c, y.c), mulMono(x.m, y.m));
-  return out;
-}
-const pkey = (p: Poly): string =>
-  [...p.keys()]
-    .sort()
-    .map((k) => `${k}:${p.get(k)!.c.n}/${p.get(k)!.c.d}`)
-    .join('+');
-const isConst = (p: Poly): boolean => p.size === 0 || (p.size === 1 && p.has(''));
-const pequal = (a: Poly, b: Poly): boolean => a.size === b.size && pkey(a) === pkey(b);
-const ONE = (): Poly => constPoly(rat(1n));
+const { addInto, atomPoly, constPoly, one, padd, pmul, rfAdd: rfAddCross, rfMul } = polyArithmetic(120);
 
 /** p normalised so its first term (by key) has coefficient 1: equal for constant multiples. */
 function monic(p: Poly): string {
@@ -75,17 +29,18 @@ function monic(p: Poly): string {
   return pkey(q);
 }
 
+/** a ± b, over the shared denominator when they have one. */
 function rfAdd(a: RF, b: RF, sign = 1n): RF {
   if (pequal(a.d, b.d)) return { n: padd(a.n, b.n, sign), d: a.d };
-  return { n: padd(pmul(a.n, b.d), pmul(b.n, a.d), sign), d: pmul(a.d, b.d) };
+  return rfAddCross(a, b, sign);
 }
 
 function toRF(e: Expr, info: Info): RF {
   switch (e.kind) {
     case 'num':
-      return { n: constPoly(constRational(e)!), d: ONE() };
+      return { n: constPoly(constRational(e)!), d: one() };
     case 'sym':
-      return { n: varPoly(e.name), d: ONE() };
+      return { n: atomPoly(e.name), d: one() };
     case 'neg': {
       const a = toRF(e.arg, info);
       return { n: padd(new Map(), a.n, -1n), d: a.d };
@@ -100,8 +55,8 @@ function toRF(e: Expr, info: Info): RF {
         if (k.n === 1n && k.d === 2n) return root(e.left, info);
         if (k.d !== 1n || k.n > 8n || k.n < -8n) throw new TooBig();
         const b = toRF(e.left, info);
-        let r: RF = { n: ONE(), d: ONE() };
-        for (let i = 0n; i < (k.n < 0n ? -k.n : k.n); i++) r = { n: pmul(r.n, b.n), d: pmul(r.d, b.d) };
+        let r: RF = { n: one(), d: one() };
+        for (let i = 0n; i < (k.n < 0n ? -k.n : k.n); i++) r = rfMul(r, b);
         if (k.n < 0n) {
           info.divisors.push(b.n);
           return { n: r.d, d: r.n };
@@ -116,7 +71,7 @@ function toRF(e: Expr, info: Info): RF {
         case '-':
           return rfAdd(l, r, -1n);
         case '*':
-          return { n: pmul(l.n, r.n), d: pmul(l.d, r.d) };
+          return rfMul(l, r);
         case '/':
           for (const f of factors(e.right)) info.divisors.push(toRF(f, { divisors: [], roots: new Map() }).n);
           return { n: pmul(l.n, r.d), d: pmul(l.d, r.n) };
@@ -138,7 +93,7 @@ function root(arg: Expr, info: Info): RF {
   const r = toRF(arg, info);
   const name = `√(${pkey(r.n)})/(${pkey(r.d)})`;
   info.roots.set(name, r);
-  return { n: varPoly(name), d: ONE() };
+  return { n: atomPoly(name), d: one() };
 }
 
 type Facts = { positive: Set<string>; nonzero: Set<string> };

@@ -8,67 +8,20 @@
 // non-zero there). Anything else, or anything too big: not proved (false), never a wrong "true".
 import type { Equation, Expr } from '../../../../shared/equation/ast.ts';
 import { exprToSympy } from '../../../../shared/equation/print.ts';
-import { constRational, type Rat, rat, ratAdd, ratMul } from './rational.ts';
+import { constRational, rat } from './rational.ts';
+import { type Poly, polyArithmetic, type RF, TooBig } from './polynomial.ts';
 
-type Mono = Map<string, number>;
-type Poly = Map<string, { c: Rat; m: Mono }>;
-type RF = { n: Poly; d: Poly };
-
-const MAX_TERMS = 400;
-class TooBig extends Error {}
-
-const monoKey = (m: Mono): string =>
-  [...m.entries()]
-    .filter(([, e]) => e !== 0)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([v, e]) => `${v}^${e}`)
-    .join('*');
-function addInto(p: Poly, c: Rat, m: Mono): void {
-  const k = monoKey(m);
-  const cur = p.get(k);
-  const nc = cur ? ratAdd(cur.c, c) : c;
-  if (nc.n === 0n) p.delete(k);
-  else p.set(k, { c: nc, m });
-  if (p.size > MAX_TERMS) throw new TooBig();
-}
-const constP = (c: Rat): Poly => {
-  const p: Poly = new Map();
-  if (c.n !== 0n) addInto(p, c, new Map());
-  return p;
-};
-const atomP = (a: string): Poly => {
-  const p: Poly = new Map();
-  addInto(p, rat(1n), new Map([[a, 1]]));
-  return p;
-};
-function add(a: Poly, b: Poly, sign = 1n): Poly {
-  const out: Poly = new Map(a);
-  for (const t of b.values()) addInto(out, sign === 1n ? t.c : rat(-t.c.n, t.c.d), t.m);
-  return out;
-}
-function mul(a: Poly, b: Poly): Poly {
-  const out: Poly = new Map();
-  for (const x of a.values())
-    for (const y of b.values()) {
-      const m = new Map(x.m);
-      for (const [v, e] of y.m) m.set(v, (m.get(v) ?? 0) + e);
-      addInto(out, ratMul(x.c, y.c), m);
-    }
-  return out;
-}
-const ONE = (): Poly => constP(rat(1n));
-const rfAdd = (a: RF, b: RF, sign = 1n): RF => ({ n: add(mul(a.n, b.d), mul(b.n, a.d), sign), d: mul(a.d, b.d) });
-const rfMul = (a: RF, b: RF): RF => ({ n: mul(a.n, b.n), d: mul(a.d, b.d) });
-const poly = (p: Poly): RF => ({ n: p, d: ONE() });
+const { addInto, atomPoly, constPoly, one, padd, pmul, rfAdd, rfMul } = polyArithmetic(400);
+const poly = (p: Poly): RF => ({ n: p, d: one() });
 
 /** sin and cos of an argument, expanded: [sin, cos]. */
 function sinCos(arg: Expr, depth = 0): [RF, RF] {
   if (depth > 8) throw new TooBig();
   const k = constRational(arg);
-  if (k && k.n === 0n) return [poly(new Map()), poly(ONE())];
+  if (k && k.n === 0n) return [poly(new Map()), poly(one())];
   if (arg.kind === 'neg') {
     const [s, c] = sinCos(arg.arg, depth + 1);
-    return [{ n: add(new Map(), s.n, -1n), d: s.d }, c];
+    return [{ n: padd(new Map(), s.n, -1n), d: s.d }, c];
   }
   if (arg.kind === 'bin' && (arg.op === '+' || arg.op === '-')) {
     const [sa, ca] = sinCos(arg.left, depth + 1);
@@ -89,40 +42,40 @@ function sinCos(arg: Expr, depth = 0): [RF, RF] {
       let c = c1;
       const n = kk.n < 0n ? -kk.n : kk.n;
       for (let i = 1n; i < n; i++) [s, c] = [rfAdd(rfMul(s, c1), rfMul(c, s1)), rfAdd(rfMul(c, c1), rfMul(s, s1), -1n)];
-      return kk.n < 0n ? [{ n: add(new Map(), s.n, -1n), d: s.d }, c] : [s, c];
+      return kk.n < 0n ? [{ n: padd(new Map(), s.n, -1n), d: s.d }, c] : [s, c];
     }
   }
   const key = exprToSympy(arg);
-  return [poly(atomP(`sin(${key})`)), poly(atomP(`cos(${key})`))];
+  return [poly(atomPoly(`sin(${key})`)), poly(atomPoly(`cos(${key})`))];
 }
 
 function toRF(e: Expr): RF {
   switch (e.kind) {
     case 'num':
-      return poly(constP(constRational(e)!));
+      return poly(constPoly(constRational(e)!));
     case 'sym':
-      return poly(atomP(e.name));
+      return poly(atomPoly(e.name));
     case 'const':
-      return poly(atomP(e.name));
+      return poly(atomPoly(e.name));
     case 'neg': {
       const a = toRF(e.arg);
-      return { n: add(new Map(), a.n, -1n), d: a.d };
+      return { n: padd(new Map(), a.n, -1n), d: a.d };
     }
     case 'call': {
       if (e.fn === 'sin' || e.fn === 'cos' || e.fn === 'tan') {
         const [s, c] = sinCos(e.args[0]);
         if (e.fn === 'sin') return s;
         if (e.fn === 'cos') return c;
-        return { n: mul(s.n, c.d), d: mul(s.d, c.n) };
+        return { n: pmul(s.n, c.d), d: pmul(s.d, c.n) };
       }
-      return poly(atomP(exprToSympy(e)));
+      return poly(atomPoly(exprToSympy(e)));
     }
     case 'bin': {
       if (e.op === '**') {
         const k = constRational(e.right);
-        if (!k || k.d !== 1n || k.n > 12n || k.n < -12n) return poly(atomP(exprToSympy(e)));
+        if (!k || k.d !== 1n || k.n > 12n || k.n < -12n) return poly(atomPoly(exprToSympy(e)));
         const b = toRF(e.left);
-        let r: RF = poly(ONE());
+        let r: RF = poly(one());
         const n = k.n < 0n ? -k.n : k.n;
         for (let i = 0n; i < n; i++) r = rfMul(r, b);
         return k.n < 0n ? { n: r.d, d: r.n } : r;
@@ -137,7 +90,7 @@ function toRF(e: Expr): RF {
         case '*':
           return rfMul(l, r);
         case '/':
-          return { n: mul(l.n, r.d), d: mul(l.d, r.n) };
+          return { n: pmul(l.n, r.d), d: pmul(l.d, r.n) };
       }
     }
   }
