@@ -19,15 +19,13 @@ const csvFileError = (e: CsvFileError): string => `${e.line ? `line ${e.line}: `
 export function importHandlers(ctx: AppContext): Handlers {
   return {
     'exam.list': async () =>
-      ctx.ws
-        .listExams()
-        .map((e) => ({
-          id: e.id,
-          title: e.title,
-          questions: ctx.ws.getExam(e.id)!.questions.length,
-          responses: e.responses,
-          graded: ctx.ws.markedCount(e.id),
-        })),
+      ctx.ws.listExams().map((e) => ({
+        id: e.id,
+        title: e.title,
+        questions: ctx.ws.getExam(e.id)!.questions.length,
+        responses: e.responses,
+        graded: ctx.ws.markedCount(e.id),
+      })),
 
     'exam.get': async ({ examId }) => ctx.exam(examId),
 
