@@ -20,24 +20,12 @@
 // can act on in a repair loop (LLM-Modulo).
 
 import { GREEK_NAMES } from './greek.ts';
-import { GREEK_CHARS } from '../text/greek.ts';
 import { CONSTANTS, FUNCTIONS, type Equation, type Expr, type FunctionName, symbolsOf } from './ast.ts';
+import { Fail, fail, tokenize, type ParseError, type Token } from './tokenize.ts';
 import { babs, type Rat, rat, ratAdd, ratDiv, ratMul, ratSub, ratText } from './rational.ts';
 
-export type ParseErrorCode =
-  | 'unexpected-character'
-  | 'unbalanced'
-  | 'arity'
-  | 'unknown-function'
-  | 'not-a-function'
-  | 'not-an-equation'
-  | 'missing-operator'
-  | 'forbidden'
-  | 'unknown-symbol'
-  | 'syntax'
-  | 'too-complex';
-
-export type ParseError = { code: ParseErrorCode; message: string; column?: number };
+export type { ParseError, ParseErrorCode } from './tokenize.ts';
+export { MAX_NUMBER_DIGITS } from './tokenize.ts';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: ParseError[] };
 
@@ -52,7 +40,6 @@ export type ParseOptions = {
 /** Limits that keep hostile input cheap to reject. */
 export const MAX_SOURCE_LENGTH = 4000;
 export const MAX_DEPTH = 64;
-export const MAX_NUMBER_DIGITS = 60;
 /** Largest magnitude of a constant exponent (`x**100` is fine, `x**101` and `10**(10**10)` are not). */
 export const MAX_EXPONENT = 100;
 /** Largest number of digits of a constant sub-expression's exact value (numerator or denominator). */
@@ -106,77 +93,6 @@ const PYTHON_KEYWORDS = new Set([
   'break',
   'continue',
 ]);
-
-type TokKind = 'num' | 'ident' | 'op' | 'eof';
-type Token = { kind: TokKind; text: string; col: number };
-
-class Fail extends Error {
-  constructor(readonly error: ParseError) {
-    super(error.message);
-  }
-}
-
-const fail = (code: ParseErrorCode, message: string, column?: number): never => {
-  throw new Fail({ code, message: column === undefined ? message : `${message} at column ${column}`, column });
-};
-
-function tokenize(src: string): Token[] {
-  const toks: Token[] = [];
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i];
-    const col = i + 1;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      i++;
-      continue;
-    }
-    const numMatch = /^(\d+(\.\d*)?|\.\d+)/.exec(src.slice(i));
-    if (numMatch) {
-      const text = numMatch[0];
-      if (text.replace('.', '').length > MAX_NUMBER_DIGITS) fail('too-complex', `number with more than ${MAX_NUMBER_DIGITS} digits`, col);
-      const after = src[i + text.length];
-      if (after === 'e' || after === 'E') {
-        if (/^[eE][+-]?\d/.test(src.slice(i + text.length))) {
-          fail('syntax', `scientific notation '${text}e...' is not allowed; write '${text}*10**n'`, col);
-        }
-      }
-      if (after === 'j' || after === 'J') fail('forbidden', 'complex literals are not allowed', col);
-      toks.push({ kind: 'num', text: text.startsWith('.') ? `0${text}` : text.endsWith('.') ? text.slice(0, -1) : text, col });
-      i += text.length;
-      continue;
-    }
-    const idMatch = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i));
-    if (idMatch) {
-      toks.push({ kind: 'ident', text: idMatch[0], col });
-      i += idMatch[0].length;
-      continue;
-    }
-    if (src.startsWith('**', i)) {
-      toks.push({ kind: 'op', text: '**', col });
-      i += 2;
-      continue;
-    }
-    if (src.startsWith('==', i)) fail('syntax', "'==' is a comparison; write 'left = right' or Eq(left, right)", col);
-    if ('+-*/(),='.includes(c)) {
-      toks.push({ kind: 'op', text: c, col });
-      i++;
-      continue;
-    }
-    if (c === '^') fail('syntax', "'^' is not a power operator in SymPy; use '**'", col);
-    if (c === '"' || c === "'") fail('forbidden', 'strings are not allowed', col);
-    if (c === '[' || c === ']') fail('forbidden', "subscripts '[...]' are not allowed", col);
-    if (c === '.') fail('forbidden', "attribute access ('.') is not allowed", col);
-    if (c === '{' || c === '}') fail('forbidden', "braces '{...}' are not allowed", col);
-    if (c === ';') fail('forbidden', "';' is not allowed: give one equation at a time", col);
-    if (GREEK_CHARS[c]) fail('unexpected-character', `unexpected character '${c}'; write '${GREEK_CHARS[c]}'`, col);
-    if (c === '√') fail('unexpected-character', "unexpected character '√'; write 'sqrt(...)'", col);
-    if (c === '×' || c === '·') fail('unexpected-character', `unexpected character '${c}'; write '*'`, col);
-    if (c === '−') fail('unexpected-character', "unexpected character '−' (unicode minus); write '-'", col);
-    fail('unexpected-character', `unexpected character '${c}'`, col);
-  }
-  toks.push({ kind: 'eof', text: '', col: src.length + 1 });
-  return toks;
-}
 
 class Parser {
   private pos = 0;

@@ -64,3 +64,11 @@ export const CORRECTION = new RegExp(
   'i',
 );
 export const WEAK_CORRECTION = /(?:^\s*|[.!?,;:]\s*|\b(?:hmm+|no|oh|so|wait),?\s+)actually\b/i;
+
+/**
+ * Any sign that the response takes something back (broader than the phrases the extractor acts
+ * on): the per-line model reader then reads the response whole, since a retraction depends on the
+ * other lines.
+ */
+export const ANY_RETRACTION =
+  /scratch that|ignore (?:the|that|this|everything|all)(?: (?:above|before|previous))?|disregard|cross(?:ed)? (?:that )?out|never ?mind|that'?s wrong|delete (?:that|this)/i;

@@ -8,6 +8,7 @@ import type { ChatMessage, OllamaClient } from '../ollama/client.ts';
 import { checkReply, consensusPrompt, EQUATIONS_SCHEMA, extractPrompt, repairPrompt, replyEquations, systemPrompt } from './prompts.ts';
 import { findMarkerAddresses, groundList, mentionsAttachment } from './guards.ts';
 import type { CallRecord, ListComparer, ModelRef, Reading } from './types.ts';
+import { ANY_RETRACTION } from '../../../../shared/text/retractions.ts';
 
 export const MAX_REPAIR_ROUNDS = 3;
 export const MAX_CONSENSUS_ROUNDS = 3;
@@ -109,9 +110,6 @@ export function readLlmModulo(ctx: ReadContext, model: ModelRef): Promise<ListRe
   return readWithRepair(ctx, model, firstMessages(ctx.question, ctx.text), ctx.maxRepairRounds, { purpose: 'extract' });
 }
 
-const RETRACTION_RE =
-  /scratch that|ignore (?:the|that|this|everything|all)(?: (?:above|before|previous))?|disregard|cross(?:ed)? (?:that )?out|never ?mind|that'?s wrong|delete (?:that|this)/i;
-
 /** Pieces for per-line reading: lines, and long lines cut into sentences. */
 export function splitPieces(text: string, maxChars = 240): string[] {
   const out: string[] = [];
@@ -147,7 +145,7 @@ export async function readPerLine(
   const pieces = splitPieces(ctx.text, opts.maxPieceChars ?? 240);
   const short = ctx.text.length <= (opts.minChars ?? 200) && pieces.length <= 3;
   if (short || pieces.length <= 1) return { ...(await readLlmModulo(ctx, model)), pieces: 1 };
-  if (RETRACTION_RE.test(ctx.text)) {
+  if (ANY_RETRACTION.test(ctx.text)) {
     return { ...(await readLlmModulo(ctx, model)), pieces: 1, note: 'read whole: the response retracts something, which depends on the other lines' };
   }
   const parts: ListReading[] = [];
