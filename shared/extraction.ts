@@ -31,6 +31,10 @@ export const KNOWN_FLAGS = [
   'models-disagree',
   'waiting-for-model',
   'parse-error',
+  /** The reader made a choice (see `alternatives`) whose readings differ: the instructor picks one. */
+  'ambiguous-reading',
+  /** Two equations of the reading can't both hold (see the 'contradiction' note). */
+  'contradiction',
 ] as const;
 export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
 export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');
@@ -64,6 +68,8 @@ export type UnreadSpan = z.infer<typeof UnreadSpanSchema>;
  *  - 'waiting'       the response waits for the model (Ollama unreachable);
  *  - 'engine-error'  reading or marking it failed (the engine's message);
  *  - 'instructor'    the instructor corrected the reading or accepted a held-back equation;
+ *  - 'ambiguous'     the text can honestly be read in more than one way (see `alternatives`);
+ *  - 'contradiction' two equations of the reading can't both hold (the pair is named);
  *  - 'other'         anything else (and every note stored before kinds existed).
  */
 export const NOTE_KINDS = [
@@ -79,6 +85,8 @@ export const NOTE_KINDS = [
   'waiting',
   'engine-error',
   'instructor',
+  'ambiguous',
+  'contradiction',
   'other',
 ] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
@@ -97,6 +105,24 @@ export function toNote(n: unknown): ExtractionNote {
   return { kind: 'other', text };
 }
 
+/**
+ * A choice the reader made where the text allows more than one reading: an unbracketed `/` followed
+ * by `+`/`-`, implicit multiplication against function application, `±`, a symbol mapping (s -> S),
+ * a glued letter run, a reused symbol. `readings[i]` is the equation list (SymPy source) that
+ * reading i gives for this span; reading 0 is the one the reader put in `equations`.
+ * `ambiguous` is true when the readings are not list-equivalent under the question's domain
+ * (the response is then not `read`); `chosen` is the index the instructor picked, when they did.
+ */
+export const AlternativeSchema = z.object({
+  span: SpanSchema,
+  text: z.string(),
+  reason: z.string(),
+  readings: z.array(z.array(z.string())).min(2),
+  ambiguous: z.boolean(),
+  chosen: z.number().int().nonnegative().optional(),
+});
+export type Alternative = z.infer<typeof AlternativeSchema>;
+
 export const ExtractionSchema = z.object({
   equations: z.array(ExtractedEquationSchema),
   status: ExtractionStatusSchema,
@@ -106,5 +132,7 @@ export const ExtractionSchema = z.object({
   unread: z.array(UnreadSpanSchema),
   /** Plain-language notes for the instructor ("symbol 'x' could not be mapped to a variable"). */
   notes: z.array(ExtractionNoteSchema),
+  /** Reading choices (absent when the reader made none). */
+  alternatives: z.array(AlternativeSchema).optional(),
 });
 export type Extraction = z.infer<typeof ExtractionSchema>;
