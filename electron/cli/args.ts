@@ -3,7 +3,14 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type ArgSpec = { values: readonly string[]; flags: readonly string[] };
+/** `values`: options taking a value once; `lists`: options that may be given several times (their values joined with LIST_SEP); `flags`: no value. */
+export type ArgSpec = { values: readonly string[]; flags: readonly string[]; lists?: readonly string[] };
+
+/** Separator of a list option's values in `opts` (a newline: it is in no URL or name). */
+export const LIST_SEP = '\n';
+
+/** The values of a list option (empty when not given). */
+export const listOption = (opts: Record<string, string>, name: string): string[] => (opts[name] === undefined ? [] : opts[name].split(LIST_SEP));
 
 export function parseArgs(argv: readonly string[], spec: ArgSpec): { opts: Record<string, string>; flags: Set<string>; positionals: string[] } {
   const opts: Record<string, string> = {};
@@ -24,8 +31,8 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): { opts: Recor
       } else if (spec.values.includes(name)) {
         const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
         if (v === undefined || (eq < 0 && v.startsWith('--'))) throw new UsageError(`option --${name} needs a value`);
-        if (name in opts) throw new UsageError(`option --${name} given twice`);
-        opts[name] = v;
+        if (name in opts && !spec.lists?.includes(name)) throw new UsageError(`option --${name} given twice`);
+        opts[name] = name in opts ? `${opts[name]}${LIST_SEP}${v}` : v;
       } else {
         const known = [...spec.values, ...spec.flags].map((n) => `--${n}`).join(', ');
         throw new UsageError(`unknown option ${a}${known ? ` (options: ${known})` : ''}`);

@@ -1,16 +1,22 @@
-// The technique and model options (--technique, --model, --model2, --ollama-url, --gpu, --cache,
-// --parallel) resolved against the environment and Ollama: which techniques a run reads with,
-// whether the models it needs are installed, and the Ollama server for `models` and `pull`.
+// The technique and model options (--technique, --model, --model2, --ollama-url (several times for
+// several servers), --model-timeout, --gpu, --cache, --parallel) resolved against the environment
+// and Ollama: which techniques a run reads with, whether the models it needs are installed (the
+// same digest on every server), and the Ollama server for `models` and `pull`.
 import { ollamaReachable, resolveTechnique, type Technique } from '../engine/read/registry.ts';
 import { checkModels, isModelTechnique, TECHNIQUE_NAMES } from '../../shared/techniques.ts';
 import { gpuPower, GPU_BOARD_POWER_W } from '../engine/read/ollama/accounting.ts';
-import { resolveOllamaUrl, settingsWarnings } from '../engine/read/ollama/settings.ts';
-import { OllamaClient, OllamaError } from '../engine/read/ollama/client.ts';
+import { resolveOllamaUrl, resolveOllamaUrls, settingsWarnings } from '../engine/read/ollama/settings.ts';
+import { DEFAULT_TIMEOUT_MS, OllamaClient, OllamaError, type InstalledModel } from '../engine/read/ollama/client.ts';
 import type { EntailmentEngine } from '../engine/decide/entail/types.ts';
-import { UsageError } from './args.ts';
+import { listOption, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 
-export const MODEL_OPTIONS = ['technique', 'model', 'model2', 'ollama-url', 'gpu', 'cache', 'parallel'] as const;
+export const MODEL_OPTIONS = ['technique', 'model', 'model2', 'ollama-url', 'model-timeout', 'gpu', 'cache', 'parallel'] as const;
+/** Model options that may be given several times. */
+export const MODEL_LIST_OPTIONS = ['ollama-url'] as const;
+
+/** Most seconds --model-timeout accepts (an hour: a request longer than that is a stalled server). */
+const MAX_TIMEOUT_S = 3600;
 
 /** The techniques a run uses, and the model settings, from the options and the environment. */
 export type Plan = {
@@ -19,18 +25,30 @@ export type Plan = {
   keepWaiting: boolean;
   model?: string;
   model2?: string;
+  /** The first server; `urls` are all of them. */
   url: string;
+  urls: string[];
+  /** Per-request model time-out, ms. */
+  timeoutMs: number;
   gpu?: string;
   parallel?: number;
 };
 
 export async function planTechniques(opts: Record<string, string>, cmd: string, io: Io, probe: boolean): Promise<Plan> {
   const env = process.env;
-  let url: string;
+  let urls: string[];
   try {
-    url = resolveOllamaUrl(opts['ollama-url'] ?? null, env);
+    urls = resolveOllamaUrls(listOption(opts, 'ollama-url'), env);
   } catch (e) {
     throw new UsageError(`${cmd}: ${(e as Error).message}`);
+  }
+  const url = urls[0];
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  if (opts['model-timeout'] !== undefined) {
+    const s = Number(opts['model-timeout']);
+    if (!Number.isFinite(s) || s <= 0 || s > MAX_TIMEOUT_S)
+      throw new UsageError(`${cmd}: --model-timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_S}, got '${opts['model-timeout']}'`);
+    timeoutMs = Math.max(1, Math.round(s * 1000));
   }
   const model = (opts.model ?? env.EQUIMARK_MODEL ?? '').trim() || undefined;
   const model2 = (opts.model2 ?? env.EQUIMARK_MODEL2 ?? '').trim() || undefined;
@@ -44,9 +62,9 @@ export async function planTechniques(opts: Record<string, string>, cmd: string, 
     if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64)
       throw new UsageError(`${cmd}: --parallel must be a whole number from 1 to 64, got '${opts.parallel}'`);
   }
-  const base = { url, ...(model ? { model } : {}), ...(model2 ? { model2 } : {}), ...(gpu ? { gpu } : {}), ...(parallel ? { parallel } : {}) };
+  const base = { url, urls, timeoutMs, ...(model ? { model } : {}), ...(model2 ? { model2 } : {}), ...(gpu ? { gpu } : {}), ...(parallel ? { parallel } : {}) };
   const warn = () => {
-    for (const w of settingsWarnings({ url })) io.err(`warning: ${w}\n`);
+    for (const w of settingsWarnings({ url, urls })) io.err(`warning: ${w}\n`);
   };
   if (opts.technique !== undefined) {
     const names = opts.technique
@@ -71,40 +89,59 @@ export async function planTechniques(opts: Record<string, string>, cmd: string, 
     return { ...base, names: ['embedded'], keepWaiting: true };
   }
   warn();
-  const reach = await ollamaReachable(url);
-  if (!reach.ok) {
-    io.err(`Ollama not reachable at ${url}: ${reach.reason}; reading with the embedded extractor only\n`);
+  const reach = await Promise.all(urls.map((u) => ollamaReachable(u)));
+  if (!reach.some((r) => r.ok)) {
+    const why = reach.map((r, i) => (r.ok ? '' : `${urls[i]}: ${r.reason}`)).join('; ');
+    io.err(`Ollama not reachable at ${urls.length === 1 ? `${url}: ${reach[0].ok ? '' : reach[0].reason}` : `any of its servers (${why})`}; reading with the embedded extractor only\n`);
     return { ...base, names: ['embedded'], keepWaiting: true };
   }
-  io.err(`reading with hybrid: the embedded extractor first, ${model}${model2 ? ` and ${model2} (they must agree)` : ''} at ${url} for the rest\n`);
+  io.err(`reading with hybrid: the embedded extractor first, ${model}${model2 ? ` and ${model2} (they must agree)` : ''} at ${urls.join(', ')} for the rest\n`);
   return { ...base, names: ['hybrid'], keepWaiting: false };
 }
 
 /**
- * A model the run would read with that Ollama doesn't have is a setup problem: said once, exit 1,
- * before anything is stored (not one failed reading per response). When Ollama can't be reached
- * the run goes on and its responses wait for the model (exit 3), as before.
+ * A model the run would read with that a server doesn't have, or has in another version than the
+ * other servers, is a setup problem: said once, exit 1, before anything is stored (not one failed
+ * reading per response). A server that can't be reached is left to the run: its responses go to
+ * the other servers or wait for the model (exit 3).
  */
 export async function requireInstalledModels(technique: string, plan: Plan): Promise<void> {
   if (!isModelTechnique(technique) || !plan.model) return;
   const names = [plan.model, ...(plan.model2 && (technique === 'consensus' || technique === 'hybrid') ? [plan.model2] : [])];
-  let installed: Awaited<ReturnType<OllamaClient['listModels']>>;
-  try {
-    installed = await new OllamaClient({ url: plan.url, retries: 0, timeoutMs: 10_000 }).listModels();
-  } catch {
-    return;
+  const lists = await Promise.all(
+    plan.urls.map(async (url) => {
+      try {
+        return { url, installed: await new OllamaClient({ url, retries: 0, timeoutMs: 10_000 }).listModels() };
+      } catch {
+        return { url, installed: null as InstalledModel[] | null };
+      }
+    }),
+  );
+  const live = lists.filter((l): l is { url: string; installed: InstalledModel[] } => l.installed !== null);
+  for (const n of names) {
+    const found = live.map((l) => {
+      const m = OllamaClient.findModel(l.installed, n);
+      if (!m)
+        throw new OllamaError(
+          'model-not-found',
+          `model '${n}' is not installed in Ollama at ${l.url} (installed: ${l.installed.map((x) => x.name).join(', ') || 'none'}); pull it first`,
+        );
+      return { url: l.url, digest: m.digest };
+    });
+    if (new Set(found.map((f) => f.digest)).size > 1)
+      throw new OllamaError(
+        'request',
+        `model '${n}' is not the same on every Ollama server: ${found.map((f) => `${f.url} has digest ${f.digest.replace(/^sha256:/, '').slice(0, 12)}`).join(', ')}; ` +
+          'pull the same version on each (equimark models --ollama-url URL shows the digests); nothing was read',
+      );
   }
-  const missing = names.find((n) => !OllamaClient.findModel(installed, n));
-  if (missing)
-    throw new OllamaError(
-      'model-not-found',
-      `model '${missing}' is not installed in Ollama at ${plan.url} (installed: ${installed.map((m) => m.name).join(', ') || 'none'}); pull it first`,
-    );
 }
 
 export function makeTechnique(name: string, plan: Plan, engine: EntailmentEngine, cache: string | null): Promise<Technique> {
   return resolveTechnique(name, {
     url: plan.url,
+    urls: plan.urls,
+    timeoutMs: plan.timeoutMs,
     model: plan.model ?? null,
     model2: plan.model2 ?? null,
     gpu: plan.gpu ?? null,

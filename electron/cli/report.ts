@@ -66,12 +66,22 @@ export function accountingLines(technique: string, models: string[], a: BatchAcc
   return out;
 }
 
-export function waitingLines(list: { studentId: string; questionId: string }[], reason: string | undefined, rerun: string): string[] {
+/**
+ * Lines on stderr for the responses that wait for the model: each named, grouped by its fault
+ * (which server, what went wrong); a response without a stored reason gets the run's.
+ */
+export function waitingLines(list: { studentId: string; questionId: string; reason?: string }[], reason: string | undefined, rerun: string): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const w of list) {
+    const why = oneLine(w.reason ?? reason ?? 'the model could not be reached');
+    if (!byReason.has(why)) byReason.set(why, []);
+    byReason.get(why)!.push(`${w.studentId}/${w.questionId}`);
+  }
   return [
-    `${list.length} response${list.length === 1 ? '' : 's'} wait${list.length === 1 ? 's' : ''} for the model${reason ? ` (${reason})` : ''}:`,
-    ...list.map((w) => `  ${w.studentId}/${w.questionId}`),
+    `${list.length} response${list.length === 1 ? '' : 's'} wait${list.length === 1 ? 's' : ''} for the model (not read: a read that failed is never stored as a reading):`,
+    ...[...byReason].map(([why, who]) => `  ${who.join(', ')}: ${why}`),
     'What the embedded extractor read of them is kept and graded meanwhile (flag waiting-for-model).',
-    `To finish them, start Ollama and run again: ${rerun}`,
+    `To finish them, once the fault above is mended (Ollama started, the model pulled, the server healthy), run again: ${rerun}`,
     'Only these are read again; everything else is kept as it is. (--technique embedded stops waiting and keeps the embedded reading.)',
   ];
 }

@@ -85,8 +85,8 @@ export type GradeSummary = {
   undecidedItems: number;
   /** Technique of this run. */
   technique: string;
-  /** Responses waiting for the model (over the whole exam, after this run). */
-  waiting: { studentId: string; questionId: string }[];
+  /** Responses waiting for the model (over the whole exam, after this run), each with why (its 'waiting' note). */
+  waiting: { studentId: string; questionId: string; reason?: string }[];
   /** Why they wait (this run's error from Ollama), when known. */
   waitingReason?: string;
   /** Responses a step failed on in this run (each stored as needs-review, flag 'engine-error'); the rest were graded. */
@@ -271,6 +271,9 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
                 return;
               }
               ws.saveExtraction(r.id, item.extraction, technique.extractor.name, item.record);
+              if (item.extraction.flags.includes(ENGINE_ERROR_FLAG) && item.record.error) {
+                engineErrors.push({ studentId: r.studentId, questionId: r.questionId, message: `reading: ${errorText(item.record.error)}` });
+              }
             } catch (e) {
               readFailed(r, e);
             }
@@ -329,7 +332,14 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     }
   }
   const undecidedItems = ws.undecidedItemCount(examId);
-  const waiting = ws.waiting(examId).map((w) => ({ studentId: w.studentId, questionId: w.questionId }));
+  const waiting = ws.waiting(examId).map((w) => {
+    const why = ws
+      .getExtraction(w.id)
+      ?.notes.filter((n) => n.kind === 'waiting')
+      .at(-1)
+      ?.text.replace(/^waiting for the model: /, '');
+    return { studentId: w.studentId, questionId: w.questionId, ...(why ? { reason: why } : {}) };
+  });
   return {
     examId,
     responses: all.length,

@@ -90,7 +90,7 @@ for (const stream of [true, false]) {
   });
 }
 
-for (const kind of ['refuse', 'http-500', 'truncate', 'invalid-json', 'stall'] as const) {
+for (const kind of ['refuse', 'http-500', 'truncate', 'invalid-json'] as const) {
   test(`retries with back-off after a fault: ${kind}`, async () => {
     const f = await start({ rules: [{ reply: ['Eq(v, 1)'] }], faults: [{ kind, times: 2 }] });
     const c = clientFor(f, { timeoutMs: 150, retries: 2 });
@@ -101,6 +101,16 @@ for (const kind of ['refuse', 'http-500', 'truncate', 'invalid-json', 'stall'] a
     assert.equal(f.count('chat'), 3);
   });
 }
+
+test('a stall is not retried: it costs one time-out, and says which server and how long', async () => {
+  const f = await start({ rules: [{ reply: ['Eq(v, 1)'] }], faults: [{ kind: 'stall', times: Infinity }] });
+  const c = clientFor(f, { timeoutMs: 150, retries: 3 });
+  await assert.rejects(
+    c.chat(chatReq('x')),
+    (e: OllamaError) => e.kind === 'timeout' && e.attempts === 1 && e.message.includes(f.url) && /did not answer within 0\.1 s/.test(e.message),
+  );
+  assert.equal(f.count('chat'), 1);
+});
 
 test('gives up after the retries, classifying the failure', async () => {
   const f = await start({ faults: [{ kind: 'http-500', times: Infinity }] });

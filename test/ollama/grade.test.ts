@@ -78,7 +78,11 @@ test('Ollama down with a non-hybrid technique: the waiting response keeps the em
     technique: await resolveTechnique('direct', quick(f)),
     input: { kind: 'responses', rows: rows([text, '']) },
   });
-  assert.deepEqual(s.waiting, [{ studentId: 's1', questionId: 'fall' }]);
+  assert.deepEqual(
+    s.waiting.map((w) => [w.studentId, w.questionId]),
+    [['s1', 'fall']],
+  );
+  assert.match(s.waiting[0].reason ?? '', /cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   assert.match(s.waitingReason ?? '', /cannot reach Ollama/);
   const id = ws.findResponse('fall-exam', 's1', 'fall')!;
   const x = ws.getExtraction(id)!;

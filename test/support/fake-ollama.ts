@@ -40,7 +40,25 @@ export type FakeRule = {
   latencyMs?: number;
 };
 
-export type FaultKind = 'refuse' | 'http-500' | 'stall' | 'truncate' | 'invalid-json' | 'unknown-model';
+/**
+ * refuse: the connection is closed at once; http-500: Ollama's JSON error; http-500-text: a plain
+ * text 500 (a proxy's page); stall: no answer ever; truncate: the reply cut off mid-line;
+ * drop: the connection dropped after the first line of a streamed reply; garbled: a reply line
+ * (stream) or body that is not JSON; invalid-json / prose: well-formed reply whose content is
+ * prose; off-schema: content that is JSON but not `{"equations": [...]}`; unknown-model: 404.
+ */
+export type FaultKind =
+  | 'refuse'
+  | 'http-500'
+  | 'http-500-text'
+  | 'stall'
+  | 'truncate'
+  | 'drop'
+  | 'garbled'
+  | 'invalid-json'
+  | 'prose'
+  | 'off-schema'
+  | 'unknown-model';
 
 export type FakeFault = {
   kind: FaultKind;
@@ -191,6 +209,10 @@ export class FakeOllama {
       return;
     }
     if (fault?.kind === 'http-500') return this.error(res, 500, 'llama runner process has terminated: exit status 2');
+    if (fault?.kind === 'http-500-text') {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Internal Server Error');
+      return;
+    }
     if (fault?.kind === 'stall') return; // never answers; the client's time-out must fire
     if (fault?.kind === 'unknown-model') return this.error(res, 404, `model '${model}' not found`);
 
@@ -249,7 +271,12 @@ export class FakeOllama {
     fault: FakeFault | null,
   ): Promise<void> {
     const { content: chosen, rule } = this.choose(m.name, text);
-    const content = fault?.kind === 'invalid-json' ? 'Sure! Here are the equations: v = u' : chosen;
+    const content =
+      fault?.kind === 'invalid-json' || fault?.kind === 'prose'
+        ? 'Sure! Here are the equations: v = u'
+        : fault?.kind === 'off-schema'
+          ? JSON.stringify({ answer: 'v = u', confidence: 0.9 })
+          : chosen;
     const latency = rule?.latencyMs ?? this.script.latencyMs ?? 0;
     if (latency > 0) await new Promise((r) => setTimeout(r, latency));
     const promptChars = JSON.stringify(endpoint === 'chat' ? (body.messages ?? []) : (body.prompt ?? '')).length;
@@ -273,7 +300,11 @@ export class FakeOllama {
     if (body.stream === false) {
       const full = endpoint === 'chat' ? { ...final, message: { role: 'assistant', content } } : { ...final, response: content };
       const s = JSON.stringify(full);
-      if (fault?.kind === 'truncate') {
+      if (fault?.kind === 'garbled') {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`<html>${s.slice(0, 20)}`);
+        return;
+      }
+      if (fault?.kind === 'truncate' || fault?.kind === 'drop') {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(s.length) });
         res.write(s.slice(0, Math.floor(s.length / 2)));
         res.socket?.destroy();
@@ -283,6 +314,16 @@ export class FakeOllama {
     }
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' });
     const chunks = splitInto(content, 3);
+    if (fault?.kind === 'garbled') {
+      res.write(`${JSON.stringify(piece(chunks[0] ?? '', false))}\n`);
+      res.end('data: {"model": not json}\n');
+      return;
+    }
+    if (fault?.kind === 'drop') {
+      res.write(`${JSON.stringify(piece(chunks[0] ?? '', false))}\n`);
+      setTimeout(() => res.socket?.destroy(), 10);
+      return;
+    }
     if (fault?.kind === 'truncate') {
       res.write(`${JSON.stringify(piece(chunks[0] ?? '', false))}\n`);
       res.write('{"model":"trunc'); // half a line, then the connection ends

@@ -5,12 +5,12 @@ import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
 import { evaluate, formatEvalReport, formatTableOneOf, type EvalReport } from '../../engine/eval/run.ts';
 import { parseArgs } from '../args.ts';
 import { EXIT_WAITING, need, readInput, type Io } from '../io.ts';
-import { makeTechnique, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
+import { makeTechnique, MODEL_LIST_OPTIONS, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
 import { withEngine } from '../engine.ts';
 import { accountingLines } from '../report.ts';
 
 export async function cmdEval(argv: string[], io: Io): Promise<number> {
-  const { opts, flags } = parseArgs(argv, { values: ['exam', 'responses', 'gold', ...MODEL_OPTIONS], flags: ['json'] });
+  const { opts, flags } = parseArgs(argv, { values: ['exam', 'responses', 'gold', ...MODEL_OPTIONS], lists: MODEL_LIST_OPTIONS, flags: ['json'] });
   const exam: LoadedExam = loadExamFile(need(opts, 'exam', 'eval'));
   const respPath = need(opts, 'responses', 'eval');
   const goldPath = need(opts, 'gold', 'eval');

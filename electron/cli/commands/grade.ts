@@ -11,12 +11,12 @@ import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
 import { Workspace } from '../../engine/store/workspace.ts';
 import { parseArgs, UsageError } from '../args.ts';
 import { EXIT_ENGINE_ERRORS, EXIT_WAITING, InputError, need, readInput, type Io } from '../io.ts';
-import { makeTechnique, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
+import { makeTechnique, MODEL_LIST_OPTIONS, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
 import { withEngine } from '../engine.ts';
 import { accountingLines, engineErrorLines, engineErrorsOf, progressPrinter, shellQuote, waitingLines } from '../report.ts';
 
 export async function cmdGrade(argv: string[], io: Io): Promise<number> {
-  const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', ...MODEL_OPTIONS], flags: [] });
+  const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', ...MODEL_OPTIONS], lists: MODEL_LIST_OPTIONS, flags: [] });
   const examPath = need(opts, 'exam', 'grade');
   const outDir = need(opts, 'out', 'grade');
   if (!!opts.responses === !!opts.equations) throw new UsageError('grade: give exactly one of --responses R.csv or --equations L.csv');

@@ -16,7 +16,7 @@ import type { Extractor } from './types.ts';
 import { plainExtractor } from './plain.ts';
 import { openReplyCache, type ReplyCache } from './ollama/cache.ts';
 import { OllamaClient } from './ollama/client.ts';
-import { makeSettings, resolveOllamaUrl } from './ollama/settings.ts';
+import { makeSettings, resolveOllamaUrls } from './ollama/settings.ts';
 import { checkModels, isModelTechnique, modelsUsed, TECHNIQUE_INFO, type TechniqueName } from '../../../shared/techniques.ts';
 import { readResponses, type BatchItem, type BatchResult, type ReadOptions } from './model/batch.ts';
 import type { ResponseInput, ResponseRecord } from './model/types.ts';
@@ -46,6 +46,8 @@ export type ModelSettings = {
   model2?: string | null;
   /** Ollama URL; default OLLAMA_HOST as Ollama's tools read it, else http://127.0.0.1:11434. */
   url?: string | null;
+  /** Several Ollama servers (the batch spreads responses over them); overrides `url` when given. */
+  urls?: readonly string[] | null;
   /** Reply cache: a JSON-lines file, a cache object, or none (in memory). */
   cache?: string | ReplyCache | null;
   /** GPU for the energy estimate ("RTX 4090", "h100", "320W"). */
@@ -87,12 +89,13 @@ export async function resolveTechnique(name: string = 'embedded', settings: Mode
   if (!isModelTechnique(name)) throw new Error(`unknown technique '${name}'`); // checkModels said so already
   const model = settings.model!.trim();
   const model2 = settings.model2?.trim() || undefined;
-  const url = resolveOllamaUrl(settings.url ?? null);
+  const urls = resolveOllamaUrls(settings.urls?.length ? settings.urls : (settings.url ?? null));
   const base = {
     model,
     ...(model2 ? { model2 } : {}),
     technique: name,
-    url,
+    url: urls[0],
+    urls,
     ...(settings.parallel !== undefined ? { parallel: settings.parallel } : {}),
     ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
@@ -100,12 +103,14 @@ export async function resolveTechnique(name: string = 'embedded', settings: Mode
   };
   const s = makeSettings(base); // throws on bad settings (parallel out of range, ...)
   const cache = typeof settings.cache === 'string' || settings.cache == null ? openReplyCache(settings.cache as string | null) : settings.cache;
-  const client =
-    settings.client ??
-    new OllamaClient({ url: s.url, timeoutMs: s.timeoutMs, retries: s.retries, backoffMs: s.backoffMs, stream: s.stream, parallel: s.parallel, cache });
+  const clients = settings.client
+    ? [settings.client]
+    : s.urls.map(
+        (url) => new OllamaClient({ url, timeoutMs: s.timeoutMs, retries: s.retries, backoffMs: s.backoffMs, stream: s.stream, parallel: s.parallel, cache }),
+      );
   const options: ReadOptions = {
     ...base,
-    client,
+    clients,
     embedded: extractEmbedded,
     ...(settings.engine ? { engine: settings.engine } : {}),
     ...(settings.gpu ? { gpu: settings.gpu } : {}),

@@ -1,6 +1,15 @@
 // The batch API the CLI and the app call: read many responses with a chosen technique, keep a
 // record per response, account for the compute, and report which responses wait for the model
-// when Ollama can't be reached (re-run to resume: the reply cache makes finished work free).
+// (re-run to resume: the reply cache makes finished work free).
+//
+// A read that fails is never a reading: whatever the fault (server unreachable, HTTP 5xx, a reply
+// that stays malformed past the retries, a model gone, a time-out), the response waits for the
+// model (flag 'waiting-for-model', the fault in its 'waiting' note) and the next run reads it
+// again. A server that can't be reached, fails, lost the model, or times out twice in a row is
+// taken out of the batch: the responses it would have read go to the other servers, or wait.
+//
+// Several servers (`urls`): each gets `parallel` requests in flight and takes the next response
+// as soon as it is free; every server must hold the same model digest, else the batch refuses.
 import { parseEquation } from '../../../../shared/equation/index.ts';
 import { extractEmbedded } from '../../../../shared/extract/index.ts';
 import { realDomain, type Question } from '../../../../shared/exam.ts';
@@ -11,6 +20,7 @@ import { computeAccounting, parseParameterSize, type BatchAccounting } from '../
 import { openReplyCache, type ReplyCache } from '../ollama/cache.ts';
 import { OllamaClient, OllamaError, type InstalledModel } from '../ollama/client.ts';
 import { makeSettings, settingsWarnings, type OllamaSettings } from '../ollama/settings.ts';
+import { doubtEmptyReading } from './empty-reading.ts';
 import { checkModels, modelsUsed, readsWithTwoModels, type ModelTechniqueName, type TechniqueName } from '../../../../shared/techniques.ts';
 import { mentionsAttachment } from './guards.ts';
 import {
@@ -55,6 +65,8 @@ export type ReadOptions = Partial<Omit<OllamaSettings, 'model'>> & {
   signal?: AbortSignal;
   /** A client to reuse (tests, the app); otherwise one is made from the settings. */
   client?: OllamaClient;
+  /** One client per server (several servers); otherwise one per URL of the settings. */
+  clients?: OllamaClient[];
 };
 
 export type BatchProgress = { done: number; total: number; id: string; status: Extraction['status']; waiting: boolean; cached: boolean };
@@ -66,14 +78,24 @@ export type BatchResult = {
   technique: TechniqueName;
   models: ModelRef[];
   items: BatchItem[];
-  /** Ids of responses waiting for the model (Ollama unreachable or the batch was stopped). */
+  /** Ids of responses waiting for the model (a fault, or the batch was stopped). */
   waiting: string[];
-  /** Why they wait, for the user. */
+  /** Why they wait (the first fault), for the user; each response's own reason is in its 'waiting' note and `record.error`. */
   waitingReason?: string;
   accounting: BatchAccounting;
   warnings: string[];
   url: string;
+  /** Every server of the batch, with the number of responses each read and the fault that took it out, if any (absent without a model). */
+  servers?: { url: string; read: number; down?: string }[];
 };
+
+/** A server that times out this many times in a row (no reply between) is taken out of the batch. */
+export const STALLS_BEFORE_DOWN = 2;
+
+type Server = { url: string; client: OllamaClient; down: OllamaError | null; stalls: number; read: number };
+
+/** A model that differs between servers, or is missing on one: the batch refuses before reading anything. */
+export class ServerRefusal extends OllamaError {}
 
 const toCompare = (engine?: Pick<EntailmentEngine, 'compareLists'>): ListComparer => (engine ? (a, b, d) => engine.compareLists(a, b, d) : syntacticComparer);
 
@@ -91,17 +113,23 @@ export async function readResponses(responses: ResponseInput[], question: Questi
   const warnings = settingsWarnings(settings);
   const technique = settings.technique;
   const cache = typeof options.cache === 'string' || options.cache == null ? openReplyCache(options.cache as string | null) : options.cache;
-  const client =
-    options.client ??
-    new OllamaClient({
-      url: settings.url,
-      timeoutMs: settings.timeoutMs,
-      retries: settings.retries,
-      backoffMs: settings.backoffMs,
-      stream: settings.stream,
-      parallel: settings.parallel,
-      cache,
-    });
+  const clients =
+    options.clients ??
+    (options.client
+      ? [options.client]
+      : settings.urls.map(
+          (url) =>
+            new OllamaClient({
+              url,
+              timeoutMs: settings.timeoutMs,
+              retries: settings.retries,
+              backoffMs: settings.backoffMs,
+              stream: settings.stream,
+              parallel: settings.parallel,
+              cache,
+            }),
+        ));
+  const servers: Server[] = clients.map((client) => ({ url: client.url, client, down: null, stalls: 0, read: 0 }));
   const compare = toCompare(options.engine);
   const modelTechnique: Exclude<ModelTechniqueName, 'hybrid'> =
     options.hybridModelTechnique ?? (readsWithTwoModels('hybrid', settings.model, settings.model2) ? 'consensus' : 'llm-modulo');
@@ -120,22 +148,50 @@ export async function readResponses(responses: ResponseInput[], question: Questi
   const parameters: Record<string, number | null> = {};
   let installed: InstalledModel[] = [];
   const names = modelsUsed(modelReads, settings.model, settings.model2);
+  // Every server is asked for its models: one that can't be reached is out of the batch; one that
+  // lacks a model or holds another version of it makes the batch refuse (its readings would differ).
   const resolveModels = () =>
     (modelsPromise ??= (async () => {
-      installed = await client.listModels();
+      const lists = await Promise.all(
+        servers.map(async (s) => {
+          try {
+            return { s, models: await s.client.listModels() };
+          } catch (e) {
+            if (e instanceof OllamaError && e.unavailable) {
+              s.down ??= e;
+              return { s, models: null };
+            }
+            throw e;
+          }
+        }),
+      );
+      const live = lists.filter((x): x is { s: Server; models: InstalledModel[] } => x.models !== null);
+      if (live.length === 0) throw servers[0].down!;
+      installed = live[0].models;
       const refs = names.map((n) => {
-        const m = OllamaClient.findModel(installed, n);
-        if (!m) {
-          throw new OllamaError(
-            'model-not-found',
-            `model '${n}' is not installed in Ollama at ${settings.url} (installed: ${installed.map((x) => x.name).join(', ') || 'none'}); pull it first`,
+        const found = live.map(({ s, models }) => {
+          const m = OllamaClient.findModel(models, n);
+          if (!m) {
+            throw new ServerRefusal(
+              'model-not-found',
+              `model '${n}' is not installed in Ollama at ${s.url} (installed: ${models.map((x) => x.name).join(', ') || 'none'}); pull it first`,
+            );
+          }
+          return { url: s.url, m };
+        });
+        if (new Set(found.map((f) => f.m.digest)).size > 1) {
+          throw new ServerRefusal(
+            'request',
+            `model '${n}' is not the same on every Ollama server: ${found.map((f) => `${f.url} has digest ${f.m.digest.replace(/^sha256:/, '').slice(0, 12)}`).join(', ')}; ` +
+              'pull the same version on each (equimark models --ollama-url URL shows the digests)',
           );
         }
-        return { name: m.name, digest: m.digest };
+        return { name: found[0].m.name, digest: found[0].m.digest };
       });
+      const first = live[0].s.client;
       for (const r of refs) {
         try {
-          parameters[r.digest] = (await client.show(r.name)).parameters;
+          parameters[r.digest] = (await first.show(r.name)).parameters;
         } catch {
           parameters[r.digest] = parseParameterSize(OllamaClient.findModel(installed, r.name)?.parameterSize);
         }
@@ -146,11 +202,10 @@ export async function readResponses(responses: ResponseInput[], question: Questi
   const items: BatchItem[] = new Array(responses.length);
   const waiting: string[] = [];
   let waitingReason: string | undefined;
-  let down: OllamaError | null = null;
   let fatal: Error | null = null;
   let done = 0;
 
-  const readOne = async (r: ResponseInput): Promise<BatchItem> => {
+  const readOne = async (r: ResponseInput, server: Server): Promise<BatchItem> => {
     const q = r.question ?? question;
     if (!q) throw new Error(`response ${r.id}: no question given`);
     const started = Date.now();
@@ -186,16 +241,28 @@ export async function readResponses(responses: ResponseInput[], question: Questi
         return finish(emb);
       }
     }
-    const reason = () => `waiting for the model: ${down?.message ?? 'the batch was stopped'}`;
-    if (down || options.signal?.aborted) {
+    const wait = (e: OllamaError | null): BatchItem => {
+      const why = e?.message ?? 'the batch was stopped';
+      if (e) waitingReason ??= why;
       record.waiting = true;
-      return finish(waitingExtraction(emb, reason()));
-    }
+      record.error = why;
+      return finish(waitingExtraction(emb, `waiting for the model: ${why}`));
+    };
+    if (options.signal?.aborted) return wait(null);
+    if (server.down) return wait(server.down);
+    let models: ModelRef[];
     try {
-      const models = await resolveModels();
+      models = await resolveModels();
+    } catch (e) {
+      if (e instanceof OllamaError && !(e instanceof ServerRefusal) && (e.unavailable || e.kind === 'aborted')) return wait(e.kind === 'aborted' ? null : e);
+      fatal ??= e as Error;
+      throw e;
+    }
+    if (server.down) return wait(server.down);
+    try {
       record.models = models;
       const ctx: ReadContext = {
-        client,
+        client: server.client,
         question: q,
         text: r.text,
         calls: record.calls,
@@ -266,46 +333,40 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       }
       const fin = finishExtraction(q, r.text, reading, source, { flags, notes, review });
       record.ungrounded = fin.ungrounded;
-      return finish(fin.extraction);
+      server.stalls = 0;
+      server.read++;
+      return finish(reading.equations.length === 0 ? doubtEmptyReading(fin.extraction, r.text, q, emb) : fin.extraction);
     } catch (e) {
-      if (e instanceof OllamaError && (e.unavailable || e.kind === 'aborted')) {
-        down ??= e;
-        waitingReason ??= e.message;
-        record.waiting = true;
-        record.error = e.message;
-        return finish(waitingExtraction(emb, reason()));
+      if (!(e instanceof OllamaError)) {
+        // Our own failure (the entailment engine comparing lists, ...): an engine error for this response, read again next run.
+        record.error = (e as Error).message;
+        return finish({
+          equations: [],
+          status: 'needs-review',
+          source: emb ? 'embedded' : `model:${settings.model}`,
+          flags: ['engine-error'],
+          unread: [],
+          notes: [note('engine-error', `engine error while reading (${technique}): ${record.error}`)],
+        });
       }
-      if (e instanceof OllamaError && e.kind === 'model-not-found') {
-        fatal ??= e;
-        throw e;
-      }
-      // Anything else (a reply that stayed malformed, a bad request): this response is not read; the rest go on.
-      record.error = (e as Error).message;
-      const ext: Extraction = emb
-        ? {
-            ...emb,
-            flags: [...new Set<ExtractionFlag>([...emb.flags, 'parse-error'])],
-            notes: [...emb.notes, note('model', `the model could not read it: ${record.error}`)],
-          }
-        : {
-            equations: [],
-            status: 'abstained',
-            source: `model:${settings.model}`,
-            flags: ['parse-error'],
-            unread: [],
-            notes: [note('model', `the model could not read it: ${record.error}`)],
-          };
-      return finish(ext);
+      if (e.kind === 'aborted') return wait(null);
+      // The server is out of the batch when it can't serve at all; a reply that stayed malformed
+      // (or one time-out) concerns this response only.
+      if (e.kind === 'timeout') {
+        if (++server.stalls >= STALLS_BEFORE_DOWN) server.down ??= e;
+      } else if (e.kind === 'connection' || e.kind === 'server' || e.kind === 'model-not-found') server.down ??= e;
+      return wait(e);
     }
   };
 
   let next = 0;
-  const worker = async () => {
-    while (next < responses.length && !fatal) {
+  // A worker belongs to a server: it stops taking responses when its server is out of the batch.
+  const worker = async (server: Server | null) => {
+    while (next < responses.length && !fatal && !(server?.down && servers.some((s) => !s.down))) {
       const i = next++;
       let item: BatchItem;
       try {
-        item = await readOne(responses[i]);
+        item = await readOne(responses[i], server ?? servers.find((s) => !s.down) ?? servers[0]);
       } catch (e) {
         fatal ??= e as Error;
         return;
@@ -329,7 +390,10 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(settings.parallel, Math.max(1, responses.length)) }, worker));
+  const perServer = Math.min(settings.parallel, Math.max(1, responses.length));
+  await Promise.all(servers.flatMap((s) => Array.from({ length: perServer }, () => worker(s))));
+  // Every server is out: what is left is handed over as waiting (or read by the embedded extractor, in hybrid).
+  if (next < responses.length && !fatal) await worker(null);
   if (fatal) throw fatal;
 
   const mp = modelsPromise as Promise<ModelRef[]> | null;
@@ -343,6 +407,7 @@ export async function readResponses(responses: ResponseInput[], question: Questi
     waitingReason,
     accounting: computeAccounting(usage, { batchWallMs: Date.now() - t0, parameters, gpu: options.gpu ?? null }),
     warnings,
-    url: settings.url,
+    url: servers[0].url,
+    servers: servers.map((s) => ({ url: s.url, read: s.read, ...(s.down ? { down: s.down.message } : {}) })),
   };
 }

@@ -1,9 +1,13 @@
 // Ollama client: the `ollama` npm client with our own fetch (per-request time-out, abort), retries
-// with back-off on connection errors, 5xx, time-outs and malformed replies, a bound on requests in
-// flight, and the reply cache. Every call reports tokens, wall time and attempts.
+// with back-off on connection errors, 5xx and malformed replies, a bound on requests in flight, and
+// the reply cache. Every call reports tokens, wall time and attempts.
+// A time-out is not retried: a stalled server costs one time-out per request, not one per attempt.
+// Replies pass through `checkedResponse` before the library sees them, so a malformed reply is our
+// own clear error and the library never prints its parse noise on the user's terminal.
 import { Ollama } from 'ollama';
 import { cacheKey, type ReplyCache, MemoryReplyCache } from './cache.ts';
 import { parameterCount } from './accounting.ts';
+import { checkedResponse, MalformedReply } from './checked-response.ts';
 
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
@@ -69,8 +73,9 @@ export class OllamaError extends Error {
   get unavailable(): boolean {
     return this.kind === 'connection' || this.kind === 'timeout' || this.kind === 'server';
   }
+  /** Worth another attempt: a connection error, a 5xx or a malformed reply (never a time-out: a stall would cost it again). */
   get retryable(): boolean {
-    return this.unavailable || this.kind === 'malformed';
+    return this.kind === 'connection' || this.kind === 'server' || this.kind === 'malformed';
   }
 }
 
@@ -88,7 +93,12 @@ export type ClientOptions = {
   sleep?: (ms: number) => Promise<void>;
 };
 
+/** Per-request time-out when none is given: long enough for a big model on a slow machine to read one response. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
 function causeCode(e: unknown): string {
   const c = (e as { cause?: { code?: string; cause?: { code?: string } } })?.cause;
@@ -115,7 +125,7 @@ export class OllamaClient {
 
   constructor(opts: ClientOptions) {
     this.url = opts.url.replace(/\/+$/, '');
-    this.timeoutMs = opts.timeoutMs ?? 300_000;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retries = opts.retries ?? 3;
     this.backoffMs = opts.backoffMs ?? 500;
     this.stream = opts.stream ?? true;
@@ -156,7 +166,7 @@ export class OllamaClient {
     this.batch.signal.addEventListener('abort', onBatchAbort, { once: true });
     const f: typeof fetch = (input, init) => {
       const signal = init?.signal ? AbortSignal.any([init.signal, ctl.signal]) : ctl.signal;
-      return this.baseFetch(input, { ...init, signal });
+      return this.baseFetch(input, { ...init, signal }).then(checkedResponse);
     };
     this.requests++;
     try {
@@ -172,27 +182,35 @@ export class OllamaClient {
   private classify(e: unknown, timedOut: boolean): OllamaError {
     if (e instanceof OllamaError) return e;
     const err = e as Error & { status_code?: number; error?: string };
-    if (timedOut) return new OllamaError('timeout', `Ollama did not answer within ${this.timeoutMs} ms`);
+    if (timedOut) return new OllamaError('timeout', `Ollama at ${this.url} did not answer within ${seconds(this.timeoutMs)} (the model time-out)`);
     if (this.batch.signal.aborted) return new OllamaError('aborted', 'the batch was stopped');
     if (err?.name === 'ResponseError' && typeof err.status_code === 'number') {
       const msg = err.error || err.message;
-      if (err.status_code === 404 && /not found/i.test(msg)) return new OllamaError('model-not-found', msg, 404);
-      if (err.status_code >= 500) return new OllamaError('server', `Ollama answered HTTP ${err.status_code}: ${msg}`, err.status_code);
+      if (err.status_code === 404 && /not found/i.test(msg)) return new OllamaError('model-not-found', `Ollama at ${this.url}: ${msg}`, 404);
+      if (err.status_code >= 500) return new OllamaError('server', `Ollama at ${this.url} answered HTTP ${err.status_code}: ${msg}`, err.status_code);
       return new OllamaError('request', `Ollama refused the request (HTTP ${err.status_code}): ${msg}`, err.status_code);
     }
+    if (err instanceof MalformedReply) return new OllamaError('malformed', `Ollama at ${this.url} sent a malformed reply: ${err.message}`);
     const code = causeCode(e);
     if (
       (err instanceof TypeError && /fetch failed|network/i.test(err.message)) ||
       /ECONN|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|UND_ERR|socket/i.test(code + ' ' + (err?.message ?? ''))
     ) {
-      return new OllamaError('connection', `cannot reach Ollama at ${this.url}${code ? ` (${code})` : ''}: ${err?.message ?? String(e)}`);
+      const dropped = /terminated|other side closed|UND_ERR_SOCKET/i.test(code + ' ' + (err?.message ?? ''));
+      return new OllamaError(
+        'connection',
+        dropped
+          ? `connection to Ollama at ${this.url} dropped mid-reply${code ? ` (${code})` : ''}`
+          : `cannot reach Ollama at ${this.url}${code ? ` (${code})` : ''}: ${err?.message ?? String(e)}`,
+      );
     }
-    if (err instanceof SyntaxError) return new OllamaError('malformed', `Ollama sent a reply that is not valid JSON: ${err.message}`);
-    if (err instanceof TypeError) return new OllamaError('malformed', `Ollama's reply is not shaped as expected: ${err.message}`);
-    if (/did not receive done/i.test(err?.message ?? '')) return new OllamaError('malformed', 'the reply stream ended before it was complete (truncated)');
-    if (/terminated|aborted|premature close/i.test(err?.message ?? '')) return new OllamaError('connection', `connection to Ollama dropped: ${err.message}`);
+    if (err instanceof SyntaxError) return new OllamaError('malformed', `Ollama at ${this.url} sent a reply that is not valid JSON: ${err.message}`);
+    if (err instanceof TypeError) return new OllamaError('malformed', `Ollama at ${this.url} sent a reply not shaped as expected: ${err.message}`);
+    if (/did not receive done/i.test(err?.message ?? ''))
+      return new OllamaError('malformed', `Ollama at ${this.url} ended the reply stream before it was complete (truncated)`);
+    if (/terminated|aborted|premature close/i.test(err?.message ?? '')) return new OllamaError('connection', `connection to Ollama at ${this.url} dropped: ${err.message}`);
     // An `{"error": ...}` line inside a stream: the server failed mid-reply.
-    return new OllamaError('server', `Ollama failed: ${err?.message ?? String(e)}`);
+    return new OllamaError('server', `Ollama at ${this.url} failed: ${err?.message ?? String(e)}`);
   }
 
   /** Run `once` with retries and exponential back-off (with jitter) on retryable errors. */
@@ -209,7 +227,7 @@ export class OllamaClient {
         last = oe;
       }
     }
-    throw new OllamaError(last!.kind, `${last!.message} (gave up after ${this.retries + 1} attempts)`, last!.status, this.retries + 1);
+    throw new OllamaError(last!.kind, `${last!.message} (gave up after ${this.retries + 1} attempt${this.retries === 0 ? '' : 's'})`, last!.status, this.retries + 1);
   }
 
   async version(): Promise<string> {
@@ -307,7 +325,7 @@ export class OllamaClient {
           return { content: r.message.content, final: r };
         });
         const bad = req.validate?.(r.content);
-        if (bad) throw new OllamaError('malformed', `malformed reply: ${bad}`);
+        if (bad) throw new OllamaError('malformed', `${req.model} at ${this.url} replied outside the expected form: ${bad}`);
         return { ...r, wallMs: performance.now() - t0 };
       }, retried);
       const out: ChatOutcome = {
