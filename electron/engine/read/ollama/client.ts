@@ -200,7 +200,7 @@ export class OllamaClient {
       return new OllamaError(
         'connection',
         dropped
-          ? `connection to Ollama at ${this.url} dropped mid-reply${code ? ` (${code})` : ''}`
+          ? `connection to Ollama at ${this.url} dropped before the reply was complete${code ? ` (${code})` : ''}`
           : `cannot reach Ollama at ${this.url}${code ? ` (${code})` : ''}: ${err?.message ?? String(e)}`,
       );
     }
