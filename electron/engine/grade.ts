@@ -92,7 +92,14 @@ export type GradeSummary = {
   /** Responses a step failed on in this run (each stored as needs-review, flag 'engine-error'); the rest were graded. */
   engineErrors: EngineError[];
   /** For a model technique: the models used (name + digest), this run's accounting and warnings. */
-  model?: { models: ModelRef[]; accounting: BatchAccounting; warnings: string[]; url: string };
+  model?: {
+    models: ModelRef[];
+    accounting: BatchAccounting;
+    warnings: string[];
+    url: string;
+    /** Each server with the responses it read and the fault that took it out of the batch, if any. */
+    servers?: { url: string; read: number; down?: string }[];
+  };
 };
 
 /** Same reading (equations, status, flags): a response still waiting is not stored again. */
@@ -282,7 +289,13 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
           },
         });
         waitingReason = result.waitingReason;
-        model = { models: result.models, accounting: result.accounting, warnings: result.warnings, url: result.url };
+        model = {
+          models: result.models,
+          accounting: result.accounting,
+          warnings: result.warnings,
+          url: result.url,
+          ...(result.servers ? { servers: result.servers } : {}),
+        };
       } catch (e) {
         if (signal?.aborted) throw e;
         // The batch itself failed: each response it had not delivered is stored as failed (read again next run).

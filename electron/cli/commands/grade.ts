@@ -13,7 +13,7 @@ import { parseArgs, UsageError } from '../args.ts';
 import { EXIT_ENGINE_ERRORS, EXIT_WAITING, InputError, need, readInput, type Io } from '../io.ts';
 import { makeTechnique, MODEL_LIST_OPTIONS, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
 import { withEngine } from '../engine.ts';
-import { accountingLines, engineErrorLines, engineErrorsOf, progressPrinter, shellQuote, waitingLines } from '../report.ts';
+import { accountingLines, engineErrorLines, engineErrorsOf, progressPrinter, serverLines, shellQuote, waitingLines } from '../report.ts';
 
 export async function cmdGrade(argv: string[], io: Io): Promise<number> {
   const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', ...MODEL_OPTIONS], lists: MODEL_LIST_OPTIONS, flags: [] });
@@ -82,6 +82,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
               summary.waitingReason,
             )
           : []),
+        ...serverLines(m?.servers),
         `wrote ${resolve(outDir, 'marks.csv')} and ${resolve(outDir, 'equations.csv')}`,
         '',
       ].join('\n'),

@@ -249,7 +249,6 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       return finish(waitingExtraction(emb, `waiting for the model: ${why}`));
     };
     if (options.signal?.aborted) return wait(null);
-    if (server.down) return wait(server.down);
     let models: ModelRef[];
     try {
       models = await resolveModels();
@@ -258,6 +257,8 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       fatal ??= e as Error;
       throw e;
     }
+    // Not sent yet, so not failed: a response meant for a server that is out goes to one that is up.
+    if (server.down) server = servers.find((s) => !s.down) ?? server;
     if (server.down) return wait(server.down);
     try {
       record.models = models;
