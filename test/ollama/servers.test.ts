@@ -82,7 +82,7 @@ test('one server failing: the responses it failed on wait (with its fault), the 
   for (const id of r.waiting) {
     const it = r.items.find((x) => x.id === id)!;
     assert.ok(it.extraction.flags.includes('waiting-for-model'));
-    assert.ok(it.record.error?.includes(`Ollama at ${b.url} answered HTTP 500`), it.record.error);
+    assert.ok(it.record.error?.includes(`Ollama at ${b.url} answered HTTP 500`), String(it.record.error));
   }
   const read = r.items.filter((x) => !x.record.waiting);
   assert.equal(read.length, N - r.waiting.length);
