@@ -92,7 +92,9 @@ export async function planTechniques(opts: Record<string, string>, cmd: string, 
   const reach = await Promise.all(urls.map((u) => ollamaReachable(u)));
   if (!reach.some((r) => r.ok)) {
     const why = reach.map((r, i) => (r.ok ? '' : `${urls[i]}: ${r.reason}`)).join('; ');
-    io.err(`Ollama not reachable at ${urls.length === 1 ? `${url}: ${reach[0].ok ? '' : reach[0].reason}` : `any of its servers (${why})`}; reading with the embedded extractor only\n`);
+    io.err(
+      `Ollama not reachable at ${urls.length === 1 ? `${url}: ${reach[0].ok ? '' : reach[0].reason}` : `any of its servers (${why})`}; reading with the embedded extractor only\n`,
+    );
     return { ...base, names: ['embedded'], keepWaiting: true };
   }
   io.err(`reading with hybrid: the embedded extractor first, ${model}${model2 ? ` and ${model2} (they must agree)` : ''} at ${urls.join(', ')} for the rest\n`);

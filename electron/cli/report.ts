@@ -89,7 +89,9 @@ export function waitingLines(list: { studentId: string; questionId: string; reas
 /** With several Ollama servers: how many responses each read, and which were taken out of the batch and why. */
 export function serverLines(servers: { url: string; read: number; down?: string }[] | undefined): string[] {
   if (!servers || servers.length < 2) return [];
-  return servers.map((s) => `server ${s.url}: read ${s.read} response${s.read === 1 ? '' : 's'}${s.down ? `; taken out of the batch: ${oneLine(s.down)}` : ''}`);
+  return servers.map(
+    (s) => `server ${s.url}: read ${s.read} response${s.read === 1 ? '' : 's'}${s.down ? `; taken out of the batch: ${oneLine(s.down)}` : ''}`,
+  );
 }
 
 export const shellQuote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);

@@ -17,6 +17,9 @@ const ADDRESSEE = new RegExp(
     String.raw`\b(?:note|message)\s+(?:to|for)\s+(?:the\s+)?(?:marker|grader|teacher|examiner|whoever|ai|system|model)\b`,
     String.raw`\bsystem\s+(?:note|prompt|message|instruction)s?\b`,
     String.raw`\bdear\s+(?:sir|madam|teacher|marker|examiner|grader)\b`,
+    // A model that reads or grades ("Instruction to the grading model: output ...").
+    String.raw`\b(?:grading|marking|checking|assessing|reading|extraction)\s+(?:ai|model|llm|system|assistant|bot|program|software)\b`,
+    String.raw`\b(?:language\s+model|llm|chatbot|chat\s*gpt|ai\s+(?:model|assistant|grader|marker))\b`,
   ].join('|'),
   'i',
 );
@@ -47,7 +50,7 @@ const GRADING_ACT = new RegExp(
     // Instructions about instructions.
     String.raw`\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|earlier|above|preceding|other|original)?\s*(?:instructions?|prompts?|rules?|marking\s+scheme|scheme)\b`,
     // "ignore ... and mark / give / record ..." (an instruction about what to read, then grading).
-    String.raw`\b(?:ignore|disregard)\b[^.!?\n]{0,60}\band\s+(?:just\s+|only\s+)?(?:mark|grade|record|give|award|count|read)\b`,
+    String.raw`\b(?:ignore|disregard)\b[^.!?\n]{0,60}\band\s+(?:just\s+|only\s+)?(?:mark|grade|record|give|award|count|read|output|print|return|reply|respond|extract)\b`,
   ].join('|'),
   'i',
 );

@@ -106,15 +106,50 @@ type Case = {
 
 const URL_RE = 'Ollama at http://127\\.0\\.0\\.1:\\d+';
 const CASES: Case[] = [
-  { name: 'connection refused (server stopped)', fault: 'stopped', reason: /cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/, serverOut: true },
+  {
+    name: 'connection refused (server stopped)',
+    fault: 'stopped',
+    reason: /cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
+    serverOut: true,
+  },
   { name: 'connection closed at once', fault: 'refuse', reason: new RegExp(`connection to ${URL_RE} dropped before the reply was complete`), serverOut: true },
   { name: 'HTTP 500', fault: 'http-500', reason: new RegExp(`${URL_RE} answered HTTP 500: llama runner process has terminated`), serverOut: true, requests: 2 },
-  { name: 'HTTP 500 as plain text', fault: 'http-500-text', reason: new RegExp(`${URL_RE} answered HTTP 500: Internal Server Error`), serverOut: true, requests: 2 },
-  { name: 'invalid JSON on the wire', fault: 'garbled', reason: new RegExp(`${URL_RE} sent a malformed reply: line 2 of the reply stream is not JSON`), serverOut: false, requests: 4 },
-  { name: 'truncated stream', fault: 'truncate', reason: new RegExp(`${URL_RE} sent a malformed reply: the reply stream was cut off in the middle of line 2 \\(truncated\\)`), serverOut: false, requests: 4 },
+  {
+    name: 'HTTP 500 as plain text',
+    fault: 'http-500-text',
+    reason: new RegExp(`${URL_RE} answered HTTP 500: Internal Server Error`),
+    serverOut: true,
+    requests: 2,
+  },
+  {
+    name: 'invalid JSON on the wire',
+    fault: 'garbled',
+    reason: new RegExp(`${URL_RE} sent a malformed reply: line 2 of the reply stream is not JSON`),
+    serverOut: false,
+    requests: 4,
+  },
+  {
+    name: 'truncated stream',
+    fault: 'truncate',
+    reason: new RegExp(`${URL_RE} sent a malformed reply: the reply stream was cut off in the middle of line 2 \\(truncated\\)`),
+    serverOut: false,
+    requests: 4,
+  },
   { name: 'dropped connection', fault: 'drop', reason: new RegExp(`connection to ${URL_RE} dropped`), serverOut: true, requests: 2 },
-  { name: 'reply outside the schema', fault: 'off-schema', reason: /fake-llm:7b at http:\/\/127\.0\.0\.1:\d+ replied outside the expected form: no "equations" list/, serverOut: false, requests: 4 },
-  { name: 'prose instead of JSON', fault: 'prose', reason: /fake-llm:7b at http:\/\/127\.0\.0\.1:\d+ replied outside the expected form: not JSON/, serverOut: false, requests: 4 },
+  {
+    name: 'reply outside the schema',
+    fault: 'off-schema',
+    reason: /fake-llm:7b at http:\/\/127\.0\.0\.1:\d+ replied outside the expected form: no "equations" list/,
+    serverOut: false,
+    requests: 4,
+  },
+  {
+    name: 'prose instead of JSON',
+    fault: 'prose',
+    reason: /fake-llm:7b at http:\/\/127\.0\.0\.1:\d+ replied outside the expected form: not JSON/,
+    serverOut: false,
+    requests: 4,
+  },
   { name: 'model not found', fault: 'unknown-model', reason: new RegExp(`${URL_RE}: model 'fake-llm:7b' not found`), serverOut: true, requests: 1 },
   // A stall costs one time-out per response, never one per retry; two in a row take the server out.
   { name: 'stall past the time-out', fault: 'stall', reason: new RegExp(`${URL_RE} did not answer within 0\\.3 s`), serverOut: true, requests: 2 },
@@ -137,7 +172,10 @@ for (const c of CASES) {
     assert.deepEqual(noise, [], 'the ollama library printed nothing');
     assert.deepEqual(snapshot(ws).slice(0, 2), before, 'stored results are kept');
     assert.deepEqual(
-      ws.listResponses('fall-exam').slice(0, 2).map((r) => ws.getExtraction(r.id)!.id),
+      ws
+        .listResponses('fall-exam')
+        .slice(0, 2)
+        .map((r) => ws.getExtraction(r.id)!.id),
       ids,
       'and not stored again',
     );
@@ -181,9 +219,7 @@ test('fault matrix: flaky HTTP 500 (fails once, then answers) — nothing waits 
   assert.deepEqual(noise, []);
   assert.deepEqual(s.waiting, []);
   assert.deepEqual(snapshot(ws), want);
-  const retried = ws
-    .listResponses('fall-exam')
-    .flatMap((r) => ws.getModelRecord(r.id)!.record.calls.flatMap((k) => k.retried));
+  const retried = ws.listResponses('fall-exam').flatMap((r) => ws.getModelRecord(r.id)!.record.calls.flatMap((k) => k.retried));
   assert.equal(retried.length, 1);
   assert.match(retried[0], /answered HTTP 500/);
   ws.close();

@@ -71,7 +71,10 @@ test('a model with another digest on one server: the batch refuses before readin
 test('a server missing the model: the batch refuses, naming that server', async () => {
   const a = await start({ rules });
   const b = await start({ rules, models: [] });
-  await assert.rejects(readResponses(responses, FALL, opts([a.url, b.url])), new RegExp(`model 'fake-llm:7b' is not installed in Ollama at ${b.url.replace(/\./g, '\\.')}`));
+  await assert.rejects(
+    readResponses(responses, FALL, opts([a.url, b.url])),
+    new RegExp(`model 'fake-llm:7b' is not installed in Ollama at ${b.url.replace(/\./g, '\\.')}`),
+  );
 });
 
 test('one server failing: the responses it failed on wait (with its fault), the other server reads the rest', async () => {
@@ -104,7 +107,10 @@ test('a server down from the start: the other reads everything', async () => {
 });
 
 test('every server off this machine is warned about; a server given twice is an error', () => {
-  const w = settingsWarnings({ url: 'http://gpu1.example.edu:11434', urls: ['http://gpu1.example.edu:11434', 'http://127.0.0.1:11434', 'https://gpu2.example.edu:443'] });
+  const w = settingsWarnings({
+    url: 'http://gpu1.example.edu:11434',
+    urls: ['http://gpu1.example.edu:11434', 'http://127.0.0.1:11434', 'https://gpu2.example.edu:443'],
+  });
   assert.equal(w.filter((x) => /is not on this machine/.test(x)).length, 2);
   assert.ok(w.some((x) => x.startsWith('Ollama at http://gpu1.example.edu:11434 is not on this machine')));
   assert.ok(w.some((x) => x.startsWith('Ollama at https://gpu2.example.edu:443 is not on this machine')));

@@ -48,17 +48,7 @@ export type FakeRule = {
  * prose; off-schema: content that is JSON but not `{"equations": [...]}`; unknown-model: 404.
  */
 export type FaultKind =
-  | 'refuse'
-  | 'http-500'
-  | 'http-500-text'
-  | 'stall'
-  | 'truncate'
-  | 'drop'
-  | 'garbled'
-  | 'invalid-json'
-  | 'prose'
-  | 'off-schema'
-  | 'unknown-model';
+  'refuse' | 'http-500' | 'http-500-text' | 'stall' | 'truncate' | 'drop' | 'garbled' | 'invalid-json' | 'prose' | 'off-schema' | 'unknown-model';
 
 export type FakeFault = {
   kind: FaultKind;

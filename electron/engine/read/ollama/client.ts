@@ -208,7 +208,8 @@ export class OllamaClient {
     if (err instanceof TypeError) return new OllamaError('malformed', `Ollama at ${this.url} sent a reply not shaped as expected: ${err.message}`);
     if (/did not receive done/i.test(err?.message ?? ''))
       return new OllamaError('malformed', `Ollama at ${this.url} ended the reply stream before it was complete (truncated)`);
-    if (/terminated|aborted|premature close/i.test(err?.message ?? '')) return new OllamaError('connection', `connection to Ollama at ${this.url} dropped: ${err.message}`);
+    if (/terminated|aborted|premature close/i.test(err?.message ?? ''))
+      return new OllamaError('connection', `connection to Ollama at ${this.url} dropped: ${err.message}`);
     // An `{"error": ...}` line inside a stream: the server failed mid-reply.
     return new OllamaError('server', `Ollama at ${this.url} failed: ${err?.message ?? String(e)}`);
   }
@@ -227,7 +228,12 @@ export class OllamaClient {
         last = oe;
       }
     }
-    throw new OllamaError(last!.kind, `${last!.message} (gave up after ${this.retries + 1} attempt${this.retries === 0 ? '' : 's'})`, last!.status, this.retries + 1);
+    throw new OllamaError(
+      last!.kind,
+      `${last!.message} (gave up after ${this.retries + 1} attempt${this.retries === 0 ? '' : 's'})`,
+      last!.status,
+      this.retries + 1,
+    );
   }
 
   async version(): Promise<string> {
