@@ -220,6 +220,10 @@ export const SettingsSchema = z.object({
   pythonPath: z.string().max(1000),
   /** The GPU Ollama runs on, for the energy estimate: a name ("RTX 4090") or a board power ("320W"); blank: 250 W assumed. */
   gpu: z.string().max(100).optional(),
+  /** More Ollama servers besides ollamaUrl: a batch spreads its responses over all of them (the same model digest on each). */
+  ollamaMoreUrls: z.array(z.string().url().max(500)).max(31).optional(),
+  /** Per-request model time-out in seconds (default 120); a stalled request costs at most this once per response. */
+  modelTimeoutSeconds: z.number().positive().max(3600).optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -105,6 +105,8 @@ export class AppContext {
     const engine = withEngine ? await this.engine() : undefined;
     return extraTechniques({
       ollamaUrl: this.settings.ollamaUrl,
+      ...(this.settings.ollamaMoreUrls?.length ? { ollamaMoreUrls: this.settings.ollamaMoreUrls } : {}),
+      ...(this.settings.modelTimeoutSeconds ? { timeoutMs: Math.round(this.settings.modelTimeoutSeconds * 1000) } : {}),
       models: this.models,
       // Model replies are kept beside the workspace, so grading the same responses again costs nothing.
       cachePath: this.opts.workspacePath === ':memory:' ? null : `${this.opts.workspacePath.replace(/\.sqlite$/, '')}.ollama-replies.jsonl`,

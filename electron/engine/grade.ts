@@ -26,6 +26,7 @@ import type { ResponseMarks } from '../../shared/marks.ts';
 import { resolveTechnique, type Technique } from './read/registry.ts';
 import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
+import { ServerRefusal } from './read/model/batch.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -298,6 +299,9 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
         };
       } catch (e) {
         if (signal?.aborted) throw e;
+        // The servers' models don't match (or one lacks the model): a setup problem, said once;
+        // the responses not read stay as they were (no failed reading is stored for them).
+        if (e instanceof ServerRefusal) throw e;
         // The batch itself failed: each response it had not delivered is stored as failed (read again next run).
         for (const i of inputs) {
           if (handled.has(i.id)) continue;

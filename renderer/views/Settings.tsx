@@ -33,6 +33,33 @@ export function SettingsView({ info: initialInfo }: { info?: ApiResponse<'app.in
             <input value={s.ollamaUrl} onChange={(e) => setS({ ...s, ollamaUrl: e.target.value })} />
           </label>
           <label className="field">
+            <span>More Ollama servers (comma-separated; responses are spread over all of them, each must have the same model)</span>
+            <input
+              value={(s.ollamaMoreUrls ?? []).join(', ')}
+              placeholder="http://gpu2.example.edu:11434"
+              onChange={(e) =>
+                setS({
+                  ...s,
+                  ollamaMoreUrls: e.target.value
+                    .split(',')
+                    .map((x) => x.trim())
+                    .filter(Boolean),
+                })
+              }
+            />
+          </label>
+          <label className="field">
+            <span>Model time-out per request (seconds)</span>
+            <input
+              type="number"
+              min={1}
+              max={3600}
+              value={s.modelTimeoutSeconds ?? ''}
+              placeholder="120"
+              onChange={(e) => setS({ ...s, modelTimeoutSeconds: e.target.value.trim() === '' ? undefined : Number(e.target.value) })}
+            />
+          </label>
+          <label className="field">
             <span>Preferred models (comma-separated)</span>
             <input
               value={s.models.join(', ')}

@@ -2,6 +2,7 @@
 // downloads into Ollama.
 import type { ApiHandlers } from '../../../shared/api.ts';
 import { OllamaClient } from '../../engine/read/ollama/client.ts';
+import { settingsWarnings } from '../../engine/read/ollama/settings.ts';
 import { TECHNIQUE_INFO, TECHNIQUE_ORDER } from '../../../shared/techniques.ts';
 import type { AppContext } from '../context.ts';
 
@@ -31,7 +32,15 @@ async function ollamaFeature(ctx: AppContext): Promise<{ available: boolean; not
   const techniques = TECHNIQUE_ORDER.filter((t) => TECHNIQUE_INFO[t].minModels > 0).join(', ');
   if (!reachable) return { available: false, note: `Ollama is not running at ${ctx.settings.ollamaUrl}: responses are read by the embedded extractor alone` };
   if (models.length === 0) return { available: false, note: `Ollama at ${ctx.settings.ollamaUrl} has no models installed` };
-  return { available: true, note: `${models.length} model${models.length > 1 ? 's' : ''} at ${ctx.settings.ollamaUrl} (techniques: ${techniques})` };
+  const more = ctx.settings.ollamaMoreUrls ?? [];
+  // Every server off this machine is said, since student responses would be sent there.
+  const warnings = settingsWarnings({ url: ctx.settings.ollamaUrl, urls: [ctx.settings.ollamaUrl, ...more] }).map((w) => ` Warning: ${w}`);
+  return {
+    available: true,
+    note:
+      `${models.length} model${models.length > 1 ? 's' : ''} at ${ctx.settings.ollamaUrl}${more.length ? ` (and ${more.length} more server${more.length > 1 ? 's' : ''}: ${more.join(', ')})` : ''} (techniques: ${techniques})` +
+      warnings.join(''),
+  };
 }
 
 /** The SymPy prover's state for Settings: known once the engine has started. */

@@ -1,7 +1,9 @@
-// Settings: Ollama's address, preferred models, the Python for SymPy, the GPU for the energy
-// estimate; kept in the file beside the workspace (settings-file.ts).
+// Settings: Ollama's address (and more servers a batch spreads over), the model time-out,
+// preferred models, the Python for SymPy, the GPU for the energy estimate; kept in the file beside
+// the workspace (settings-file.ts).
 import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import { GPU_BOARD_POWER_W, gpuPower } from '../../engine/read/ollama/accounting.ts';
+import { resolveOllamaUrls } from '../../engine/read/ollama/settings.ts';
 import type { AppContext } from '../context.ts';
 import { saveSettings } from '../settings-file.ts';
 
@@ -17,6 +19,12 @@ export function settingsHandlers(ctx: AppContext): Handlers {
           code: 'invalid-request',
           message: `unknown GPU '${s.gpu.trim()}': give its board power in watts (e.g. '320W') or one of: ${Object.keys(GPU_BOARD_POWER_W).join(', ')}`,
         });
+      }
+      // The servers of a batch: each address once, read as Ollama's tools read it.
+      try {
+        resolveOllamaUrls([s.ollamaUrl, ...(s.ollamaMoreUrls ?? [])]);
+      } catch (e) {
+        throw new ApiFailure({ code: 'invalid-request', message: (e as Error).message });
       }
       const pythonChanged = s.pythonPath.trim() !== ctx.settings.pythonPath.trim();
       ctx.settings = s;

@@ -15,7 +15,7 @@ import type { EntailmentEngine } from '../decide/entail/types.ts';
 import type { Extractor } from './types.ts';
 import { plainExtractor } from './plain.ts';
 import { openReplyCache, type ReplyCache } from './ollama/cache.ts';
-import { OllamaClient } from './ollama/client.ts';
+import { DEFAULT_TIMEOUT_MS, OllamaClient } from './ollama/client.ts';
 import { makeSettings, resolveOllamaUrls } from './ollama/settings.ts';
 import { checkModels, isModelTechnique, modelsUsed, TECHNIQUE_INFO, type TechniqueName } from '../../../shared/techniques.ts';
 import { readResponses, type BatchItem, type BatchResult, type ReadOptions } from './model/batch.ts';
@@ -160,6 +160,10 @@ export async function ollamaReachable(url: string, timeoutMs = 2000): Promise<{ 
 /** What the app needs to resolve model techniques: the Ollama server, the models the instructor chose. */
 export type TechniqueContext = {
   ollamaUrl: string;
+  /** More servers besides ollamaUrl (the batch spreads responses over all of them). */
+  ollamaMoreUrls?: readonly string[];
+  /** Per-request model time-out, ms (default 120 s). */
+  timeoutMs?: number;
   models: string[];
   /** The reply cache file (JSON lines); none when absent. */
   cachePath?: string | null;
@@ -183,9 +187,10 @@ export async function extraTechniques(ctx: TechniqueContext): Promise<Record<Tec
       model,
       ...(model2 ? { model2 } : {}),
       url: ctx.ollamaUrl,
+      ...(ctx.ollamaMoreUrls?.length ? { urls: [ctx.ollamaUrl, ...ctx.ollamaMoreUrls] } : {}),
       cache: ctx.cachePath ?? null,
       retries: 1,
-      timeoutMs: 120_000,
+      timeoutMs: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(ctx.engine ? { engine: ctx.engine } : {}),
       ...(ctx.onRecord ? { onRecord: ctx.onRecord } : {}),
     });
