@@ -90,7 +90,7 @@ for (const kind of ['garbled', 'http-500-text', 'prose'] as const) {
     const f = files();
     const r = await runCliAsync(gradeArgs(f, 'out', [s.url]), NO_ENV);
     assert.equal(r.status, 3, r.stderr);
-    assert.match(r.stderr, /  s3\/fall[,:] /);
+    assert.match(r.stderr, / {2}s3\/fall[,:] /);
     assert.doesNotMatch(r.stderr + r.stdout, /invalid json|Getting text from response|Failed to parse/i);
     assert.doesNotMatch(r.stderr, / {4}at /, 'no stack trace');
     const eq = readFileSync(join(f.dir, 'out', 'equations.csv'), 'utf8');
