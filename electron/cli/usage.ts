@@ -1,7 +1,8 @@
 // The help text of `equimark help` (also printed after an argument error).
 export const USAGE = `Usage:
   equimark grade --exam E.json (--responses R.csv | --equations L.csv) --out DIR [--workspace W.sqlite]
-                 [--technique T] [--model M] [--model2 M2] [--ollama-url URL] [--gpu NAME] [--cache FILE|none] [--parallel N]
+                 [--technique T] [--model M] [--model2 M2] [--ollama-url URL ...] [--model-timeout S] [--gpu NAME]
+                 [--cache FILE|none] [--parallel N]
       Grade a class: writes DIR/marks.csv and DIR/equations.csv. The workspace (default
       DIR/workspace.sqlite) keeps every step; re-running finishes an interrupted run.
   equimark check --exam E.json --question ID "EQ1" "EQ2" [--json]
@@ -32,19 +33,24 @@ Model options:
   --model M, --model2 M2   installed Ollama models (default: $EQUIMARK_MODEL, $EQUIMARK_MODEL2)
   --ollama-url URL         Ollama server (default: $OLLAMA_HOST read as Ollama does, else
                            http://127.0.0.1:11434); a server not on this machine gets a warning:
-                           student responses would leave the machine
+                           student responses would leave the machine. Give it several times to
+                           spread the responses over several servers (each with --parallel
+                           requests in flight); the model must have the same digest on each
+  --model-timeout S        seconds one model request may take (default 120); a time-out is not
+                           retried, so a stalled server costs at most S per response
   --gpu NAME               GPU for the energy estimate ("RTX 4090", "h100", or "300W")
   --cache FILE|none        reply cache: a re-run replays the model's replies at no cost
                            (grade default: beside the workspace, W.ollama-replies.jsonl;
                            eval default: none)
-  --parallel N             model requests in flight at once (default 1)
+  --parallel N             model requests in flight at once, per server (default 1)
   Possibly invented equations (not traceable to the student's text) earn no marks: they are held
   back (flag 'invented', status needs-review) until the instructor accepts them. Per response,
   the models (name and digest), prompts, replies, tokens and time are kept in the workspace.
 
 Exit status: 0 done; 1 bad input or failure; 2 bad arguments; 3 some responses wait for the
-  model (Ollama unreachable): their embedded reading is kept and graded meanwhile, they are
-  listed on stderr, and running the same command again once Ollama answers reads only those;
+  model (Ollama unreachable, HTTP errors, replies that stayed malformed past the retries, the
+  model gone, a time-out): their embedded reading is kept and graded meanwhile, they are listed
+  on stderr with the fault, and running the same command again once it is mended reads only those;
   4 some responses hit an engine error (grade): they are listed on stderr, the rest is graded
   and written; the same command run again retries them.
 
