@@ -67,8 +67,9 @@ export function accountingLines(technique: string, models: string[], a: BatchAcc
 }
 
 /**
- * Lines on stderr for the responses that wait for the model: each named, grouped by its fault
- * (which server, what went wrong); a response without a stored reason gets the run's.
+ * Lines on stderr for the responses that wait for the model, each named with its fault (which
+ * server, what went wrong): one fault for all is said once in the heading, several are grouped;
+ * a response without a stored reason gets the run's.
  */
 export function waitingLines(list: { studentId: string; questionId: string; reason?: string }[], reason: string | undefined, rerun: string): string[] {
   const byReason = new Map<string, string[]>();
@@ -77,11 +78,14 @@ export function waitingLines(list: { studentId: string; questionId: string; reas
     if (!byReason.has(why)) byReason.set(why, []);
     byReason.get(why)!.push(`${w.studentId}/${w.questionId}`);
   }
+  const head = `${list.length} response${list.length === 1 ? '' : 's'} wait${list.length === 1 ? 's' : ''} for the model`;
+  const unreachable = [...byReason.keys()].every((why) => /cannot reach Ollama/.test(why));
   return [
-    `${list.length} response${list.length === 1 ? '' : 's'} wait${list.length === 1 ? 's' : ''} for the model (not read: a read that failed is never stored as a reading):`,
-    ...[...byReason].map(([why, who]) => `  ${who.join(', ')}: ${why}`),
-    'What the embedded extractor read of them is kept and graded meanwhile (flag waiting-for-model).',
-    `To finish them, once the fault above is mended (Ollama started, the model pulled, the server healthy), run again: ${rerun}`,
+    ...(byReason.size === 1
+      ? [`${head} (${[...byReason.keys()][0]}):`, ...list.map((w) => `  ${w.studentId}/${w.questionId}`)]
+      : [`${head}:`, ...[...byReason].map(([why, who]) => `  ${who.join(', ')}: ${why}`)]),
+    'A read that failed is never stored as a reading. What the embedded extractor read of them is kept and graded meanwhile (flag waiting-for-model).',
+    `To finish them, ${unreachable ? 'start Ollama' : 'mend the fault above (start Ollama, pull the model, repair the server)'} and run again: ${rerun}`,
     'Only these are read again; everything else is kept as it is. (--technique embedded stops waiting and keeps the embedded reading.)',
   ];
 }

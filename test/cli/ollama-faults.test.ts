@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startFakeOllama, type FakeOllama, type FakeScript } from '../support/fake-ollama.ts';
 import { FALL } from '../ollama/helpers.ts';
 import { OFFLINE_DNS, runCliAsync } from './helpers.ts';
+import { waitingLines } from '../../electron/cli/report.ts';
 
 const servers: FakeOllama[] = [];
 after(async () => {
@@ -71,8 +72,12 @@ test('a stall: --model-timeout bounds it (one time-out per response, no retry); 
   const f = files();
   const r = await runCliAsync(gradeArgs(f, 'out', [s.url], ['--model-timeout', '0.4']), NO_ENV);
   assert.equal(r.status, 3, r.stderr);
-  assert.match(r.stderr, /1 response waits for the model/);
-  assert.match(r.stderr, new RegExp(`  s2/fall: Ollama at ${s.url.replace(/\./g, '\\.')} did not answer within 0\\.4 s \\(the model time-out\\)`));
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `1 response waits for the model \\(Ollama at ${s.url.replace(/\./g, '\\.')} did not answer within 0\\.4 s \\(the model time-out\\)\\):\\n {2}s2/fall\\n`,
+    ),
+  );
   assert.equal(s.count('chat'), 4, 'the stalled request was not retried; the other responses were read');
   s.clearFaults();
   s.resetCounts();
@@ -90,7 +95,7 @@ for (const kind of ['garbled', 'http-500-text', 'prose'] as const) {
     const f = files();
     const r = await runCliAsync(gradeArgs(f, 'out', [s.url]), NO_ENV);
     assert.equal(r.status, 3, r.stderr);
-    assert.match(r.stderr, / {2}s3\/fall[,:] /);
+    assert.match(r.stderr, /for the model \(.*\):\n {2}s3\/fall\n/);
     assert.doesNotMatch(r.stderr + r.stdout, /invalid json|Getting text from response|Failed to parse/i);
     assert.doesNotMatch(r.stderr, / {4}at /, 'no stack trace');
     const eq = readFileSync(join(f.dir, 'out', 'equations.csv'), 'utf8');
@@ -147,7 +152,7 @@ test('--ollama-url twice with one server down mid-run: what it failed on waits, 
   const f = files();
   const r = await runCliAsync(gradeArgs(f, 'out', [a.url, b.url]), NO_ENV);
   assert.equal(r.status, 3, r.stderr);
-  assert.match(r.stderr, new RegExp(`: Ollama at ${b.url.replace(/\./g, '\\.')} answered HTTP 500`));
+  assert.match(r.stderr, new RegExp(`wait(s)? for the model \\(Ollama at ${b.url.replace(/\./g, '\\.')} answered HTTP 500`));
   assert.match(r.stdout, new RegExp(`server ${b.url.replace(/\./g, '\\.')}: read 0 responses; taken out of the batch`));
 });
 
@@ -157,4 +162,20 @@ test('every server off this machine is warned about', async () => {
   assert.match(r.stderr, /warning: Ollama at http:\/\/gpu1\.example\.invalid:11434 is not on this machine/);
   assert.match(r.stderr, /warning: Ollama at http:\/\/gpu2\.example\.invalid:11434 is not on this machine/);
   assert.equal(r.status, 3, r.stderr);
+});
+
+test('waiting responses with different faults are listed grouped by fault', () => {
+  const lines = waitingLines(
+    [
+      { studentId: 's1', questionId: 'q', reason: 'Ollama at http://a:1 did not answer within 120 s (the model time-out)' },
+      { studentId: 's2', questionId: 'q', reason: 'm at http://a:1 replied outside the expected form: not JSON' },
+      { studentId: 's3', questionId: 'q', reason: 'Ollama at http://a:1 did not answer within 120 s (the model time-out)' },
+    ],
+    undefined,
+    'equimark grade ...',
+  );
+  assert.equal(lines[0], '3 responses wait for the model:');
+  assert.equal(lines[1], '  s1/q, s3/q: Ollama at http://a:1 did not answer within 120 s (the model time-out)');
+  assert.equal(lines[2], '  s2/q: m at http://a:1 replied outside the expected form: not JSON');
+  assert.ok(lines.some((l) => l.startsWith('To finish them, mend the fault above')));
 });
