@@ -185,7 +185,8 @@ export async function correct(ctx: AppContext, responseId: number, sources: stri
   await markResponse(ctx.ws, engine, cq, { id: responseId, studentId: d.studentId, questionId: d.questionId });
 }
 
-export function override(ctx: AppContext, responseId: number, itemId: string, marks: number | null, comment: string): void {
+/** The instructor's mark for an item; the store applies the rule for reasons (required only to override an automatic item). */
+export function override(ctx: AppContext, responseId: number, itemId: string, marks: number | null, comment?: string): void {
   if (marks === null) ctx.ws.clearOverride(responseId, itemId, comment);
   else ctx.ws.setOverride(responseId, itemId, marks, comment);
 }
