@@ -165,6 +165,9 @@ export const ResponseDetailSchema = z.object({
   total: z.number().nullable(),
   available: z.number(),
   chips: z.array(ChipSchema),
+  /** Whether the instructor must look (the review state's word), and the manual items still open. */
+  needsReview: z.boolean().optional(),
+  openManual: z.array(z.string()).optional(),
   audit: z.array(AuditEntrySchema),
   /**
    * Equations a model proposed that the text doesn't support (grounding: a symbol or number not

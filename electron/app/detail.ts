@@ -5,7 +5,7 @@ import { ApiFailure, type ApiResponse } from '../../shared/api.ts';
 import { equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
 import { markResponse } from '../engine/grade.ts';
-import { effectiveTotal } from '../engine/review/state.ts';
+import { effectiveTotal, openManualItems, reviewOfResponse } from '../engine/review/state.ts';
 import { notFound, type AppContext } from './context.ts';
 import { AUDIT_WORDS, brief } from './reports.ts';
 import { SympyDetails } from './sympy-detail.ts';
@@ -77,6 +77,8 @@ export function detail(ctx: AppContext, responseId: number): Detail {
     total: effectiveTotal(d),
     available: q.scheme.reduce((s, i) => s + i.marks, 0),
     chips: chips(d, exam),
+    needsReview: reviewOfResponse(d, exam).needsReview,
+    openManual: openManualItems(d, q.scheme),
     audit,
     heldBack: heldBack(ctx, responseId, key, x, vars),
   };
