@@ -118,6 +118,8 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
+      // A key already used (the list's Enter that opened this response) is not used twice.
+      if (e.defaultPrevented) return;
       if (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || e.ctrlKey || e.metaKey || e.altKey) return;
       // Enter on a button or a link is that button's; anywhere else it goes on.
       if (e.key === 'Enter' && (t.tagName === 'BUTTON' || t.tagName === 'A' || t.tagName === 'SUMMARY')) return;
