@@ -155,6 +155,7 @@ function ItemRow({
               max={it.available}
               step="any"
               aria-label="marks"
+              autoFocus
               value={marks}
               onChange={(e) => setMarks(e.target.value)}
             />
