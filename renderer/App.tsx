@@ -1,5 +1,5 @@
 // Equimark's window: a sidebar with the workflow's steps in order, and the current step.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, isElectron } from './api.ts';
 import { useLoad } from './util.ts';
 import { ExamsView } from './views/Exams.tsx';
@@ -12,7 +12,7 @@ import { SummaryView } from './views/Summary.tsx';
 import { ExportView } from './views/Export.tsx';
 import { SettingsView } from './views/Settings.tsx';
 import type { ReviewRow } from '../shared/api.ts';
-import type { Nav, View } from './nav.ts';
+import { NO_FILTERS, filterRows, routeFromHash, routeToHash, type Nav, type Route, type View } from './nav.ts';
 
 const STEPS: { view: View; label: string; hint: string; needsExam: boolean }[] = [
   { view: 'exams', label: '1 Exam', hint: 'questions and marking scheme', needsExam: false },
@@ -25,29 +25,66 @@ const STEPS: { view: View; label: string; hint: string; needsExam: boolean }[] =
 ];
 
 export function App() {
-  const [view, setView] = useState<View>('exams');
-  const [examId, setExamId] = useState<string | null>(null);
-  const [responseId, setResponseId] = useState<string | null>(null);
+  // The route lives in the address (nav.ts): Back/Forward and reload restore view, filters and focus.
+  const [route, setRoute] = useState<Route>(() => routeFromHash(window.location.hash));
   const [queue, setQueue] = useState<ReviewRow[]>([]);
   const [exams, examsError, refreshExams] = useLoad(() => api['exam.list']({}), []);
   const [info] = useLoad(() => api['app.info']({}), []);
+  const { view, examId, responseId } = route;
 
   useEffect(() => {
-    if (exams && exams.length && (!examId || !exams.some((e) => e.id === examId))) setExamId(exams[0].id);
+    const onPop = () => setRoute(routeFromHash(window.location.hash));
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  /** A new route: a new history entry (Back returns here), or the current one replaced (typing in a filter). */
+  const current = useRef(route);
+  current.current = route;
+  const navigate = (change: Partial<Route>, replace = false) => {
+    const next = { ...current.current, ...change };
+    current.current = next; // two calls in one event both count
+    const hash = routeToHash(next);
+    if (hash !== window.location.hash) window.history[replace ? 'replaceState' : 'pushState'](null, '', hash);
+    setRoute(next);
+  };
+  const setExamId = (id: string | null) =>
+    navigate({ examId: id, review: NO_FILTERS, focus: null, ...(current.current.view === 'response' ? { view: 'review' as const, responseId: null } : {}) });
+
+  useEffect(() => {
+    if (exams && exams.length && (!examId || !exams.some((e) => e.id === examId))) navigate({ examId: exams[0].id }, true);
   }, [exams, examId]);
+
+  // A response opened from the address (reload, Back): its queue is the list under the address's filters.
+  useEffect(() => {
+    if (view !== 'response' || !examId || !responseId || queue.some((r) => r.responseId === responseId)) return;
+    let live = true;
+    api['review.list']({ examId }).then(
+      (d) => live && setQueue(filterRows(d.rows, route.review)),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view, examId, responseId]);
 
   const nav: Nav = {
     examId,
     setExam: setExamId,
-    go: setView,
+    go: (v) => navigate({ view: v, responseId: v === 'response' ? current.current.responseId : null }),
     openResponse(id, list) {
       if (list) setQueue(list);
-      setResponseId(id);
-      setView('response');
+      // Walking from one response to the next replaces the entry: Back returns to the list.
+      navigate({ view: 'response', responseId: id, focus: id }, current.current.view === 'response');
     },
     queue,
     responseId,
     refreshExams,
+    review: route.review,
+    setReview: (f) => navigate({ review: { ...current.current.review, ...f } }, true),
+    focus: route.focus,
+    setFocus: (id) => navigate({ focus: id }, true),
+    updateQueued: (row) => setQueue((q) => q.map((r) => (r.responseId === row.responseId ? { ...r, ...row } : r))),
   };
   const exam = exams?.find((e) => e.id === examId);
 
@@ -78,14 +115,14 @@ export function App() {
               key={s.view}
               className={`navitem ${view === s.view || (s.view === 'review' && view === 'response') ? 'active' : ''}`}
               disabled={s.needsExam && !examId}
-              onClick={() => setView(s.view)}
+              onClick={() => nav.go(s.view)}
               data-view={s.view}
             >
               <span className="navlabel">{s.label}</span>
               <span className="navhint">{s.hint}</span>
             </button>
           ))}
-          <button className={`navitem settings ${view === 'settings' ? 'active' : ''}`} onClick={() => setView('settings')} data-view="settings">
+          <button className={`navitem settings ${view === 'settings' ? 'active' : ''}`} onClick={() => nav.go('settings')} data-view="settings">
             <span className="navlabel">Settings</span>
             <span className="navhint">models, Python</span>
           </button>

@@ -6,26 +6,33 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Run an async loader; returns [data, error, reload]. */
+/**
+ * Run an async loader; returns [data, error, reload]. Data loaded for other deps (another question,
+ * another exam) is never returned while the new deps load: a view never shows the previous
+ * question's data under the new one's heading. A reload keeps the data shown until it is replaced.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [T | undefined, string | undefined, () => void] {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<string>();
+  const [state, setState] = useState<{ deps: unknown[]; data?: T; error?: string }>({ deps });
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
   useEffect(() => {
     let live = true;
+    const forDeps = deps;
     loadRef.current().then(
-      (d) => live && (setData(d), setError(undefined)),
-      (e) => live && setError(errorText(e)),
+      (d) => live && setState({ deps: forDeps, data: d }),
+      (e) => live && setState((s) => ({ deps: forDeps, data: sameDeps(s.deps, forDeps) ? s.data : undefined, error: errorText(e) })),
     );
     return () => {
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
-  return [data, error, useCallback(() => setTick((t) => t + 1), [])];
+  const current = sameDeps(state.deps, deps);
+  return [current ? state.data : undefined, current ? state.error : undefined, useCallback(() => setTick((t) => t + 1), [])];
 }
+
+const sameDeps = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
 export function download(fileName: string, text: string, type = 'text/csv') {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));

@@ -78,6 +78,10 @@ export const ReviewRowSchema = z.object({
   excerpt: z.string(),
   chips: z.array(ChipSchema),
   needsReview: z.boolean(),
+  /** The review state (engine/review/state.ts): pending, needs-review, blank, undecided, manual-open, complete. */
+  state: z.enum(['pending', 'needs-review', 'blank', 'undecided', 'manual-open', 'complete']).optional(),
+  /** Manual items still waiting for the instructor's mark (ids), whatever the state. */
+  openManual: z.array(z.string()).optional(),
   /** item id -> final mark (null: open). */
   marks: z.record(z.string(), z.number().nullable()),
   total: z.number().nullable(),
@@ -161,6 +165,9 @@ export const ResponseDetailSchema = z.object({
   total: z.number().nullable(),
   available: z.number(),
   chips: z.array(ChipSchema),
+  /** Whether the instructor must look (the review state's word), and the manual items still open. */
+  needsReview: z.boolean().optional(),
+  openManual: z.array(z.string()).optional(),
   audit: z.array(AuditEntrySchema),
   /**
    * Equations a model proposed that the text doesn't support (grounding: a symbol or number not
@@ -361,8 +368,14 @@ export const API = {
   'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),
   /** Replace the equations of a response (the instructor's correction); regrades at once, audited. */
   'response.setEquations': method(z.object({ responseId: Id, equations: Equations, comment: z.string().max(2000).optional() }), ResponseDetailSchema),
-  /** Override one scheme item's mark (comment required); null marks removes the override. */
-  'response.override': method(z.object({ responseId: Id, itemId: Id, marks: z.number().nonnegative().nullable(), comment: Comment }), ResponseDetailSchema),
+  /**
+   * Mark one scheme item by hand; null marks removes the mark. A comment saying why is required
+   * to override an automatic item (the engine refuses without one), optional for a manual item.
+   */
+  'response.override': method(
+    z.object({ responseId: Id, itemId: Id, marks: z.number().nonnegative().nullable(), comment: z.string().trim().max(2000).optional() }),
+    ResponseDetailSchema,
+  ),
 
   'groups.list': method(
     z.object({ examId: Id, questionId: Id }),
@@ -384,6 +397,41 @@ export const API = {
       ]),
     }),
     z.object({ changed: z.number() }),
+  ),
+
+  /**
+   * A manual mark and/or a comment for every member of an answer group (the instructor's keyboard
+   * flow's group step). With `preview` nothing is stored: the answer says, member by member, what
+   * would change. Otherwise each member that changes gets its own audited mark or comment. The
+   * rule for reasons is the engine's: a comment is required only to override an automatic item.
+   */
+  'groups.mark': method(
+    z.object({
+      responseIds: z.array(Id).min(1).max(100_000),
+      itemId: Id.optional(),
+      marks: z.number().nonnegative().nullable().optional(),
+      comment: z.string().trim().max(2000).optional(),
+      preview: z.boolean(),
+    }),
+    z.object({
+      itemId: z.string().nullable(),
+      /** Whether the item is marked by hand (manual), so no reason is needed. */
+      manual: z.boolean().nullable(),
+      members: z.array(
+        z.object({
+          responseId: z.string(),
+          studentId: z.string(),
+          excerpt: z.string(),
+          /** The item's mark that counts now, and after (null: open). */
+          old: z.number().nullable(),
+          new: z.number().nullable(),
+          /** Whether the mark changes (a comment alone changes every member). */
+          changes: z.boolean(),
+        }),
+      ),
+      /** How many members were changed (0 for a preview). */
+      applied: z.number(),
+    }),
   ),
 
   /** One row per (student, question): the CLI's marks.csv layout. */

@@ -5,7 +5,7 @@ import { ApiFailure, type ApiResponse } from '../../shared/api.ts';
 import { equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
 import { markResponse } from '../engine/grade.ts';
-import { effectiveTotal } from '../engine/review/state.ts';
+import { effectiveTotal, openManualItems, reviewOfResponse } from '../engine/review/state.ts';
 import { notFound, type AppContext } from './context.ts';
 import { AUDIT_WORDS, brief } from './reports.ts';
 import { SympyDetails } from './sympy-detail.ts';
@@ -77,6 +77,8 @@ export function detail(ctx: AppContext, responseId: number): Detail {
     total: effectiveTotal(d),
     available: q.scheme.reduce((s, i) => s + i.marks, 0),
     chips: chips(d, exam),
+    needsReview: reviewOfResponse(d, exam).needsReview,
+    openManual: openManualItems(d, q.scheme),
     audit,
     heldBack: heldBack(ctx, responseId, key, x, vars),
   };
@@ -185,7 +187,8 @@ export async function correct(ctx: AppContext, responseId: number, sources: stri
   await markResponse(ctx.ws, engine, cq, { id: responseId, studentId: d.studentId, questionId: d.questionId });
 }
 
-export function override(ctx: AppContext, responseId: number, itemId: string, marks: number | null, comment: string): void {
+/** The instructor's mark for an item; the store applies the rule for reasons (required only to override an automatic item). */
+export function override(ctx: AppContext, responseId: number, itemId: string, marks: number | null, comment?: string): void {
   if (marks === null) ctx.ws.clearOverride(responseId, itemId, comment);
   else ctx.ws.setOverride(responseId, itemId, marks, comment);
 }

@@ -9,6 +9,7 @@ import { importHandlers } from './handlers/imports.ts';
 import { gradingHandlers } from './handlers/grading.ts';
 import { reviewHandlers } from './handlers/review.ts';
 import { groupHandlers } from './handlers/groups.ts';
+import { groupMarkHandlers } from './handlers/group-marks.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { modelHandlers } from './handlers/models.ts';
@@ -28,6 +29,7 @@ export class AppService {
       ...gradingHandlers(ctx),
       ...reviewHandlers(ctx),
       ...groupHandlers(ctx),
+      ...groupMarkHandlers(ctx),
       ...exportHandlers(ctx),
       ...settingsHandlers(ctx),
     };

@@ -5,7 +5,7 @@ import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import type { Exam } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import type { ResponseSummary } from '../engine/store/workspace.ts';
-import { effectiveTotal, reviewOfResponse } from '../engine/review/state.ts';
+import { effectiveTotal, openManualItems, overridesAutomatic, reviewOfResponse, schemeOf } from '../engine/review/state.ts';
 
 /** Add a chip named in words, only when the API's chip list (shared/api.ts CHIPS) has it. */
 export function chips(r: ResponseSummary, exam: Exam): Chip[] {
@@ -27,7 +27,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('addresses-marker')) out.push('addresses-marker');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
-  if (r.overrides > 0) out.push('overridden');
+  if (overridesAutomatic(r, schemeOf(exam, r.questionId))) out.push('overridden');
   if (reviewOfResponse(r, exam).needsReview) out.push('needs-review');
   return out;
 }
@@ -35,13 +35,16 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
 const excerpt = (text: string | null): string => (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160);
 
 export function row(r: ResponseSummary, exam: Exam, text: string | null, available: number): ReviewRow {
+  const review = reviewOfResponse(r, exam);
   return {
     responseId: String(r.id),
     studentId: r.studentId,
     questionId: r.questionId,
     excerpt: excerpt(text),
     chips: chips(r, exam),
-    needsReview: reviewOfResponse(r, exam).needsReview,
+    needsReview: review.needsReview,
+    state: review.state,
+    openManual: openManualItems(r, schemeOf(exam, r.questionId)),
     marks: r.effective,
     total: effectiveTotal(r),
     available: r.marks?.available ?? available,

@@ -6,12 +6,16 @@ import { api } from '../api.ts';
 import type { Nav } from '../nav.ts';
 import { EquationListEditor, Tex, checkEquation } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
+import { GroupMark, GroupMembers } from './GroupMark.tsx';
 
 export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
   const [exam] = useLoad(() => api['exam.get']({ examId }), [examId]);
   const [qid, setQid] = useState<string>();
   const questionId = qid ?? exam?.questions[0]?.id;
   const [groups, error, reload] = useLoad(() => (questionId ? api['groups.list']({ examId, questionId }) : Promise.resolve([])), [examId, questionId]);
+  // The members' names, texts and marks (the review list's rows), for each group's member list.
+  const [list, , reloadList] = useLoad(() => api['review.list']({ examId }), [examId]);
+  const members = list ? new Map(list.rows.map((r) => [r.responseId, r])) : undefined;
   const [target, setTarget] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [eqs, setEqs] = useState<string[]>([]);
@@ -81,10 +85,29 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
           ) : (
             <p className="muted">no equations</p>
           )}
+          <GroupMembers
+            ids={g.responseIds}
+            rows={members}
+            onOpen={(id) =>
+              nav.openResponse(
+                id,
+                g.responseIds.flatMap((x) => members?.get(x) ?? []),
+              )
+            }
+          />
           <div className="row">
-            <button className="link" onClick={() => nav.openResponse(g.responseIds[0])}>
+            <button
+              className="link"
+              onClick={() =>
+                nav.openResponse(
+                  g.responseIds[0],
+                  g.responseIds.flatMap((x) => members?.get(x) ?? []),
+                )
+              }
+            >
               open one
             </button>
+            {q && <GroupMark ids={g.responseIds} question={q} onDone={(m) => (setMsg(m), reload(), reloadList())} />}
             <button className="link" onClick={() => (setTarget(target === g.key ? null : g.key), setEditing(null))} data-testid="group-override">
               override a mark for the whole group
             </button>

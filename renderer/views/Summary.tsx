@@ -51,7 +51,7 @@ export function SummaryView({ nav, examId }: { nav: Nav; examId: string }) {
             <h2>
               {d.questionId}: marks out of {d.available}
             </h2>
-            <Histogram counts={d.counts} />
+            <Histogram counts={d.counts} available={d.available} />
           </div>
         ))}
       </div>
@@ -69,24 +69,39 @@ export function SummaryView({ nav, examId }: { nav: Nav; examId: string }) {
   );
 }
 
-function Histogram({ counts }: { counts: number[] }) {
-  const W = 360;
+/** Marks (x) against how many responses scored them (y), both axes titled. */
+function Histogram({ counts, available }: { counts: number[]; available: number }) {
+  const W = 380;
   const H = 160;
-  const pad = 24;
+  const left = 44;
+  const right = 12;
   const max = Math.max(1, ...counts);
-  const bw = (W - pad * 2) / Math.max(1, counts.length);
+  const bw = (W - left - right) / Math.max(1, counts.length);
   return (
-    <svg viewBox={`0 0 ${W} ${H + 20}`} className="chart" role="img" aria-label={`mark distribution: ${counts.map((c, i) => `${c} scored ${i}`).join(', ')}`}>
-      <line x1={pad} y1={H} x2={W - pad} y2={H} className="axis" />
+    <svg viewBox={`0 0 ${W} ${H + 38}`} className="chart" role="img" aria-label={`mark distribution: ${counts.map((c, i) => `${c} scored ${i}`).join(', ')}`}>
+      <line x1={left} y1={H} x2={W - right} y2={H} className="axis" />
+      <line x1={left} y1={20} x2={left} y2={H} className="axis" />
+      <text x={left - 6} y={H} textAnchor="end" className="label">
+        0
+      </text>
+      <text x={left - 6} y={26} textAnchor="end" className="label">
+        {max}
+      </text>
+      <text className="axis-title" textAnchor="middle" transform={`translate(12 ${(H + 20) / 2}) rotate(-90)`} data-axis="y">
+        responses
+      </text>
+      <text className="axis-title" x={left + (W - left - right) / 2} y={H + 34} textAnchor="middle" data-axis="x">
+        mark (out of {available})
+      </text>
       {counts.map((c, i) => {
         const h = ((H - 20) * c) / max;
         return (
           <g key={i}>
-            <rect x={pad + i * bw + 4} y={H - h} width={bw - 8} height={h} rx={3} className="bar" />
-            <text x={pad + i * bw + bw / 2} y={H - h - 4} textAnchor="middle" className="count">
+            <rect x={left + i * bw + 4} y={H - h} width={bw - 8} height={h} rx={3} className="bar" />
+            <text x={left + i * bw + bw / 2} y={H - h - 4} textAnchor="middle" className="count">
               {c}
             </text>
-            <text x={pad + i * bw + bw / 2} y={H + 14} textAnchor="middle" className="label">
+            <text x={left + i * bw + bw / 2} y={H + 14} textAnchor="middle" className="label">
               {i}
             </text>
           </g>

@@ -24,15 +24,34 @@ export function counterexampleText(c: Record<string, string>, style: 'exact' | '
 }
 
 /**
+ * The method as it really went. The entailment engine proves some implications by exact
+ * polynomial algebra and files them under 'z3-proved' with a note that Z3 was never called;
+ * worded as stored that reads "proved (Z3) (… without calling z3)", which contradicts itself. Such
+ * a verdict is shown as proved by exact algebra, with the note's reason and without the claim.
+ */
+function shownMethod(v: Pick<Verdict, 'method' | 'note'>): { method: string; note: string | undefined } {
+  if (v.method === 'z3-proved' && v.note && /without calling z3/i.test(v.note)) {
+    const why = v.note
+      .replace(/,?\s*without calling z3/i, '')
+      .replace(/^proved algebraically\s*/i, '')
+      .replace(/^\((.*)\)$/, '$1')
+      .trim();
+    return { method: 'exact-algebra', note: why || undefined };
+  }
+  return { method: v.method, note: v.note };
+}
+
+/**
  * One line with everything the verdict says, for the command line and the plain-text report:
  * `holds (z3-proved)`, `does not hold (numeric-counterexample; counterexample u=1, v=2)`,
  * `holds (numeric-agreement; 24 samples; sin/cos: Z3 can't decide)`.
  */
 export function verdictLine(v: Verdict): string {
-  const parts: string[] = [v.method];
+  const shown = shownMethod(v);
+  const parts: string[] = [shown.method];
   if (v.samples !== undefined) parts.push(`${v.samples} samples`);
   if (v.counterexample) parts.push(`counterexample ${counterexampleText(v.counterexample)}`);
-  if (v.note) parts.push(v.note);
+  if (shown.note) parts.push(shown.note);
   return `${verdictHead(v)} (${parts.join('; ')})`;
 }
 
@@ -53,9 +72,10 @@ const METHOD_WORDS: Record<Verdict['method'], (v: Verdict) => string> = {
  * u = 1, v = 2.333`, `agrees numerically at 24 points (not a proof)`, `undecided (z3 timed out)`.
  */
 export function verdictWords(v: Verdict): string {
+  const shown = shownMethod(v);
   // A method this build doesn't know (a newer workspace) is shown by its name.
-  let s = METHOD_WORDS[v.method]?.(v) ?? String(v.method);
+  let s = shown.method === 'exact-algebra' ? 'proved by exact algebra' : (METHOD_WORDS[v.method]?.(v) ?? String(v.method));
   if (v.counterexample) s += `: for example ${counterexampleText(v.counterexample, 'rounded')}`;
-  if (v.note && v.method !== 'numeric-agreement') s += ` (${v.note})`;
+  if (shown.note && v.method !== 'numeric-agreement') s += ` (${shown.note})`;
   return s;
 }

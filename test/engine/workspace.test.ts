@@ -128,7 +128,7 @@ test('a failed import changes nothing stored', () => {
   ws.close();
 });
 
-test('marks of a superseded extraction are refused (StaleError); overrides need a comment and are audited', async () => {
+test('marks of a superseded extraction are refused (StaleError); overriding an automatic mark needs a comment; all audited', async () => {
   const ws = new Workspace(':memory:');
   ws.importExam(exam.exam);
   ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 2*u' }]);
@@ -138,7 +138,15 @@ test('marks of a superseded extraction are refused (StaleError); overrides need 
   const marks = await markEquations(new FakeEngine(), exam.questions.get('q1')!, [parseEquationOrThrow('Eq(v, u)')]);
   assert.throws(() => ws.saveMarks(id, x1, marks), StaleError);
   ws.saveMarks(id, x2, marks);
-  assert.throws(() => ws.setOverride(id, 'm', 1, '  '), /needs a comment/);
+  // The rule for reasons lives here, below every face: required to override an automatic item...
+  assert.throws(() => ws.setOverride(id, 'a', 1, '  '), /needs a comment/);
+  assert.throws(() => ws.setOverride(id, 'a', 1), /needs a comment/);
+  assert.throws(() => ws.clearOverride(id, 'a'), /needs a comment/);
+  assert.equal(ws.auditLog({ action: 'override.set' }).length, 0);
+  // ...optional for a manual item, which is the instructor's to mark (stored as marked by hand).
+  ws.setOverride(id, 'm', 0);
+  assert.equal(ws.getResponseDetail(id)!.overridesList[0].comment, 'marked by hand');
+  assert.deepEqual(ws.getResponseDetail(id)!.overriddenItems, ['m']);
   assert.throws(() => ws.setOverride(id, 'm', 5, 'too much'), /worth 1/);
   assert.throws(() => ws.setOverride(id, 'zz', 1, 'x'), /no scheme item 'zz'/);
   ws.setOverride(id, 'm', 1, 'limits explained well');
@@ -153,7 +161,7 @@ test('marks of a superseded extraction are refused (StaleError); overrides need 
   ws.clearOverride(id, 'a', 'changed my mind');
   assert.deepEqual(ws.getResponseDetail(id)!.effective, { a: 0, m: 1 });
   const actions = ws.auditLog().map((e) => e.action);
-  assert.deepEqual(actions.slice(-4), ['override.set', 'override.set', 'comment.add', 'override.clear']);
+  assert.deepEqual(actions.slice(-5), ['override.set', 'override.set', 'override.set', 'comment.add', 'override.clear']);
   const clear = ws.auditLog({ action: 'override.clear' })[0];
   assert.deepEqual(clear.old, { awarded: 2, comment: 'v = u is right for this variant' });
   ws.close();

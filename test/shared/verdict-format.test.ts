@@ -26,3 +26,21 @@ test('counterexampleText keeps exact values exact and rounds only for reading', 
   assert.equal(counterexampleText({ v: '7.0601234567' }, 'rounded'), 'v = 7.06');
   assert.equal(counterexampleText({ v: '1/3' }, 'rounded'), 'v = 1/3');
 });
+
+test('an algebraic proof filed as z3-proved never reads "proved (Z3) (… without calling z3)"', () => {
+  const v = {
+    holds: true,
+    method: 'z3-proved' as const,
+    note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3',
+  };
+  const words = verdictWords(v);
+  const line = verdictLine(v);
+  for (const s of [words, line]) {
+    assert.doesNotMatch(s, /z3/i, s);
+    assert.match(s, /same numerator up to a non-zero factor/);
+  }
+  assert.equal(words, 'proved by exact algebra (same numerator up to a non-zero factor; conclusion defined wherever the premise is)');
+  assert.match(line, /^holds \(exact-algebra; same numerator/);
+  // A real Z3 proof keeps its name.
+  assert.equal(verdictWords({ holds: true, method: 'z3-proved', note: 'z3: unsat' }), 'proved (Z3) (z3: unsat)');
+});

@@ -4,7 +4,7 @@ import { parseEquation } from '../../../shared/equation/index.ts';
 import { realDomain } from '../../../shared/exam.ts';
 import { marksCsv, studentMarksCsv } from '../../engine/io/csv/write.ts';
 import { goldKey } from '../../engine/store/workspace.ts';
-import { effectiveTotal, reviewCounts } from '../../engine/review/state.ts';
+import { effectiveTotal, overridesAutomatic, reviewCounts, schemeOf } from '../../engine/review/state.ts';
 import type { AppContext } from '../context.ts';
 import { detail } from '../detail.ts';
 import { report } from '../reports.ts';
@@ -64,7 +64,8 @@ export function exportHandlers(ctx: AppContext): Handlers {
         responses: rows.length,
         graded: rows.filter((r) => r.marks).length,
         needsReview: reviewCounts(rows, exam).needsReview,
-        overridden: rows.filter((r) => r.overrides > 0).length,
+        // A manual item marked by hand is the instructor's own mark, not an override of the engine's.
+        overridden: rows.filter((r) => overridesAutomatic(r, schemeOf(exam, r.questionId))).length,
         available: exam.questions.reduce((s, q) => s + q.scheme.reduce((t, i) => t + i.marks, 0), 0),
         distribution,
         chips: counts,

@@ -71,6 +71,21 @@ export function effectiveTotal(r: Pick<ResponseSummary, 'marks' | 'effective'>):
   return Object.values(r.effective).reduce<number>((s, v) => s + (v ?? 0), 0);
 }
 
+/** The manual items of a response still waiting for the instructor's mark (ids, in scheme order); none before it is marked. */
+export function openManualItems(r: Pick<ResponseSummary, 'marks' | 'effective'>, scheme: Question['scheme']): string[] {
+  if (!r.marks) return [];
+  return scheme.filter((s) => s.manual && (r.effective[s.id] === null || r.effective[s.id] === undefined)).map((s) => s.id);
+}
+
+/**
+ * Whether the instructor replaced an automatic mark (a manual item marked by hand is the
+ * instructor's own mark, not an override of the engine's).
+ */
+export function overridesAutomatic(r: Pick<ResponseSummary, 'overrides' | 'overriddenItems'>, scheme: Question['scheme']): boolean {
+  if (!r.overriddenItems) return r.overrides > 0;
+  return r.overriddenItems.some((id) => !scheme.find((s) => s.id === id)?.manual);
+}
+
 /** Most urgent first: a student's state over several responses is the most urgent of theirs. */
 const URGENCY: (ReviewState | 'missing')[] = ['pending', 'needs-review', 'undecided', 'missing', 'manual-open', 'complete'];
 

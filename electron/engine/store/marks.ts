@@ -76,39 +76,56 @@ export function undecidedItemCount(st: Statements, examId: string): number {
 
 // ---- overrides and comments ------------------------------------------------------------------
 
-/** The instructor's mark for one item (manual items included), with a required comment. */
-export function setOverride(st: Statements, responseId: number, itemId: string, awarded: number, comment: string): void {
-  if (!comment || comment.trim() === '') throw new Error('an override needs a comment saying why');
+/**
+ * What an override's comment is stored as when the instructor marks a manual item without a
+ * reason (the table requires a comment; a manual item is the instructor's to mark, so none is asked).
+ */
+export const NO_REASON_GIVEN = 'marked by hand';
+
+/**
+ * The rule for reasons: a manual item is the instructor's to mark, so a reason is optional; a mark
+ * that replaces the engine's (an automatic item) needs one. Returns the comment to store.
+ */
+function reasonFor(item: Question['scheme'][number], comment: string | undefined, doing: 'set' | 'clear'): string {
+  const c = comment?.trim() ?? '';
+  if (c) return c;
+  if (item.manual) return NO_REASON_GIVEN;
+  throw new Error(
+    doing === 'set'
+      ? `a comment is required to override the automatic mark of item '${item.id}': an override needs a comment saying why`
+      : `removing an override of the automatic item '${item.id}' needs a comment saying why`,
+  );
+}
+
+/**
+ * The instructor's mark for one item (manual items included). A comment saying why is required
+ * to override an automatic item, optional for a manual one.
+ */
+export function setOverride(st: Statements, responseId: number, itemId: string, awarded: number, comment?: string): void {
   if (!Number.isFinite(awarded) || awarded < 0) throw new Error(`override mark must be a number >= 0, got ${awarded}`);
   st.transaction(() => {
     const item = schemeItem(st, responseId, itemId);
+    const why = reasonFor(item, comment, 'set');
     if (awarded > item.marks) throw new Error(`item '${itemId}' is worth ${item.marks}; can't award ${awarded}`);
     const old = st.sql('SELECT awarded, comment FROM overrides WHERE response_id = ? AND item_id = ?').get(responseId, itemId) as Row | undefined;
     st.sql(
       'INSERT INTO overrides (response_id, item_id, awarded, comment, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (response_id, item_id) DO UPDATE SET awarded = excluded.awarded, comment = excluded.comment, created_at = excluded.created_at',
-    ).run(responseId, itemId, awarded, comment.trim(), now());
+    ).run(responseId, itemId, awarded, why, now());
     audit(st, 'override.set', 'override', `${responseKey(st, responseId)}/${itemId}`, old ? { awarded: old.awarded, comment: old.comment } : undefined, {
       awarded,
-      comment: comment.trim(),
+      comment: why,
     });
   });
 }
 
-/** Remove an override (back to the automatic mark); the reason is recorded in the audit log. */
-export function clearOverride(st: Statements, responseId: number, itemId: string, comment: string): void {
-  if (!comment || comment.trim() === '') throw new Error('removing an override needs a comment saying why');
+/** Remove an override (back to the automatic mark, or open for a manual item); the reason is recorded in the audit log. */
+export function clearOverride(st: Statements, responseId: number, itemId: string, comment?: string): void {
   st.transaction(() => {
+    const why = reasonFor(schemeItem(st, responseId, itemId), comment, 'clear');
     const old = st.sql('SELECT awarded, comment FROM overrides WHERE response_id = ? AND item_id = ?').get(responseId, itemId) as Row | undefined;
     if (!old) return;
     st.sql('DELETE FROM overrides WHERE response_id = ? AND item_id = ?').run(responseId, itemId);
-    audit(
-      st,
-      'override.clear',
-      'override',
-      `${responseKey(st, responseId)}/${itemId}`,
-      { awarded: old.awarded, comment: old.comment },
-      { comment: comment.trim() },
-    );
+    audit(st, 'override.clear', 'override', `${responseKey(st, responseId)}/${itemId}`, { awarded: old.awarded, comment: old.comment }, { comment: why });
   });
 }
 

@@ -129,6 +129,7 @@ function summary(st: Statements, r: Row): ResponseSummary {
     marks: m ? { total: m.total, available: m.available, status: m.status, inconsistent: m.inconsistent } : null,
     effective,
     overrides: ov.length,
+    overriddenItems: ov.map((o) => o.itemId),
   };
 }
 

@@ -41,6 +41,8 @@ export type ResponseSummary = {
   effective: Record<string, number | null>;
   /** Number of overrides on this response. */
   overrides: number;
+  /** The items the instructor marked (manual items marked by hand included). */
+  overriddenItems?: string[];
 };
 
 export type Override = { itemId: string; awarded: number; comment: string; createdAt: string };
@@ -283,13 +285,13 @@ export class Workspace {
     return marking.getMarks(this.#st, responseId);
   }
 
-  /** The instructor's mark for one item (manual items included), with a required comment. */
-  setOverride(responseId: number, itemId: string, awarded: number, comment: string): void {
+  /** The instructor's mark for one item (manual items included); a comment is required only to override an automatic item. */
+  setOverride(responseId: number, itemId: string, awarded: number, comment?: string): void {
     marking.setOverride(this.#st, responseId, itemId, awarded, comment);
   }
 
   /** Remove an override (back to the automatic mark); the reason is recorded in the audit log. */
-  clearOverride(responseId: number, itemId: string, comment: string): void {
+  clearOverride(responseId: number, itemId: string, comment?: string): void {
     marking.clearOverride(this.#st, responseId, itemId, comment);
   }
 

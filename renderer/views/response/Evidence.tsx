@@ -1,20 +1,34 @@
 // The evidence behind a mark: each check's verdict in words, SymPy's limits for an item, and
 // SymPy's panel (simplified forms, the equations solved for the target). Evidence never marks.
-import { Tex } from '../../tex.tsx';
+import { Tex, checkEquation } from '../../tex.tsx';
 import type { ResponseDetail, SympyDetail } from '../../../shared/api.ts';
 import { verdictWords } from '../../../shared/format/verdict.ts';
 import { symTex } from './words.ts';
 
 type Item = ResponseDetail['items'][number];
 
+/**
+ * An equation of the evidence as mathematics (KaTeX, through our grammar and printer), its SymPy
+ * source shown instead when asked; text the grammar can't parse is shown as it is.
+ */
+export function EvidenceEquation({ source, variables, showSource }: { source: string; variables: readonly string[]; showSource: boolean }) {
+  const checked = checkEquation(source, variables);
+  return (
+    <span className="evidence-eq" data-source={source}>
+      {showSource || !checked.ok ? <code className="small">{source}</code> : <Tex latex={checked.latex} />}
+    </span>
+  );
+}
+
 /** The check an item rests on (the one that earned it, or the closest), both ways where it matters. */
-export function ItemEvidence({ it }: { it: Item }) {
+export function ItemEvidence({ it, variables, showSource }: { it: Item; variables: readonly string[]; showSource: boolean }) {
   const ev = it.evidence[0];
   if (!ev) return null;
   return (
     <div>
-      {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1} <span className="mono small">{ev.student}</span> vs accepted{' '}
-      <span className="mono small">{ev.accepted}</span>
+      {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1}{' '}
+      <EvidenceEquation source={ev.student} variables={variables} showSource={showSource} /> vs accepted{' '}
+      <EvidenceEquation source={ev.accepted} variables={variables} showSource={showSource} />
       <div className="small">
         {it.outcome === 'awarded' ? '' : 'student ⇒ accepted: '}
         {verdictWords(ev.forward)}

@@ -1,10 +1,13 @@
 // One response: the text with each equation's source highlighted, the equations in KaTeX with
 // their SymPy source editable (checked as you type), every reading side by side when models
-// disagree, each scheme item's mark with its evidence, and overrides with a required comment.
-// Keys: n / j next response needing review, p / k previous, Escape back to the table.
-import { useEffect, useState } from 'react';
+// disagree, each scheme item's mark with its evidence, and marks by hand.
+// Keys (grading at keyboard speed: a manual item takes ≤ 2 keystrokes per response):
+//   0…9 mark the active manual item (then the next open one of this response is active, or the
+//   focus goes to "Next needing you"), Enter or n next response needing the instructor, p previous
+//   one, j / k next / previous response, Escape back to the list (as it was left).
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api.ts';
-import type { Nav } from '../../nav.ts';
+import { needsInstructor, type Nav } from '../../nav.ts';
 import { Chips } from '../../chips.tsx';
 import { download, errorText } from '../../util.ts';
 import type { ResponseDetail, SympyDetail } from '../../../shared/api.ts';
@@ -12,7 +15,7 @@ import { StudentCard } from './StudentText.tsx';
 import { EquationsEditor } from './Equations.tsx';
 import { HeldBack } from './HeldBack.tsx';
 import { Readings } from './Readings.tsx';
-import { Marks } from './Items.tsx';
+import { Marks, QuickMark, isManual } from './Items.tsx';
 import { SympyPanel } from './Evidence.tsx';
 import { History } from './History.tsx';
 
@@ -51,16 +54,83 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
 
   const queue = nav.queue;
   const idx = queue.findIndex((r) => r.responseId === responseId);
+  const [said, setSaid] = useState<string>();
   const step = (dir: 1 | -1, needing: boolean) => {
-    for (let i = idx + dir; i >= 0 && i < queue.length; i += dir) if (!needing || queue[i].needsReview) return nav.openResponse(queue[i].responseId);
+    for (let i = idx + dir; i >= 0 && i < queue.length; i += dir) if (!needing || needsInstructor(queue[i])) return nav.openResponse(queue[i].responseId);
+    setSaid(needing ? 'No response after this one needs you in this list. Escape goes back to it.' : undefined);
   };
+
+  // The manual item the number keys mark: the first one still open, else the first manual item.
+  const [active, setActive] = useState<string | null>(null);
+  const nextButton = useRef<HTMLButtonElement>(null);
+  const manualItems = (d?.items ?? []).filter(isManual);
+  const focusFor = (itemId: string | null) => {
+    // Focus lands where the next keystroke goes: the item to mark, or the way to the next response.
+    requestAnimationFrame(() => {
+      const el = itemId ? document.querySelector<HTMLElement>(`[data-quick="${CSS.escape(itemId)}"]`) : null;
+      (el ?? nextButton.current)?.focus({ preventScroll: true });
+    });
+  };
+  const arrived = useRef<string | null>(null);
+  useEffect(() => {
+    if (!d || arrived.current === d.responseId) return;
+    arrived.current = d.responseId;
+    setSaid(undefined);
+    const open = d.openManual ?? manualItems.filter((it) => it.final === null).map((it) => it.itemId);
+    const first = open[0] ?? manualItems[0]?.itemId ?? null;
+    setActive(first);
+    focusFor(first);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [d]);
+
+  const saved = (x: ResponseDetail) => {
+    setD(x);
+    nav.updateQueued({
+      responseId: x.responseId,
+      marks: Object.fromEntries(x.items.map((i) => [i.itemId, i.final])),
+      total: x.total,
+      chips: x.chips,
+      ...(x.needsReview !== undefined ? { needsReview: x.needsReview } : {}),
+      ...(x.openManual ? { openManual: x.openManual } : {}),
+    });
+  };
+  const quickMark = async (itemId: string, marks: number) => {
+    const it = d?.items.find((i) => i.itemId === itemId);
+    if (!d || !it) return;
+    if (marks > it.available) return setSaid(`Item ${itemId} is worth ${it.available}: ${marks} is more than that.`);
+    setSaid(undefined);
+    // Where the next keystroke goes is decided now, not when the reply comes: the next open manual item, or "next".
+    const after = manualItems.filter((m) => m.itemId !== itemId && m.final === null).map((m) => m.itemId);
+    const nextItem = after.find((m) => manualItems.findIndex((x) => x.itemId === m) > manualItems.findIndex((x) => x.itemId === itemId)) ?? after[0] ?? null;
+    if (nextItem) setActive(nextItem);
+    focusFor(nextItem);
+    try {
+      const x = await api['response.override']({ responseId: d.responseId, itemId, marks });
+      if (x.responseId === responseIdRef.current) saved(x);
+      else nav.updateQueued({ responseId: x.responseId, ...(x.openManual ? { openManual: x.openManual } : {}), total: x.total });
+    } catch (e) {
+      setSaid(`Item ${itemId} was not marked: ${errorText(e)}`);
+    }
+  };
+  const responseIdRef = useRef(responseId);
+  responseIdRef.current = responseId;
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
-      if (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return;
-      if (e.key === 'n' || e.key === 'j') step(1, e.key === 'n');
-      else if (e.key === 'p' || e.key === 'k') step(-1, e.key === 'p');
+      // A key already used (the list's Enter that opened this response) is not used twice.
+      if (e.defaultPrevented) return;
+      if (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || e.ctrlKey || e.metaKey || e.altKey) return;
+      // Enter on a button or a link is that button's; anywhere else it goes on.
+      if (e.key === 'Enter' && (t.tagName === 'BUTTON' || t.tagName === 'A' || t.tagName === 'SUMMARY')) return;
+      if (/^[0-9]$/.test(e.key) && active) quickMark(active, Number(e.key));
+      else if (e.key === 'n' || e.key === 'Enter') step(1, true);
+      else if (e.key === 'j') step(1, false);
+      else if (e.key === 'p') step(-1, true);
+      else if (e.key === 'k') step(-1, false);
       else if (e.key === 'Escape') nav.go('review');
+      else return;
+      e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -68,7 +138,7 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
 
   if (error) return <div className="banner error">{error}</div>;
   if (!d) return <div className="muted">Loading…</div>;
-  const hasNextReview = queue.slice(idx + 1).some((r) => r.needsReview);
+  const hasNextReview = queue.slice(idx + 1).some(needsInstructor);
   return (
     <section className="detail" data-testid="response-detail" data-response-id={d.responseId}>
       <div className="row spread">
@@ -108,8 +178,8 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
         <button disabled={idx < 0 || idx >= queue.length - 1} onClick={() => step(1, false)}>
           Next <kbd>j</kbd> →
         </button>
-        <button className={hasNextReview ? 'primary' : ''} disabled={!hasNextReview} onClick={() => step(1, true)}>
-          Next needing review <kbd>n</kbd>
+        <button ref={nextButton} className={hasNextReview ? 'primary' : ''} onClick={() => step(1, true)} data-testid="next-needing">
+          Next needing you <kbd>Enter</kbd> <kbd>n</kbd>
         </button>
         {idx >= 0 && (
           <span className="muted small">
@@ -117,15 +187,38 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
           </span>
         )}
       </div>
+      {manualItems.length > 0 && (
+        <div className="manual-bar card" data-testid="manual-bar">
+          {manualItems.map((it) => (
+            <div key={it.itemId} className={`manual-item ${active === it.itemId ? 'active' : ''}`} onClick={() => setActive(it.itemId)}>
+              <span className="manual-label">
+                <strong>{it.itemId}</strong> <span className="muted small">{it.description}</span>
+              </span>
+              <QuickMark it={it} active={active === it.itemId} onMark={(v) => (setActive(it.itemId), quickMark(it.itemId, v))} focusTarget />
+              <span className="muted small" data-testid={`manual-mark-${it.itemId}`}>
+                {it.final === null ? 'open' : `${it.final} / ${it.available}`}
+              </span>
+            </div>
+          ))}
+          <span className="muted small">
+            Type the mark, then <kbd>Enter</kbd> for the next response needing you.
+          </span>
+        </div>
+      )}
       <div className="columns">
         <StudentCard d={d} hover={hover} />
         <div className="column-stack">
-          <EquationsEditor d={d} onSaved={setD} onHover={setHover} />
-          {d.heldBack.length > 0 && <HeldBack d={d} onSaved={setD} />}
+          <EquationsEditor d={d} onSaved={saved} onHover={setHover} />
+          {d.heldBack.length > 0 && <HeldBack d={d} onSaved={saved} />}
         </div>
       </div>
       {d.readings.length > 1 && <Readings d={d} />}
-      <Marks d={d} sympy={sympy} onSaved={setD} />
+      {said && (
+        <div className="banner warn" role="status">
+          {said}
+        </div>
+      )}
+      <Marks d={d} sympy={sympy} onSaved={saved} active={active} onQuickMark={quickMark} />
       {sympy && <SympyPanel s={sympy} target={d.target} />}
       <History audit={d.audit} />
     </section>

@@ -1,7 +1,10 @@
 // What the student wrote, each equation's source highlighted (and lit while its equation is
-// hovered), with what could not be read and the reader's notes.
-import { Fragment, useMemo } from 'react';
+// hovered) and tagged with its number as a boxed chip (⟨1⟩, never a superscript, which reads as an
+// exponent), with what could not be read and the reader's notes. A response typed in LaTeX is
+// shown rendered (KaTeX), the text as typed one click away.
+import { Fragment, useMemo, useState } from 'react';
 import type { ResponseDetail } from '../../../shared/api.ts';
+import { StudentLatex, looksLikeLatex } from '../../student-latex.tsx';
 
 /** The card: the text, the spans not read with confidence, and the reader's notes. */
 export function StudentCard({ d, hover }: { d: ResponseDetail; hover: number | null }) {
@@ -9,10 +12,17 @@ export function StudentCard({ d, hover }: { d: ResponseDetail; hover: number | n
   const notes = (d.current?.notes ?? []).filter(
     (n) => !(d.heldBack.length > 0 && n.kind === 'held-back') && !(d.readings.length > 1 && n.kind === 'disagreement'),
   );
+  const latex = looksLikeLatex(d.text);
+  const [asTyped, setAsTyped] = useState(false);
   return (
     <div className="card">
+      {latex && (
+        <button className="link text-toggle" onClick={() => setAsTyped(!asTyped)} data-testid="text-toggle">
+          {asTyped ? 'show the LaTeX rendered' : 'show the text as typed'}
+        </button>
+      )}
       <h2>What the student wrote</h2>
-      <StudentText text={d.text} spans={(d.current?.equations ?? []).map((e) => e.span)} hover={hover} />
+      {latex && !asTyped ? <StudentLatex text={d.text} /> : <StudentText text={d.text} spans={(d.current?.equations ?? []).map((e) => e.span)} hover={hover} />}
       {(d.current?.unread.length ?? 0) > 0 && (
         <div className="banner warn">
           <strong>Not read with confidence:</strong>
@@ -65,7 +75,9 @@ export function StudentText({ text, spans, hover }: { text: string; spans: ({ st
         p.eq.length ? (
           <mark key={k} className={p.eq.includes(hover ?? -1) ? 'hot' : ''} title={`equation ${p.eq.map((i) => i + 1).join(', ')}`}>
             {p.text}
-            <sup>{p.eq.map((i) => i + 1).join(',')}</sup>
+            <span className="eq-tag" aria-label={`equation ${p.eq.map((i) => i + 1).join(', ')}`} data-eq-tag>
+              ⟨{p.eq.map((i) => i + 1).join(',')}⟩
+            </span>
           </mark>
         ) : (
           <Fragment key={k}>{p.text}</Fragment>
