@@ -38,9 +38,9 @@ test('the store loads notes stored as strings and as {kind, text}', () => {
   }
 });
 
-test("the model pipeline's guards each leave a note (held back, attachment, unread)", () => {
+test("the model pipeline's guards each leave a note (held back, attachment, unread)", async () => {
   const text = 'see the attached photo; v = 3';
-  const { extraction } = finishExtraction(
+  const { extraction } = await finishExtraction(
     FALL,
     text,
     { equations: [{ source: 'Eq(v, sqrt(2*g*h))' }], problems: [{ source: 'v^^2', errors: 'bad' }] },
