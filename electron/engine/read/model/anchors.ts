@@ -26,9 +26,13 @@ import { GREEK_CHARS } from '../../../../shared/text/greek.ts';
 import { indexText, normaliseText, numbersOf, symbolGrounding, symbolsOfExpr, type TextIndex } from './guards.ts';
 import type { SymbolMapping } from './prompts.ts';
 import type { ListComparer } from './types.ts';
+import { sameReading } from './same-reading.ts';
 
 /** A span longer than this anchors nothing (a whole response quoted as the span proves nothing). */
 export const MAX_SPAN_CHARS = 300;
+
+/** Why an equation with no span is unsupported. */
+export const NO_SPAN = "the model gave no span of the student's text for it (nor did the embedded extractor read it)";
 
 /** An equation of a model's reading, with the evidence it gave. */
 export type AnchoredInput = { source: string; eq: Equation; quote?: string; mappings?: SymbolMapping[] };
@@ -112,7 +116,10 @@ function holdsMaths(span: string, q: Question): boolean {
   return (span.match(/[A-Za-z]+/g) ?? []).some((w) => w.length >= 2 && w.length <= 6 && [...w].every((c) => singles.has(c.toLowerCase())));
 }
 
-const key = (s: string) => normaliseText(s).toLowerCase().replace(/[\s_']/g, '');
+const key = (s: string) =>
+  normaliseText(s)
+    .toLowerCase()
+    .replace(/[\s_']/g, '');
 const contentWords = (description: string | undefined) =>
   (description ?? '')
     .toLowerCase()
@@ -128,7 +135,11 @@ function sourceInSpan(from: string, span: string, idx: TextIndex): boolean {
     const k = key(f);
     return idx.tokens.has(k) || (k.length === 1 && idx.mathLetters.has(k)) || (GREEK_BY_NAME.has(k) && idx.tokens.has(k));
   }
-  const norm = (s: string) => normaliseText(s).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ');
+  const norm = (s: string) =>
+    normaliseText(s)
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/\s+/g, ' ');
   return norm(span).includes(norm(f));
 }
 
@@ -203,7 +214,9 @@ export function checkAnchor(item: AnchoredInput, span: Span, text: string, q: Qu
       mapped.push(`a bare answer read as Eq(${target}, …)`);
       continue;
     }
-    reasons.push(`'${s}' is not written in its span ${JSON.stringify(piece.slice(0, 80))}${(item.mappings ?? []).some((m) => m.to === s) ? '' : ' and no mapping gives it'}`);
+    reasons.push(
+      `'${s}' is not written in its span ${JSON.stringify(piece.slice(0, 80))}${(item.mappings ?? []).some((m) => m.to === s) ? '' : ' and no mapping gives it'}`,
+    );
   }
   for (const n of new Set([...numbersOf(item.eq.lhs), ...numbersOf(item.eq.rhs)])) {
     if (!idx.numbers.has(n)) reasons.push(`the number ${n} is not in its span ${JSON.stringify(piece.slice(0, 80))}`);
@@ -222,18 +235,12 @@ function symbolsIn(e: Equation['lhs']): Set<string> {
  * Anchor every equation of a model's reading: locate its span (quoted, or where the embedded
  * extractor read the same equation), check it, and compare with the embedded reading of the span.
  */
-export async function anchorReading(
-  items: AnchoredInput[],
-  text: string,
-  q: Question,
-  embedded: Extraction,
-  compare: ListComparer,
-): Promise<AnchorResult[]> {
+export async function anchorReading(items: AnchoredInput[], text: string, q: Question, embedded: Extraction, compare: ListComparer): Promise<AnchorResult[]> {
   const markers = findMarkerAddresses(text);
   const variables = q.variables.map((v) => v.name);
   const emb = embedded.equations.flatMap((e) => {
     const p = parseEquation(e.source, { variables });
-    return p.ok && e.span ? [{ source: equationToSympy(p.value), eq: p.value, span: e.span }] : [];
+    return p.ok ? [{ source: equationToSympy(p.value), eq: p.value, span: e.span }] : [];
   });
   const domain = realDomain(q);
   const sameAs = async (eq: Equation, among: typeof emb): Promise<number> => {
@@ -241,6 +248,8 @@ export async function anchorReading(
     const s = equationToSympy(eq);
     const i = among.findIndex((e) => e.source === s);
     if (i >= 0) return i;
+    const j = among.findIndex((e) => sameReading(eq, e.eq));
+    if (j >= 0) return j;
     try {
       return (
         await compare(
@@ -259,7 +268,12 @@ export async function anchorReading(
     if (item.quote !== undefined) {
       const spans = locateQuote(text, item.quote);
       if (spans.length === 0) {
-        best = { source: item.source, verified: false, mapped: [], reasons: [`the span it quotes, ${JSON.stringify(item.quote.slice(0, 80))}, is not in the student's text`] };
+        best = {
+          source: item.source,
+          verified: false,
+          mapped: [],
+          reasons: [`the span it quotes, ${JSON.stringify(item.quote.slice(0, 80))}, is not in the student's text`],
+        };
       }
       // The first occurrence that checks out (the same words may stand twice; one is enough).
       for (const span of spans) {
@@ -272,15 +286,17 @@ export async function anchorReading(
       // The embedded extractor read the same equation somewhere: its span anchors it.
       const j = await sameAs(item.eq, emb);
       if (j >= 0) {
+        // (An embedded reading always has spans; a stand-in extractor's may not: the agreement is the evidence.)
         const span = emb[j].span;
-        best = { source: item.source, span, via: 'embedded', verified: true, reasons: [], mapped: [], inMarker: markers.find((m) => overlaps(span, m)) };
+        const inMarker = span ? markers.find((m) => overlaps(span, m)) : undefined;
+        best = { source: item.source, ...(span ? { span } : {}), via: 'embedded', verified: true, reasons: [], mapped: [], ...(inMarker ? { inMarker } : {}) };
       } else if (!best) {
-        best = { source: item.source, verified: false, mapped: [], reasons: ['the model gave no span of the student\'s text for it, and the embedded extractor did not read it'] };
+        best = { source: item.source, verified: false, mapped: [], reasons: [NO_SPAN] };
       }
     }
     if (best.verified && best.span && best.via === 'quote') {
       // Where the embedded extractor read an equation in the same span, the readings must agree.
-      const there = emb.filter((e) => overlaps(e.span, best!.span!));
+      const there = emb.filter((e) => e.span && overlaps(e.span, best!.span!));
       if (there.length && (await sameAs(item.eq, there)) < 0) best.embeddedReads = there.map((e) => e.source);
     }
     out.push(best);

@@ -271,7 +271,14 @@ export async function readResponses(responses: ResponseInput[], question: Questi
           for (const e of embParsed) if (!seen.has(e.source)) reading.equations.push(e);
         }
       }
-      const fin = await finishExtraction(q, r.text, reading, source, { flags, notes, review, compare, ...(emb ? { embedded: emb } : {}), ...(weak ? { weak } : {}) });
+      const fin = await finishExtraction(q, r.text, reading, source, {
+        flags,
+        notes,
+        review,
+        compare,
+        ...(emb ? { embedded: emb } : {}),
+        ...(weak ? { weak } : {}),
+      });
       record.ungrounded = fin.ungrounded;
       return finish(fin.extraction);
     } catch (e) {

@@ -59,7 +59,25 @@ export type TextIndex = {
 const GREEK_NAME_SET = new Set(Object.values(GREEK_CHARS));
 
 /** Function names whose letters are never symbols the student wrote ("sqrt" writes no t). */
-const FUNCTION_WORDS = new Set(['sqrt', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'arcsin', 'arccos', 'arctan', 'exp', 'log', 'ln', 'abs', 'sec', 'csc', 'cot']);
+const FUNCTION_WORDS = new Set([
+  'sqrt',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'arcsin',
+  'arccos',
+  'arctan',
+  'exp',
+  'log',
+  'ln',
+  'abs',
+  'sec',
+  'csc',
+  'cot',
+]);
 
 /**
  * Index a text for grounding. With a question, a run of letters counts as juxtaposed symbols

@@ -23,7 +23,7 @@ export const EQUATIONS_SCHEMA = {
           span: { type: 'string', description: "the exact characters of the student's text it was read from, copied verbatim" },
           mappings: {
             type: 'array',
-            description: "symbols or words of the span written as a question variable (t1 -> t, \"Mali's speed\" -> v)",
+            description: 'symbols or words of the span written as a question variable (t1 -> t, "Mali\'s speed" -> v)',
             items: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] },
           },
         },
@@ -71,7 +71,7 @@ Syntax: SymPy source, Eq(left, right); ** for powers; sqrt, sin, cos, tan, asin,
 // the rules above to the letter (tests check that each listed span occurs in its text).
 export const EXAMPLES: { text: string; list: ReplyItem[] }[] = [
   {
-    text: 'Energy: mgh = ½mv² so v=√(2gh). Time: h = ½ g t^2. The ground speed u = 3 doesn\'t matter.',
+    text: "Energy: mgh = ½mv² so v=√(2gh). Time: h = ½ g t^2. The ground speed u = 3 doesn't matter.",
     list: [
       { equation: 'Eq(m*g*h, m*v**2/2)', span: 'mgh = ½mv²', mappings: [] },
       { equation: 'Eq(v, sqrt(2*g*h))', span: 'v=√(2gh)', mappings: [] },
@@ -83,7 +83,14 @@ export const EXAMPLES: { text: string; list: ReplyItem[] }[] = [
     list: [
       { equation: 'Eq(h, 20)', span: 'H = 20', mappings: [{ from: 'H', to: 'h' }] },
       { equation: 'Eq(t, 2)', span: 'T1 = 2', mappings: [{ from: 'T1', to: 't' }] },
-      { equation: 'Eq(v, g*t)', span: 'V = gT1 = 19.6', mappings: [{ from: 'V', to: 'v' }, { from: 'T1', to: 't' }] },
+      {
+        equation: 'Eq(v, g*t)',
+        span: 'V = gT1 = 19.6',
+        mappings: [
+          { from: 'V', to: 'v' },
+          { from: 'T1', to: 't' },
+        ],
+      },
       { equation: 'Eq(g*t, 19.6)', span: 'V = gT1 = 19.6', mappings: [{ from: 'T1', to: 't' }] },
       { equation: 'Eq(v_0, 0)', span: 'v0 = 0', mappings: [{ from: 'v0', to: 'v_0' }] },
     ],

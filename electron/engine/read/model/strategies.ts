@@ -5,7 +5,17 @@ import { equationToSympy, formatErrors, parseEquation, type Equation } from '../
 import { realDomain, type Question } from '../../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction, type ExtractionFlag, type ExtractionNote } from '../../../../shared/extraction.ts';
 import type { ChatMessage, OllamaClient } from '../ollama/client.ts';
-import { checkReply, consensusPrompt, EQUATIONS_SCHEMA, extractPrompt, repairPrompt, replyItems, systemPrompt, type ReplyItem, type SymbolMapping } from './prompts.ts';
+import {
+  checkReply,
+  consensusPrompt,
+  EQUATIONS_SCHEMA,
+  extractPrompt,
+  repairPrompt,
+  replyItems,
+  systemPrompt,
+  type ReplyItem,
+  type SymbolMapping,
+} from './prompts.ts';
 import { findMarkerAddresses, groundEquation, indexText, mentionsAttachment } from './guards.ts';
 import { anchorReading, type AnchoredInput, type AnchorResult } from './anchors.ts';
 import { extractEmbedded } from '../../../../shared/extract/index.ts';
@@ -78,7 +88,12 @@ export function checkList(items: (string | ReplyItem)[], variables: string[]): O
     const source = equationToSympy(r.value);
     if (!seen.has(source)) {
       seen.add(source);
-      equations.push({ source, eq: r.value, ...(item.span !== undefined ? { quote: item.span } : {}), ...(item.mappings.length ? { mappings: item.mappings } : {}) });
+      equations.push({
+        source,
+        eq: r.value,
+        ...(item.span !== undefined ? { quote: item.span } : {}),
+        ...(item.mappings.length ? { mappings: item.mappings } : {}),
+      });
     }
   }
   return { equations, problems };
@@ -307,10 +322,12 @@ export async function finishExtraction(
   const items: AnchoredInput[] = [];
   const ungrounded: Finished['ungrounded'] = [];
   for (const e of reading.equations) {
-    const eq = e.eq ?? (() => {
-      const p = parseEquation(e.source, { variables });
-      return p.ok ? p.value : null;
-    })();
+    const eq =
+      e.eq ??
+      (() => {
+        const p = parseEquation(e.source, { variables });
+        return p.ok ? p.value : null;
+      })();
     if (!eq) {
       const p = parseEquation(e.source, { variables });
       ungrounded.push({ source: e.source, reasons: [p.ok ? 'unreadable' : formatErrors(p.errors)] });
@@ -326,7 +343,7 @@ export async function finishExtraction(
     if (!a.verified) {
       // The text-wide reasons too (a symbol or number nowhere in the text), so the instructor sees the worst first.
       const wide = groundEquation(items[i].eq, idx, q).reasons;
-      ungrounded.push({ source: a.source, reasons: [...a.reasons, ...wide.filter((w) => !a.reasons.includes(w))] });
+      ungrounded.push({ source: a.source, reasons: [...wide, ...a.reasons] });
       continue;
     }
     grounded.push(a.span ? { source: a.source, span: a.span } : { source: a.source });
@@ -341,7 +358,8 @@ export async function finishExtraction(
   }
   if (ungrounded.length) {
     flags.add('invented');
-    for (const u of ungrounded) notes.push(note('held-back', `unsupported, held back until accepted: ${u.source} (${u.reasons.join('; ')})`));
+    for (const u of ungrounded)
+      notes.push(note('held-back', `possibly invented, held back until accepted: ${u.source} (unsupported: ${u.reasons.join('; ')})`));
   }
   if (extra.weak && extra.weak.adopted.length) {
     // Agreement reached only after one model saw the other's list: it stands only where the span checks out.
