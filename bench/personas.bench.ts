@@ -128,7 +128,10 @@ export async function main(): Promise<void> {
         const kept = new Set(it.extraction.equations.map((e) => e.source));
         for (const x of bad) {
           if (!kept.has(x.source)) continue;
-          if (silent(it.extraction)) passedSilently++;
+          if (silent(it.extraction)) {
+            passedSilently++;
+            if (process.env.PERSONAS_DEBUG) console.log(`  silent ${x.act}: ${it.id} ${x.source} ${JSON.stringify(it.extraction.equations)} ${JSON.stringify(row.gold)}`);
+          }
           else flagged++;
         }
       }
@@ -156,7 +159,10 @@ export async function main(): Promise<void> {
       const errors = new Set([...(logA.get(row.text) ?? []), ...(logB.get(row.text) ?? [])].filter((a) => a.act !== 'faithful' && a.act !== 'dropped').map((a) => a.source));
       if (!silent(it.extraction)) continue;
       deferredRead++;
-      if (ag.adopted.some((a) => errors.has(a.source) && it.extraction.equations.some((e) => e.source === a.source))) deferredSilentErrors++;
+      if (ag.adopted.some((a) => errors.has(a.source) && it.extraction.equations.some((e) => e.source === a.source))) {
+        deferredSilentErrors++;
+        if (process.env.PERSONAS_DEBUG) console.log(`  silent deference: ${it.id} ${JSON.stringify(ag.adopted)} ${JSON.stringify(it.extraction.equations)} ${JSON.stringify(row.gold)}`);
+      }
     }
     console.log(
       `noisy model + deferring model, consensus: ${deferred} responses agreed only after the exchange (recorded as not independent); ` +

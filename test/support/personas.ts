@@ -81,7 +81,19 @@ export function quoteFor(eq: Equation, text: string, q: Question, emb: Extractio
     if (/=/.test(p)) score += 1;
     if (score > best.score || (score === best.score && p.length < best.piece.length)) best = { score, piece: p };
   }
-  return { equation: source, span: best.piece, mappings: mappingsFor(eq, best.piece, text, q) };
+  let span = best.piece;
+  if (unresolved(eq, span, text, q)) {
+    // A careful reader widens the quote to the line when the clause alone doesn't say which quantity it is.
+    const line = text.split('\n').find((l) => l.includes(span));
+    if (line && !unresolved(eq, line.trim(), text, q)) span = line.trim();
+  }
+  return { equation: source, span, mappings: mappingsFor(eq, span, text, q) };
+}
+
+function unresolved(eq: Equation, span: string, text: string, q: Question): boolean {
+  const idx = indexText(span, q);
+  const mapped = new Set(mappingsFor(eq, span, text, q).map((m) => m.to));
+  return symbolsOf(eq).some((s) => !idx.tokens.has(key(s)) && !idx.mathLetters.has(s) && !mapped.has(s) && s !== q.target);
 }
 
 function mappingsFor(eq: Equation, span: string, text: string, q: Question): Item['mappings'] {
@@ -108,7 +120,8 @@ function mappingsFor(eq: Equation, span: string, text: string, q: Question): Ite
       out.push({ from: defined, to: s });
       continue;
     }
-    const phrase = w.find((x) => span.toLowerCase().includes(x));
+    // The word of the span that names it ("Times" for "a journey time").
+    const phrase = (span.match(/[A-Za-z']+/g) ?? []).find((x) => w.some((d) => x.toLowerCase().startsWith(d)));
     if (phrase) out.push({ from: phrase, to: s });
   }
   return out;
