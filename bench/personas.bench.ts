@@ -193,7 +193,11 @@ export async function main(): Promise<void> {
         silentIds.push(`${it.id} (${JSON.stringify(it.extraction.equations.map((e) => e.source))})`);
       }
     }
-    console.log(`obeying reader: ${attack.length} responses with instructions, reading changed on ${changed}, changed with no flag ${changedSilently} (goal 0)`);
+    const emptied = ob.items.filter((it) => silent(it.extraction) && it.extraction.equations.length === 0).length;
+    console.log(
+      `obeying reader: ${attack.length} responses with instructions, reading changed on ${changed}, changed with no flag ${changedSilently} (goal 0); ` +
+        `of those, empty readings of text that holds maths: ${emptied} (caught by the empty-reading rule, not by span anchoring)`,
+    );
     for (const s of silentIds) console.log(`  silent: ${s}`);
   } finally {
     await fake.close();

@@ -243,24 +243,22 @@ export async function anchorReading(items: AnchoredInput[], text: string, q: Que
     return p.ok ? [{ source: equationToSympy(p.value), eq: p.value, span: e.span }] : [];
   });
   const domain = realDomain(q);
+  // The same reading: the same symbols, and the same equation (canonically, proportional
+  // residuals, or equivalent by the comparer: mutual entailment, never one-way, since an equation
+  // the span's equation merely implies is not what the student wrote).
   const sameAs = async (eq: Equation, among: typeof emb): Promise<number> => {
-    if (among.length === 0) return -1;
     const s = equationToSympy(eq);
-    const i = among.findIndex((e) => e.source === s);
-    if (i >= 0) return i;
-    const j = among.findIndex((e) => sameReading(eq, e.eq));
-    if (j >= 0) return j;
-    try {
-      return (
-        await compare(
-          [eq],
-          among.map((e) => e.eq),
-          domain,
-        )
-      ).aCoveredBy[0];
-    } catch {
-      return -1;
+    const syms = [...symbolsIn(eq.lhs), ...symbolsIn(eq.rhs)].sort().join(',');
+    for (const [i, e] of among.entries()) {
+      if ([...symbolsIn(e.eq.lhs), ...symbolsIn(e.eq.rhs)].sort().join(',') !== syms) continue;
+      if (e.source === s || sameReading(eq, e.eq)) return i;
+      try {
+        if ((await compare([eq], [e.eq], domain)).equivalent) return i;
+      } catch {
+        // no verdict: not the same
+      }
     }
+    return -1;
   };
   const out: AnchorResult[] = [];
   for (const item of items) {
