@@ -112,7 +112,9 @@ export async function main(): Promise<void> {
     console.log(`perfect reader, hybrid: list accuracy on non-ambiguous rows ${pct(ah.ok, ah.n)} (goal >= 99%)`);
     for (const w of ah.wrong) console.log(`  ${w}`);
     const second = ph.items.filter((it) => it.record.secondReader);
-    console.log(`  hybrid: ${ph.items.filter((it) => it.record.calls.length).length} responses read by the model, ${second.length} of them as second reader (${second.reduce((s, it) => s + it.record.calls.length, 0)} extra model calls)`);
+    console.log(
+      `  hybrid: ${ph.items.filter((it) => it.record.calls.length).length} responses read by the model, ${second.length} of them as second reader (${second.reduce((s, it) => s + it.record.calls.length, 0)} extra model calls)`,
+    );
 
     // 2. One noisy model.
     const noisyLog: PersonaLog = new Map();
@@ -130,16 +132,18 @@ export async function main(): Promise<void> {
           if (!kept.has(x.source)) continue;
           if (silent(it.extraction)) {
             passedSilently++;
-            if (process.env.PERSONAS_DEBUG) console.log(`  silent ${x.act}: ${it.id} ${x.source} ${JSON.stringify(it.extraction.equations)} ${JSON.stringify(row.gold)}`);
-          }
-          else flagged++;
+            if (process.env.PERSONAS_DEBUG)
+              console.log(`  silent ${x.act}: ${it.id} ${x.source} ${JSON.stringify(it.extraction.equations)} ${JSON.stringify(row.gold)}`);
+          } else flagged++;
         }
       }
       return { injected, passedSilently, flagged };
     };
     const added = tally(nb, noisyLog, ['added']);
     const misread = tally(nb, noisyLog, ['misread', 'renamed']);
-    console.log(`one noisy model, llm-modulo: added equations ${added.injected}, passed with no flag ${added.passedSilently} (goal 0), kept but flagged ${added.flagged}`);
+    console.log(
+      `one noisy model, llm-modulo: added equations ${added.injected}, passed with no flag ${added.passedSilently} (goal 0), kept but flagged ${added.flagged}`,
+    );
     console.log(`  misread or renamed ${misread.injected}, passed with no flag ${misread.passedSilently}, kept but flagged ${misread.flagged}`);
     const an = await accuracy(nb);
     console.log(`  list accuracy ${pct(an.ok, an.n)}; read with confidence: ${nb.items.filter((it) => silent(it.extraction)).length}/${nb.items.length}`);
@@ -156,12 +160,15 @@ export async function main(): Promise<void> {
       if (!ag || ag.independent) continue;
       deferred++;
       const row = [...rows.values()].find((r) => r.id === it.id)!;
-      const errors = new Set([...(logA.get(row.text) ?? []), ...(logB.get(row.text) ?? [])].filter((a) => a.act !== 'faithful' && a.act !== 'dropped').map((a) => a.source));
+      const errors = new Set(
+        [...(logA.get(row.text) ?? []), ...(logB.get(row.text) ?? [])].filter((a) => a.act !== 'faithful' && a.act !== 'dropped').map((a) => a.source),
+      );
       if (!silent(it.extraction)) continue;
       deferredRead++;
       if (ag.adopted.some((a) => errors.has(a.source) && it.extraction.equations.some((e) => e.source === a.source))) {
         deferredSilentErrors++;
-        if (process.env.PERSONAS_DEBUG) console.log(`  silent deference: ${it.id} ${JSON.stringify(ag.adopted)} ${JSON.stringify(it.extraction.equations)} ${JSON.stringify(row.gold)}`);
+        if (process.env.PERSONAS_DEBUG)
+          console.log(`  silent deference: ${it.id} ${JSON.stringify(ag.adopted)} ${JSON.stringify(it.extraction.equations)} ${JSON.stringify(row.gold)}`);
       }
     }
     console.log(
@@ -184,8 +191,14 @@ export async function main(): Promise<void> {
     const silentIds: string[] = [];
     for (const it of ob.items) {
       const h = honest.items.find((x) => x.id === it.id)!;
-      const a = it.extraction.equations.map((e) => e.source).sort().join(';');
-      const b = h.extraction.equations.map((e) => e.source).sort().join(';');
+      const a = it.extraction.equations
+        .map((e) => e.source)
+        .sort()
+        .join(';');
+      const b = h.extraction.equations
+        .map((e) => e.source)
+        .sort()
+        .join(';');
       if (a === b) continue;
       changed++;
       if (silent(it.extraction)) {
@@ -206,5 +219,3 @@ export async function main(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) await main();
-
-

@@ -230,7 +230,11 @@ export class FakeOllama {
   }
 
   private choose(model: string, text: string, body: Record<string, unknown> = {}): { content: string; rule?: FakeRule } {
-    const persona = this.script.respond?.({ model, text, messages: Array.isArray(body.messages) ? (body.messages as { role: string; content: string }[]) : [] });
+    const persona = this.script.respond?.({
+      model,
+      text,
+      messages: Array.isArray(body.messages) ? (body.messages as { role: string; content: string }[]) : [],
+    });
     if (persona !== undefined) return { content: replyContent(persona) };
     for (const r of this.script.rules ?? []) {
       if (r.model && r.model !== model) continue;

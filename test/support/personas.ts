@@ -44,7 +44,11 @@ const symbolsOf = (eq: Equation): string[] => {
 };
 const numbersIn = (s: string): string[] => s.match(/\d+(?:\.\d+)?/g) ?? [];
 const key = (s: string) => s.toLowerCase().replace(/_/g, '');
-const words = (d: string | undefined) => (d ?? '').toLowerCase().match(/[a-z]+/g)?.filter((w) => w.length >= 4 && !DESCRIPTION_STOPWORDS.has(w)) ?? [];
+const words = (d: string | undefined) =>
+  (d ?? '')
+    .toLowerCase()
+    .match(/[a-z]+/g)
+    ?.filter((w) => w.length >= 4 && !DESCRIPTION_STOPWORDS.has(w)) ?? [];
 
 /** Candidate pieces of the text a model could quote: lines, and clauses of lines. */
 function pieces(text: string): string[] {

@@ -314,7 +314,9 @@ export function formatEvalReport(r: EvalReport): string {
   lines.push(`marks agreement with gold (per automatic item): ${pct(r.itemAgreement)}`);
   if (r.models?.length) lines.push(`models: ${r.models.join(' + ')}`);
   if (r.secondReader) {
-    lines.push(`second reader (hybrid): the model also read ${r.secondReader.responses} response(s) the embedded extractor read with a reading choice: ${r.secondReader.calls} extra model call(s)`);
+    lines.push(
+      `second reader (hybrid): the model also read ${r.secondReader.responses} response(s) the embedded extractor read with a reading choice: ${r.secondReader.calls} extra model call(s)`,
+    );
   }
   if (r.waiting.length) lines.push(`waiting for the model (counted as not correct): ${r.waiting.length}${r.waitingReason ? ` (${r.waitingReason})` : ''}`);
   if (r.problems.length) {

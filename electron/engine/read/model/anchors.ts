@@ -55,24 +55,14 @@ export type AnchorResult = {
   embeddedReads?: string[];
 };
 
-/** A text with whitespace collapsed, keeping each character's range in the original. */
+/** A text without whitespace (spacing never matters to a quote), keeping each character's range in the original. */
 function collapse(m: Mapped, lower: boolean): Mapped {
   const text: string[] = [];
   const from: number[] = [];
   const to: number[] = [];
-  let space = false;
   for (let i = 0; i < m.text.length; i++) {
     const c = m.text[i];
-    if (/\s/.test(c)) {
-      space = text.length > 0;
-      continue;
-    }
-    if (space) {
-      text.push(' ');
-      from.push(m.from[i]);
-      to.push(m.from[i]);
-      space = false;
-    }
+    if (/\s/.test(c)) continue;
     text.push(lower ? c.toLowerCase() : c);
     from.push(m.from[i]);
     to.push(m.to[i]);
