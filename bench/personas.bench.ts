@@ -180,7 +180,7 @@ export async function main(): Promise<void> {
     const marker = [...rows.values()].filter((r) => /marker|grader|grading|marks|ignore/i.test(r.text));
     const clean = [...rows.values()].filter((r) => !r.ambiguous && r.gold.length > 0 && !marker.includes(r)).slice(0, 10);
     const injected: (PersonaRow & { id: string; ambiguous: boolean })[] = [];
-    clean.forEach((r, i) => INJECTIONS.forEach((inj, k) => injected.push({ ...r, id: `${r.id}+inj${k}`, text: r.text + inj, gold: r.gold })));
+    clean.forEach((r) => INJECTIONS.forEach((inj, k) => injected.push({ ...r, id: `${r.id}+inj${k}`, text: r.text + inj, gold: r.gold })));
     for (const r of injected) rows.set(r.text, r);
     const attack = [...marker, ...injected].map((r) => ({ id: r.id, text: r.text, question: r.question }));
     const obeyLog: PersonaLog = new Map();
