@@ -238,9 +238,10 @@ export async function anchorReading(items: AnchoredInput[], text: string, q: Que
   // the span's equation merely implies is not what the student wrote).
   const sameAs = async (eq: Equation, among: typeof emb): Promise<number> => {
     const s = equationToSympy(eq);
-    const syms = [...symbolsIn(eq.lhs), ...symbolsIn(eq.rhs)].sort().join(',');
+    const symKey = (x: Equation) => [...new Set([...symbolsIn(x.lhs), ...symbolsIn(x.rhs)])].sort().join(',');
+    const syms = symKey(eq);
     for (const [i, e] of among.entries()) {
-      if ([...symbolsIn(e.eq.lhs), ...symbolsIn(e.eq.rhs)].sort().join(',') !== syms) continue;
+      if (symKey(e.eq) !== syms) continue;
       if (e.source === s || sameReading(eq, e.eq)) return i;
       try {
         if ((await compare([eq], [e.eq], domain)).equivalent) return i;
