@@ -320,3 +320,9 @@ test('persona goals: a reader that obeys instructions in the text never changes 
   // The answer it was told to record is not in the text: held back, not marked.
   assert.ok(r.items[1].record.ungrounded.some((u) => u.source === 'Eq(v, sqrt(2*g*h))'));
 });
+
+test('an equation the embedded extractor read with confidence and the model left out is a disagreement', async () => {
+  const { extraction } = await finish('h = ½ g t²; v = g t', [item('Eq(h, g*t**2/2)', 'h = ½ g t²')]);
+  assert.equal(extraction.status, 'needs-review');
+  assert.ok(extraction.notes.some((n) => n.kind === 'disagreement' && n.text.includes('also reads Eq(v, g*t)') && n.text.includes('which the model left out')));
+});

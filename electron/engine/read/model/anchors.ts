@@ -225,7 +225,13 @@ function symbolsIn(e: Equation['lhs']): Set<string> {
  * Anchor every equation of a model's reading: locate its span (quoted, or where the embedded
  * extractor read the same equation), check it, and compare with the embedded reading of the span.
  */
-export async function anchorReading(items: AnchoredInput[], text: string, q: Question, embedded: Extraction, compare: ListComparer): Promise<AnchorResult[]> {
+export async function anchorReading(
+  items: AnchoredInput[],
+  text: string,
+  q: Question,
+  embedded: Extraction,
+  compare: ListComparer,
+): Promise<{ anchors: AnchorResult[]; missed: { source: string; span?: Span }[] }> {
   const markers = findMarkerAddresses(text);
   const variables = q.variables.map((v) => v.name);
   const emb = embedded.equations.flatMap((e) => {
@@ -290,5 +296,15 @@ export async function anchorReading(items: AnchoredInput[], text: string, q: Que
     }
     out.push(best);
   }
-  return out;
+  // What the embedded extractor read with confidence (the whole response 'read') and the model left
+  // out: a dropped equation is a disagreement too.
+  const missed: { source: string; span?: Span }[] = [];
+  if (embedded.status === 'read') {
+    for (const e of emb) {
+      let found = false;
+      for (const it of items) if ((await sameAs(it.eq, [e])) >= 0) found = true;
+      if (!found) missed.push(e.span ? { source: e.source, span: e.span } : { source: e.source });
+    }
+  }
+  return { anchors: out, missed };
 }

@@ -336,7 +336,13 @@ export async function finishExtraction(
     items.push({ source: e.source, eq, ...(e.quote !== undefined ? { quote: e.quote } : {}), ...(e.mappings ? { mappings: e.mappings } : {}) });
   }
   const embedded = extra.embedded ?? extractEmbedded(text, q);
-  const anchors = await anchorReading(items, text, q, embedded, extra.compare ?? syntacticComparer);
+  const { anchors, missed } = await anchorReading(items, text, q, embedded, extra.compare ?? syntacticComparer);
+  if (missed.length) {
+    flags.add('models-disagree');
+    review = true;
+    const said = missed.map((m) => `${m.source}${m.span ? ` (at ${JSON.stringify(text.slice(m.span.start, m.span.end).slice(0, 60))})` : ''}`);
+    notes.push(note('disagreement', `the embedded extractor also reads ${said.join(', ')}, which the model left out`));
+  }
   const idx = indexText(text, q);
   const grounded: ExtractedEquation[] = [];
   for (const [i, a] of anchors.entries()) {
