@@ -18,10 +18,20 @@ const Q: Question = {
   scheme: [],
 };
 
-const responses = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, text: `Energy: mgh = 1/2 m v^2, so v = sqrt(2gh). Try ${i}: t = ${i}` }));
+const responses = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, text: `Energy: mgh = 1/2 m v^2, so v = sqrt(2gh). (Attempt ${i}.)` }));
 
 export async function main(): Promise<void> {
-  const instant = await startFakeOllama({ fallback: ['Eq(m*g*h, m*v**2/2)', 'Eq(v, sqrt(2*g*h))'] });
+  // Each equation with the span it was read from (the reply form the guard verifies).
+  const instant = await startFakeOllama({
+    fallback: {
+      json: {
+        equations: [
+          { equation: 'Eq(m*g*h, m*v**2/2)', span: 'mgh = 1/2 m v^2', mappings: [] },
+          { equation: 'Eq(v, sqrt(2*g*h))', span: 'v = sqrt(2gh)', mappings: [] },
+        ],
+      },
+    },
+  });
   try {
     const opts = { model: 'fake-llm:7b', url: instant.url, technique: 'llm-modulo' as const, retries: 0 };
     await readResponses(responses(20), Q, { ...opts, cache: new MemoryReplyCache() }); // warm-up

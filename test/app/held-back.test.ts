@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppService } from '../../electron/app/service.ts';
 import { openService, serviceApi } from '../support/app-service.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.ts';
+import { NO_SPAN } from '../../electron/engine/read/model/anchors.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MODEL = 'fake-llm:7b';
@@ -77,9 +78,15 @@ describe('equations held back as possibly invented', () => {
     );
     const [t, four] = d.heldBack;
     assert.deepEqual(t.proposedBy, [MODEL]);
-    assert.deepEqual(t.reasons, ["'t' does not appear in the student's text"]);
+    // The model gave no spans (the older reply form): what the embedded extractor also read is anchored there, the rest is unsupported.
+    assert.deepEqual(t.reasons, ["'t' does not appear in the student's text", NO_SPAN]);
+    assert.deepEqual(
+      d.current?.equations.map((e) => (e.span ? TEXT.slice(e.span.start, e.span.end) : null)),
+      ['u^2 = 2 g H', 'H = u^2/(2g)'],
+      'each equation read carries its span, for the highlight in the student text',
+    );
     assert.equal(t.latex, 't = \\frac{u}{g}');
-    assert.deepEqual(four.reasons, ["the number 4 does not appear in the student's text"]);
+    assert.deepEqual(four.reasons, ["the number 4 does not appear in the student's text", NO_SPAN]);
     assert.match(four.latex, /\\frac\{4 u\^\{2\}\}\{2 g\}/);
     // Item a (t = u/g) is not earned: the invented equation counts for nothing.
     const a = d.items.find((i) => i.itemId === 'a')!;
@@ -117,7 +124,7 @@ describe('equations held back as possibly invented', () => {
     const comment = d.audit.find((a) => a.what === 'comment')?.new ?? '';
     assert.match(
       comment,
-      /Accepted a possibly-invented equation: Eq\(t, u\/g\) \(proposed by fake-llm:7b; 't' does not appear in the student's text\)\. her working/,
+      /Accepted a possibly-invented equation: Eq\(t, u\/g\) \(proposed by fake-llm:7b; 't' does not appear in the student's text; the model gave no span of the student's text for it \(nor did the embedded extractor read it\)\)\. her working/,
     );
     assert.ok(d.audit.some((a) => a.what === 'equations read' && (a.new ?? '').startsWith('manual') && (a.new ?? '').includes('Eq(t, u/g)')));
     assert.ok(

@@ -13,7 +13,7 @@ import { MemoryReplyCache } from '../../electron/engine/read/ollama/cache.ts';
 import { syntacticComparer } from '../../electron/engine/read/model/strategies.ts';
 import { computeAccounting, gpuPower, parseParameterSize } from '../../electron/engine/read/ollama/accounting.ts';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
-import { fake, FALL, M1, M2, baseOptions } from './helpers.ts';
+import { fake, FALL, M1, M2, baseOptions, spanned } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
 
 const servers: FakeOllama[] = [];
@@ -26,7 +26,12 @@ const start = async (...a: Parameters<typeof fake>) => {
   return f;
 };
 const responses = Array.from({ length: 6 }, (_, i) => ({ id: `r${i}`, text: `answer ${i}: v = sqrt(2gh) and t = ${i}` }));
-const rules = responses.map((r, i) => ({ match: r.text, reply: ['Eq(v, sqrt(2*g*h))', `Eq(t, ${i})`], tokensIn: 100, tokensOut: 10 }));
+const rules = responses.map((r, i) => ({
+  match: r.text,
+  reply: spanned(['Eq(v, sqrt(2*g*h))', 'v = sqrt(2gh)'], [`Eq(t, ${i})`, `t = ${i}`]),
+  tokensIn: 100,
+  tokensOut: 10,
+}));
 
 test('Ollama unreachable mid-batch: the rest wait, keeping what the embedded extractor read; a re-run resumes from the cache', async () => {
   const f = await start({ rules });

@@ -53,3 +53,8 @@ export const baseOptions = (f: FakeOllama, extra: Record<string, unknown> = {}) 
   timeoutMs: 2000,
   ...extra,
 });
+
+/** A reply in the span-anchored form: [equation, span, mappings?] triples. */
+export const spanned = (...items: [string, string, [string, string][]?][]) => ({
+  json: { equations: items.map(([equation, span, maps]) => ({ equation, span, mappings: (maps ?? []).map(([from, to]) => ({ from, to })) })) },
+});

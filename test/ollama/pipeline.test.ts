@@ -4,7 +4,7 @@ import { readResponses } from '../../electron/engine/read/model/batch.ts';
 import { MemoryReplyCache } from '../../electron/engine/read/ollama/cache.ts';
 import { fenceFor } from '../../electron/engine/read/model/prompts.ts';
 import type { Extraction } from '../../shared/extraction.ts';
-import { fake, FALL, M1, M2, baseOptions } from './helpers.ts';
+import { fake, FALL, M1, M2, baseOptions, spanned } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
 
 const servers: FakeOllama[] = [];
@@ -180,7 +180,7 @@ test('per-line: a long response is read piece by piece and merged', async () => 
 test('hybrid: the embedded reading is accepted when read; the model reads only the rest; disagreement goes to review', async () => {
   const f = await start({
     rules: [
-      { match: 'tricky', reply: ['Eq(v, sqrt(2*g*h))', 'Eq(h, g*t**2/2)'] },
+      { match: 'tricky', reply: spanned(['Eq(v, sqrt(2*g*h))', 'v = sqrt(2gh)'], ['Eq(h, g*t**2/2)', 'h = ½gt²']) },
       { match: 'clash', reply: ['Eq(v, 2*g*h)'] },
     ],
   });
@@ -221,17 +221,41 @@ test('hybrid: the embedded reading is accepted when read; the model reads only t
   assert.equal(f.count('chat'), 2);
 });
 
-test('grounding: an equation the student did not write is held back as invented; mapped symbols are fine', async () => {
+test('grounding: every equation is anchored to its span; mapped symbols are fine; an equation with no verifiable span is held back', async () => {
   const text = 'With θ = 30 and V0 = 0, mgh = ½mv², so v = √(2gh). The fall time is 2 s.';
   const f = await start({
-    rules: [{ reply: ['Eq(theta, 30)', 'Eq(v_0, 0)', 'Eq(m*g*h, m*v**2/2)', 'Eq(v, sqrt(2*g*h))', 'Eq(t, 2)', 'Eq(v, 9.81*t)'] }],
+    rules: [
+      {
+        reply: {
+          json: {
+            equations: [
+              { equation: 'Eq(theta, 30)', span: 'θ = 30', mappings: [] },
+              { equation: 'Eq(v_0, 0)', span: 'V0 = 0', mappings: [{ from: 'V0', to: 'v_0' }] },
+              { equation: 'Eq(m*g*h, m*v**2/2)', span: 'mgh = ½mv²', mappings: [] },
+              { equation: 'Eq(v, sqrt(2*g*h))', span: 'v = √(2gh)', mappings: [] },
+              { equation: 'Eq(t, 2)', span: 'The fall time is 2 s', mappings: [{ from: 'fall time', to: 't' }] },
+              { equation: 'Eq(v, 9.81*t)', span: 'v = √(2gh)', mappings: [] },
+            ],
+          },
+        },
+      },
+    ],
   });
   const r = await readResponses([{ id: 's', text }], FALL, baseOptions(f, { technique: 'llm-modulo' }));
   const it = r.items[0];
   assert.deepEqual(sources(it.extraction), ['Eq(theta, 30)', 'Eq(v_0, 0)', 'Eq(m*g*h, m*v**2/2)', 'Eq(v, sqrt(2*g*h))', 'Eq(t, 2)']);
+  // Each equation carries the span it was read from (the app highlights it in the student's text).
+  assert.deepEqual(
+    it.extraction.equations.map((e) => text.slice(e.span!.start, e.span!.end)),
+    ['θ = 30', 'V0 = 0', 'mgh = ½mv²', 'v = √(2gh)', 'The fall time is 2 s'],
+  );
+  assert.match(it.extraction.notes.map((n) => n.text).join('\n'), /Eq\(t, 2\) from "The fall time is 2 s": 'fall time' read as t \(by its description\)/);
   assert.equal(it.extraction.status, 'needs-review');
   assert.ok(it.extraction.flags.includes('invented'));
-  assert.deepEqual(it.record.ungrounded, [{ source: 'Eq(v, 9.81*t)', reasons: ["the number 9.81 does not appear in the student's text"] }]);
+  assert.equal(it.record.ungrounded.length, 1);
+  assert.equal(it.record.ungrounded[0].source, 'Eq(v, 9.81*t)');
+  assert.match(it.record.ungrounded[0].reasons.join('; '), /'t' is not written in its span "v = √\(2gh\)"/);
+  assert.match(it.record.ungrounded[0].reasons.join('; '), /the number 9.81 is not in its span/);
 });
 
 test('attachment: a response that mentions an attachment is always flagged, whoever read it', async () => {

@@ -72,6 +72,8 @@ export type FakeScript = {
   pullDelayMs?: number;
   faults?: FakeFault[];
   version?: string;
+  /** A persona: answers from the request itself (tried before the rules; undefined falls through to them). */
+  respond?: (req: { model: string; text: string; messages: { role: string; content: string }[] }) => FakeReply | undefined;
 };
 
 export type FakeRequest = { endpoint: string; model?: string; body: Record<string, unknown>; at: number };
@@ -239,7 +241,13 @@ export class FakeOllama {
     return this.installed.find((m) => m.name === name || m.name === full);
   }
 
-  private choose(model: string, text: string): { content: string; rule?: FakeRule } {
+  private choose(model: string, text: string, body: Record<string, unknown> = {}): { content: string; rule?: FakeRule } {
+    const persona = this.script.respond?.({
+      model,
+      text,
+      messages: Array.isArray(body.messages) ? (body.messages as { role: string; content: string }[]) : [],
+    });
+    if (persona !== undefined) return { content: replyContent(persona) };
     for (const r of this.script.rules ?? []) {
       if (r.model && r.model !== model) continue;
       if (r.match !== undefined && !text.includes(r.match)) continue;
@@ -260,7 +268,7 @@ export class FakeOllama {
     text: string,
     fault: FakeFault | null,
   ): Promise<void> {
-    const { content: chosen, rule } = this.choose(m.name, text);
+    const { content: chosen, rule } = this.choose(m.name, text, body);
     const content =
       fault?.kind === 'invalid-json' || fault?.kind === 'prose'
         ? 'Sure! Here are the equations: v = u'

@@ -63,6 +63,11 @@ export type EvalReport = {
   /** Model techniques: the models (name@digest) and the batch's accounting. */
   models?: string[];
   accounting?: BatchAccounting;
+  /**
+   * Hybrid: responses the embedded extractor read but where it made a reading choice, also read by
+   * the model as a second reader, and the model calls that cost.
+   */
+  secondReader?: { responses: number; calls: number };
 };
 
 /** A report with what was read: the batch (each response's extraction and record, by id "student/question"). */
@@ -263,6 +268,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
   if (technique.usesModel) {
     report.models = batch.models.map((m) => `${m.name}@${m.digest}`);
     report.accounting = batch.accounting;
+    const second = batch.items.filter((it) => it?.record.secondReader);
+    if (technique.name === 'hybrid') report.secondReader = { responses: second.length, calls: second.reduce((n, it) => n + it.record.calls.length, 0) };
   }
   return { report, batch };
 }
@@ -306,6 +313,11 @@ export function formatEvalReport(r: EvalReport): string {
   lines.push(`marks agreement with gold (whole response): ${pct(r.marksAgreement)}`);
   lines.push(`marks agreement with gold (per automatic item): ${pct(r.itemAgreement)}`);
   if (r.models?.length) lines.push(`models: ${r.models.join(' + ')}`);
+  if (r.secondReader) {
+    lines.push(
+      `second reader (hybrid): the model also read ${r.secondReader.responses} response(s) the embedded extractor read with a reading choice: ${r.secondReader.calls} extra model call(s)`,
+    );
+  }
   if (r.waiting.length) lines.push(`waiting for the model (counted as not correct): ${r.waiting.length}${r.waitingReason ? ` (${r.waitingReason})` : ''}`);
   if (r.problems.length) {
     lines.push(`problems (${r.problems.length}):`);

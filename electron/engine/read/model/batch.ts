@@ -33,6 +33,7 @@ import {
   readLlmModulo,
   readPerLine,
   syntacticComparer,
+  type FinishExtras,
   type ListReading,
   type ReadContext,
 } from './strategies.ts';
@@ -229,7 +230,10 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       emb = await embedded(r.text, q);
       record.embedded = emb;
       record.readings.push({ reader: 'embedded', equations: emb.equations.map((e) => e.source) });
-      if ((emb.status === 'read' || emb.status === 'blank') && !options.verifyEmbedded) {
+      // A reading choice (alternatives) makes the model a second reader: `read` then needs both to agree.
+      const choice = emb.status === 'read' && (emb.alternatives?.length ?? 0) > 0;
+      if (choice) record.secondReader = true;
+      if ((emb.status === 'read' || emb.status === 'blank') && !options.verifyEmbedded && !choice) {
         if (mentionsAttachment(r.text) && !emb.flags.includes('attachment')) {
           emb = {
             ...emb,
@@ -278,10 +282,13 @@ export async function readResponses(responses: ResponseInput[], question: Questi
       const flags: ExtractionFlag[] = [];
       const notes: ExtractionNote[] = [];
       let review = false;
+      let weak: FinishExtras['weak'];
       if (t === 'consensus') {
         const c = await readConsensus(ctx, models[0], models[1]);
         record.readings.push(readingOf(`model:${models[0].name}`, c.a), readingOf(`model:${models[1].name}`, c.b));
         reading = { equations: c.equations, problems: [...c.a.problems, ...c.b.problems], rounds: c.rounds };
+        record.agreement = { independent: c.adopted.length === 0, adopted: c.adopted };
+        weak = { adopted: c.adopted, blind: [readingOf(`model:${models[0].name}`, c.a0), readingOf(`model:${models[1].name}`, c.b0)] };
         source = 'consensus';
         if (!c.agreed) {
           flags.push('models-disagree');
@@ -332,7 +339,14 @@ export async function readResponses(responses: ResponseInput[], question: Questi
           for (const e of embParsed) if (!seen.has(e.source)) reading.equations.push(e);
         }
       }
-      const fin = finishExtraction(q, r.text, reading, source, { flags, notes, review });
+      const fin = await finishExtraction(q, r.text, reading, source, {
+        flags,
+        notes,
+        review,
+        compare,
+        ...(emb ? { embedded: emb } : {}),
+        ...(weak ? { weak } : {}),
+      });
       record.ungrounded = fin.ungrounded;
       server.stalls = 0;
       server.read++;

@@ -37,7 +37,7 @@ export function normaliseText(text: string): string {
   return out;
 }
 
-const normNumber = (s: string): string => {
+export const normNumber = (s: string): string => {
   let t = s.replace(/^0+(?=\d)/, '');
   if (t.includes('.')) t = t.replace(/0+$/, '').replace(/\.$/, '');
   if (t.startsWith('.')) t = `0${t}`;
@@ -58,8 +58,35 @@ export type TextIndex = {
 
 const GREEK_NAME_SET = new Set(Object.values(GREEK_CHARS));
 
-export function indexText(text: string): TextIndex {
+/** Function names whose letters are never symbols the student wrote ("sqrt" writes no t). */
+const FUNCTION_WORDS = new Set([
+  'sqrt',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'arcsin',
+  'arccos',
+  'arctan',
+  'exp',
+  'log',
+  'ln',
+  'abs',
+  'sec',
+  'csc',
+  'cot',
+]);
+
+/**
+ * Index a text for grounding. With a question, a run of letters counts as juxtaposed symbols
+ * ("mgh", "2gh") only when every letter is one of its single-letter variables (any case): a word
+ * beside a digit ("2 apples", "5 times") writes no symbol.
+ */
+export function indexText(text: string, q?: Question): TextIndex {
   const t = normaliseText(text);
+  const singles = q ? new Set(q.variables.filter((v) => v.name.length === 1).map((v) => v.name.toLowerCase())) : null;
   const tokens = new Set<string>();
   const mathLetters = new Set<string>();
   const words = new Set<string>();
@@ -72,8 +99,10 @@ export function indexText(text: string): TextIndex {
     const before = t.slice(Math.max(0, m.index - 2), m.index);
     const after = t.slice(m.index + m[0].length, m.index + m[0].length + 2);
     const letters = tok.replace(/[_0-9]/g, '');
-    const near = /[=+\-*/^()√\d]/.test(before) || /[=+\-*/^()\d]/.test(after);
-    if (near && letters.length <= 6) for (const c of letters) mathLetters.add(c).add(c.toLowerCase());
+    // A digit counts only right against the run ("2gh", not "2 apples"); operators within two characters.
+    const near = /[=+\-*/^()√]/.test(before) || /\d$/.test(before) || /[=+\-*/^()]/.test(after) || /^\d/.test(after);
+    const symbolRun = !FUNCTION_WORDS.has(tok.toLowerCase()) && (!singles || [...letters].every((c) => singles.has(c.toLowerCase())));
+    if (near && symbolRun && letters.length <= 6) for (const c of letters) mathLetters.add(c).add(c.toLowerCase());
   }
   const numbers = new Set<string>(['0', '1']);
   const numRe = /(?<![A-Za-z_\d.])(\d+(?:\.\d+)?|\.\d+)(?:[eE]([+-]?\d+))?/g;
@@ -86,7 +115,7 @@ export function indexText(text: string): TextIndex {
   return { tokens, mathLetters, numbers, words, mangledGreek };
 }
 
-function numbersOf(e: Expr, out: string[] = []): string[] {
+export function numbersOf(e: Expr, out: string[] = []): string[] {
   switch (e.kind) {
     case 'num':
       out.push(normNumber(e.text));
@@ -105,7 +134,7 @@ function numbersOf(e: Expr, out: string[] = []): string[] {
   return out;
 }
 
-function symbolsOfExpr(e: Expr, out: Set<string>): void {
+export function symbolsOfExpr(e: Expr, out: Set<string>): void {
   if (e.kind === 'sym') out.add(e.name);
   else if (e.kind === 'neg') symbolsOfExpr(e.arg, out);
   else if (e.kind === 'bin') {
@@ -124,7 +153,8 @@ export function symbolGrounding(name: string, idx: TextIndex, q: Question): 'wri
   // A Greek letter lost to encoding ("sin?", "cos\uFFFD"): the angle is there, its glyph is not.
   if (GREEK_NAME_SET.has(name) && idx.mangledGreek) return 'written';
   const v = q.variables.find((x) => x.name === name);
-  if (v?.description) {
+  // A description word grounds a plain symbol only: "bottom" doesn't say which of x_b, x_t the student meant.
+  if (v?.description && !name.includes('_')) {
     const content =
       v.description
         .toLowerCase()
@@ -155,7 +185,7 @@ export function groundList(
   text: string,
   q: Question,
 ): { grounded: ExtractedEquation[]; ungrounded: { source: string; reasons: string[] }[] } {
-  const idx = indexText(text);
+  const idx = indexText(text, q);
   const variables = q.variables.map((v) => v.name);
   const grounded: ExtractedEquation[] = [];
   const ungrounded: { source: string; reasons: string[] }[] = [];

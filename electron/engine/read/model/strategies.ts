@@ -5,8 +5,20 @@ import { equationToSympy, formatErrors, parseEquation, type Equation } from '../
 import { realDomain, type Question } from '../../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction, type ExtractionFlag, type ExtractionNote } from '../../../../shared/extraction.ts';
 import type { ChatMessage, OllamaClient } from '../ollama/client.ts';
-import { checkReply, consensusPrompt, EQUATIONS_SCHEMA, extractPrompt, repairPrompt, replyEquations, systemPrompt } from './prompts.ts';
-import { findMarkerAddresses, groundList, mentionsAttachment } from './guards.ts';
+import {
+  checkReply,
+  consensusPrompt,
+  EQUATIONS_SCHEMA,
+  extractPrompt,
+  repairPrompt,
+  replyItems,
+  systemPrompt,
+  type ReplyItem,
+  type SymbolMapping,
+} from './prompts.ts';
+import { findMarkerAddresses, groundEquation, indexText, mentionsAttachment } from './guards.ts';
+import { anchorReading, type AnchoredInput, type AnchorResult } from './anchors.ts';
+import { extractEmbedded } from '../../../../shared/extract/index.ts';
 import type { CallRecord, ListComparer, ModelRef, Reading } from './types.ts';
 import { ANY_RETRACTION } from '../../../../shared/text/retractions.ts';
 
@@ -24,9 +36,12 @@ export type ReadContext = {
   compare: ListComparer;
 };
 
+/** An equation of a model's list: canonical source, parsed, with the span it quotes and the mappings it used. */
+export type ReadEquation = { source: string; eq: Equation; quote?: string; mappings?: SymbolMapping[] };
+
 export type ListReading = {
   /** Parsed, canonical, de-duplicated. */
-  equations: { source: string; eq: Equation }[];
+  equations: ReadEquation[];
   /** Items that still don't parse after the repair rounds. */
   problems: { source: string; errors: string }[];
   rounds: number;
@@ -59,20 +74,26 @@ async function ask(ctx: ReadContext, model: ModelRef, messages: ChatMessage[], m
 }
 
 /** Parse every item with the question's variables: canonical equations and the items that fail. */
-export function checkList(items: string[], variables: string[]): Omit<ListReading, 'rounds'> {
+export function checkList(items: (string | ReplyItem)[], variables: string[]): Omit<ListReading, 'rounds'> {
   const seen = new Set<string>();
   const equations: ListReading['equations'] = [];
   const problems: ListReading['problems'] = [];
-  for (const item of items) {
-    const r = parseEquation(item, { variables });
+  for (const raw of items) {
+    const item: ReplyItem = typeof raw === 'string' ? { equation: raw, mappings: [] } : raw;
+    const r = parseEquation(item.equation, { variables });
     if (!r.ok) {
-      problems.push({ source: item, errors: formatErrors(r.errors) });
+      problems.push({ source: item.equation, errors: formatErrors(r.errors) });
       continue;
     }
     const source = equationToSympy(r.value);
     if (!seen.has(source)) {
       seen.add(source);
-      equations.push({ source, eq: r.value });
+      equations.push({
+        source,
+        eq: r.value,
+        ...(item.span !== undefined ? { quote: item.span } : {}),
+        ...(item.mappings.length ? { mappings: item.mappings } : {}),
+      });
     }
   }
   return { equations, problems };
@@ -86,13 +107,13 @@ export async function readWithRepair(ctx: ReadContext, model: ModelRef, first: C
   const variables = ctx.question.variables.map((v) => v.name);
   let messages = first;
   let reply = await ask(ctx, model, messages, meta, 0);
-  let checked = checkList(replyEquations(reply), variables);
+  let checked = checkList(replyItems(reply), variables);
   let round = 0;
   while (checked.problems.length > 0 && round < maxRounds) {
     round++;
     messages = [...messages, { role: 'assistant', content: reply }, { role: 'user', content: repairPrompt(checked.problems, variables) }];
     reply = await ask(ctx, model, messages, { ...meta, purpose: 'repair' }, round);
-    checked = checkList(replyEquations(reply), variables);
+    checked = checkList(replyItems(reply), variables);
   }
   return { ...checked, rounds: round };
 }
@@ -169,7 +190,21 @@ export async function readPerLine(
   return { equations, problems: parts.flatMap((p) => p.problems), rounds: Math.max(0, ...parts.map((p) => p.rounds)), pieces: pieces.length };
 }
 
-export type ConsensusReading = { agreed: boolean; a: ListReading; b: ListReading; rounds: number; equations: ListReading['equations'] };
+/** An equation of the agreed list that one model took up only after seeing the other model's list. */
+export type Adopted = { source: string; model: string };
+
+export type ConsensusReading = {
+  agreed: boolean;
+  a: ListReading;
+  b: ListReading;
+  /** Each model's blind reading (round 0: neither saw the other's). */
+  a0: ListReading;
+  b0: ListReading;
+  rounds: number;
+  equations: ListReading['equations'];
+  /** Equations of `equations` that one of the blind readings lacks: agreement only after the exchange (weak). */
+  adopted: Adopted[];
+};
 
 const emptyEquivalent = (a: unknown[], b: unknown[]) => a.length === 0 && b.length === 0;
 
@@ -185,13 +220,28 @@ async function sameList(ctx: ReadContext, a: ListReading, b: ListReading) {
   );
 }
 
+/** Which of `list` a blind reading lacks (by the comparer). */
+async function missingFrom(ctx: ReadContext, list: ListReading['equations'], blind: ListReading): Promise<string[]> {
+  if (list.length === 0) return [];
+  if (blind.equations.length === 0) return list.map((e) => e.source);
+  const cmp = await ctx.compare(
+    list.map((e) => e.eq),
+    blind.equations.map((e) => e.eq),
+    realDomain(ctx.question),
+  );
+  return list.filter((_, i) => cmp.aCoveredBy[i] < 0).map((e) => e.source);
+}
+
 /**
- * Consensus: both models read with LLM-Modulo; while their lists differ (by the entailment
- * engine), each gets both lists and the text again, up to `maxConsensusRounds`. Remaining
- * disagreement keeps both readings; only the equations both lists support go forward.
+ * Consensus: both models read blind with LLM-Modulo (neither sees the other's reading); while
+ * their lists differ (by the entailment engine), each gets both lists and the text again, up to
+ * `maxConsensusRounds`. Remaining disagreement keeps both readings; only the equations both lists
+ * support go forward. An agreed equation missing from either blind reading was adopted after the
+ * exchange: weak agreement, which the guard accepts only with a verified span (finishExtraction).
  */
 export async function readConsensus(ctx: ReadContext, ma: ModelRef, mb: ModelRef): Promise<ConsensusReading> {
-  let [a, b] = await Promise.all([readLlmModulo(ctx, ma), readLlmModulo(ctx, mb)]);
+  const [a0, b0] = await Promise.all([readLlmModulo(ctx, ma), readLlmModulo(ctx, mb)]);
+  let [a, b] = [a0, b0];
   let cmp = await sameList(ctx, a, b);
   let round = 0;
   while (!cmp.equivalent && round < ctx.maxConsensusRounds) {
@@ -212,7 +262,14 @@ export async function readConsensus(ctx: ReadContext, ma: ModelRef, mb: ModelRef
     if (!cmp.equivalent && unchanged(a, la) && unchanged(b, lb)) break;
   }
   const equations = cmp.equivalent ? a.equations : a.equations.filter((_, i) => cmp.aCoveredBy[i] >= 0);
-  return { agreed: cmp.equivalent, a, b, rounds: round, equations };
+  // Keep the span and mappings a model quoted: from its own reading, else from the other's.
+  const withEvidence = equations.map((e) => (e.quote !== undefined ? e : (b.equations.find((x) => x.source === e.source && x.quote !== undefined) ?? e)));
+  const adopted: Adopted[] = [];
+  if (round > 0) {
+    for (const s of await missingFrom(ctx, withEvidence, a0)) adopted.push({ source: s, model: ma.name });
+    for (const s of await missingFrom(ctx, withEvidence, b0)) adopted.push({ source: s, model: mb.name });
+  }
+  return { agreed: cmp.equivalent, a, b, a0, b0, rounds: round, equations: withEvidence, adopted };
 }
 
 /** Syntactic comparer (canonical source equality): only for when no entailment engine is given. */
@@ -226,24 +283,109 @@ export const syntacticComparer: ListComparer = async (a, b) => {
   return { equivalent, aCoveredBy, bCoveredBy };
 };
 
-/** Turn a list into an Extraction with the guards applied (grounding, attachment, text addressed to the marker). */
-export function finishExtraction(
+/** Extras for finishExtraction. */
+export type FinishExtras = {
+  flags?: ExtractionFlag[];
+  notes?: ExtractionNote[];
+  review?: boolean;
+  /** Compares the model's equations with the embedded extractor's (syntactic when absent). */
+  compare?: ListComparer;
+  /** The embedded extractor's reading of the text (read here when absent). */
+  embedded?: Extraction;
+  /** Consensus: equations agreed only after the exchange, and the blind readings to show when one can't be verified. */
+  weak?: { adopted: Adopted[]; blind: Reading[] };
+};
+
+export type Finished = {
+  extraction: Extraction;
+  /** Held back: no verifiable span (unsupported), with why. */
+  ungrounded: { source: string; reasons: string[] }[];
+  anchors: AnchorResult[];
+};
+
+/**
+ * Turn a list into an Extraction with the guards applied: every equation anchored to a span of the
+ * text (anchors.ts; unsupported ones held back), weak consensus agreement checked, attachments,
+ * text addressed to the marker.
+ */
+export async function finishExtraction(
   q: Question,
   text: string,
-  reading: { equations: { source: string }[]; problems: { source: string; errors: string }[] },
+  reading: { equations: { source: string; eq?: Equation; quote?: string; mappings?: SymbolMapping[] }[]; problems: { source: string; errors: string }[] },
   source: Extraction['source'],
-  extra: { flags?: ExtractionFlag[]; notes?: ExtractionNote[]; review?: boolean } = {},
-): { extraction: Extraction; ungrounded: { source: string; reasons: string[] }[] } {
+  extra: FinishExtras = {},
+): Promise<Finished> {
   const flags = new Set<ExtractionFlag>(extra.flags ?? []);
   const notes = [...(extra.notes ?? [])];
-  const { grounded, ungrounded } = groundList(
-    reading.equations.map((e): ExtractedEquation => ({ source: e.source })),
-    text,
-    q,
-  );
+  let review = extra.review ?? false;
+  const variables = q.variables.map((v) => v.name);
+  const items: AnchoredInput[] = [];
+  const ungrounded: Finished['ungrounded'] = [];
+  for (const e of reading.equations) {
+    const eq =
+      e.eq ??
+      (() => {
+        const p = parseEquation(e.source, { variables });
+        return p.ok ? p.value : null;
+      })();
+    if (!eq) {
+      const p = parseEquation(e.source, { variables });
+      ungrounded.push({ source: e.source, reasons: [p.ok ? 'unreadable' : formatErrors(p.errors)] });
+      continue;
+    }
+    items.push({ source: e.source, eq, ...(e.quote !== undefined ? { quote: e.quote } : {}), ...(e.mappings ? { mappings: e.mappings } : {}) });
+  }
+  const embedded = extra.embedded ?? extractEmbedded(text, q);
+  const { anchors, missed } = await anchorReading(items, text, q, embedded, extra.compare ?? syntacticComparer);
+  if (missed.length) {
+    flags.add('models-disagree');
+    review = true;
+    const said = missed.map((m) => `${m.source}${m.span ? ` (at ${JSON.stringify(text.slice(m.span.start, m.span.end).slice(0, 60))})` : ''}`);
+    notes.push(note('disagreement', `the embedded extractor also reads ${said.join(', ')}, which the model left out`));
+  }
+  const idx = indexText(text, q);
+  const grounded: ExtractedEquation[] = [];
+  for (const [i, a] of anchors.entries()) {
+    if (!a.verified) {
+      // The text-wide reasons too (a symbol or number nowhere in the text), so the instructor sees the worst first.
+      const wide = groundEquation(items[i].eq, idx, q).reasons;
+      ungrounded.push({ source: a.source, reasons: [...wide, ...a.reasons] });
+      continue;
+    }
+    grounded.push(a.span ? { source: a.source, span: a.span } : { source: a.source });
+    const where = a.span ? JSON.stringify(text.slice(a.span.start, a.span.end).slice(0, 80)) : '';
+    if (a.mapped.length) notes.push(note('unmapped-symbol', `${a.source} from ${where}: ${a.mapped.join('; ')}`));
+    if (a.embeddedReads) {
+      flags.add('models-disagree');
+      review = true;
+      notes.push(note('disagreement', `the embedded extractor reads ${where} as ${JSON.stringify(a.embeddedReads)}; the model as ${a.source}`));
+    }
+    if (a.inMarker) notes.push(note('marker', `${a.source} is typed inside text addressed to the marker: read as written, not obeyed`));
+  }
   if (ungrounded.length) {
     flags.add('invented');
-    for (const u of ungrounded) notes.push(note('held-back', `possibly invented, held back until accepted: ${u.source} (${u.reasons.join('; ')})`));
+    for (const u of ungrounded)
+      notes.push(note('held-back', `possibly invented, held back until accepted: ${u.source} (unsupported: ${u.reasons.join('; ')})`));
+  }
+  if (extra.weak && extra.weak.adopted.length) {
+    // Agreement reached only after one model saw the other's list: it stands only where the span checks out.
+    const byId = new Map(anchors.map((a) => [a.source, a]));
+    const unverified = extra.weak.adopted.filter((w) => {
+      const a = byId.get(w.source);
+      return !a || !a.verified || a.embeddedReads !== undefined;
+    });
+    const said = extra.weak.adopted.map((w) => `${w.source} (taken up by ${w.model})`).join('; ');
+    if (unverified.length) {
+      flags.add('models-disagree');
+      review = true;
+      notes.push(
+        note(
+          'disagreement',
+          `agreement only after the models saw each other's lists, and the span of ${unverified.map((w) => w.source).join(', ')} could not be verified; ` +
+            `their blind readings: ${extra.weak.blind.map((r) => `${r.reader.replace(/^model:/, '')}: ${JSON.stringify(r.equations)}`).join('; ')}`,
+        ),
+      );
+    } else notes.push(note('model', `weak agreement, accepted on verified spans: ${said}`));
   }
   if (mentionsAttachment(text)) {
     flags.add('attachment');
@@ -260,9 +402,9 @@ export function finishExtraction(
     flags.add('parse-error');
     for (const p of reading.problems) notes.push(note('unread', `model output that could not be read: ${JSON.stringify(p.source)}: ${p.errors}`));
   }
-  const review = extra.review || flags.has('invented') || flags.has('attachment') || flags.has('models-disagree');
+  review = review || flags.has('invented') || flags.has('attachment') || flags.has('models-disagree');
   const status: Extraction['status'] = review ? 'needs-review' : reading.problems.length ? 'partial' : 'read';
-  return { extraction: { equations: grounded, status, source, flags: [...flags], unread: [], notes }, ungrounded };
+  return { extraction: { equations: grounded, status, source, flags: [...flags], unread: [], notes }, ungrounded, anchors };
 }
 
 export const readingOf = (reader: string, r: { equations: { source: string }[] }): Reading => ({ reader, equations: r.equations.map((e) => e.source) });

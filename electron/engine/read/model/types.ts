@@ -47,6 +47,16 @@ export type ResponseRecord = {
   ungrounded: { source: string; reasons: string[] }[];
   /** What the embedded extractor read (hybrid). */
   embedded?: Extraction;
+  /**
+   * Consensus: whether the agreed list was reached independently (both blind readings hold every
+   * agreed equation) and, when not, which equation a model took up only after seeing the other's list.
+   */
+  agreement?: { independent: boolean; adopted: { source: string; model: string }[] };
+  /**
+   * Hybrid: the model also read a response the embedded extractor had read, because the extractor
+   * made a reading choice (`alternatives`); `read` then needs both readings to agree.
+   */
+  secondReader?: boolean;
   /** Ollama was unreachable: the response waits for the model (re-run to resume). */
   waiting: boolean;
   error?: string;
