@@ -14,6 +14,11 @@
 // inside a boundary. An exception becomes that response's state (status needs-review, flag
 // 'engine-error', the reason in its notes), the batch goes on, and the summary lists it
 // (`engineErrors`). A reading that failed is read again by the next run.
+//
+// A reading's choices (an unbracketed '√' or '/', ...: Extraction.alternatives) are settled here,
+// as it is read (read/alternatives.ts): equivalent readings change nothing, differing ones hold the
+// response at 'partial' until the instructor picks one (pickReading). Model techniques' batches
+// keep the extractor's provisional 'ambiguous' (a waiting response's embedded reading).
 import { parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
@@ -24,6 +29,7 @@ import type { EquationsRow } from './io/csv/equations.ts';
 import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './store/workspace.ts';
 import type { ResponseMarks } from '../../shared/marks.ts';
 import { resolveTechnique, type Technique } from './read/registry.ts';
+import { settleAlternatives } from './read/alternatives.ts';
 import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 
@@ -299,6 +305,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       let x: Extraction | null = null;
       try {
         x = r.text === null ? noText : await technique.extractor.extract(r.text, cq.question);
+        x = await settleAlternatives(x, cq.question, engine);
       } catch (e) {
         readFailed(r, e);
       }
