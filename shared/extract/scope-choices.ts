@@ -12,7 +12,7 @@
 //
 // Not choices (the text is clear): a numeric fraction (2/3 + x, ½at² + ut), a sum of fractions
 // (1/a + 1/b: another fraction on the far side of the '+' shows the student's grouping), a
-// bracket the student wrote, an exponent whose fraction is a whole number (v^2/2), a grouping that
+// bracket the student wrote, an exponent that would not be written as a fraction (v^2/2, v^2/4), a grouping that
 // would add a bare number to a quantity (1 - v²/c² is never (1 - v²)/c²). Pure.
 
 import { factorEnd, insertBrackets, isOperand, matching, startsOperand, type Insertion, type Item } from './items.ts';
@@ -203,7 +203,12 @@ export function powerScopes(items: Item[]): ChoicePoint[] {
     if (items[q]?.k === 'op' && items[q].text === '-') q++;
     const [n, slash, d] = [items[q], items[q + 1], items[q + 2]];
     if (n?.k !== 'num' || slash?.k !== 'op' || slash.text !== '/' || d?.k !== 'num' || items[q + 3]?.k === 'op' && items[q + 3].text === '^') continue;
-    if (!/^\d+$/.test(n.text) || !/^\d+$/.test(d.text) || Number(d.text) === 0 || Number(n.text) % Number(d.text) === 0) continue;
+    if (!/^\d+$/.test(n.text) || !/^\d+$/.test(d.text)) continue;
+    const [num, den] = [Number(n.text), Number(d.text)];
+    // A fractional exponent is written in lowest terms, and is likely only where the literal power
+    // is odd to write (x^1, a negative power) or is a half power (r^3/2); v^2/4 and v^2/3 are v²/n.
+    const negative = q > k + 1;
+    if (den < 2 || gcd(num, den) !== 1 || !(num === 1 || negative || den === 2)) continue;
     points.push({
       reason: "whether the fraction after '^' is all of the exponent",
       options: [
@@ -234,3 +239,5 @@ export function combine(items: Item[], points: ChoicePoint[]): { items: Item[]; 
   }
   return combos.map((c) => ({ items: insertBrackets(items, c.ins), reasons: c.reasons }));
 }
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
