@@ -11,7 +11,10 @@ export const unsettled = (a: Alternative): boolean => a.ambiguous && a.chosen ==
 
 export function ambiguousNote(a: Alternative): ExtractionNote {
   const readings = a.readings.map((r, i) => `(${i + 1}) ${r.join(', ')}`).join('  ');
-  return note('ambiguous', `${JSON.stringify(a.text.slice(0, 160))} can be read more than one way (${a.reason}): ${readings}; reading 1 is recorded until one is picked`);
+  return note(
+    'ambiguous',
+    `${JSON.stringify(a.text.slice(0, 160))} can be read more than one way (${a.reason}): ${readings}; reading 1 is recorded until one is picked`,
+  );
 }
 
 /**
@@ -45,7 +48,8 @@ export function pickReading(x: Extraction, index: number, pick: number): Extract
   const alts = x.alternatives ?? [];
   const alt = alts[index];
   if (!alt) throw new Error(`no reading choice ${index} in this response (it has ${alts.length})`);
-  if (!Number.isInteger(pick) || pick < 0 || pick >= alt.readings.length) throw new Error(`choice ${index} has readings 1 to ${alt.readings.length}, not ${pick + 1}`);
+  if (!Number.isInteger(pick) || pick < 0 || pick >= alt.readings.length)
+    throw new Error(`choice ${index} has readings 1 to ${alt.readings.length}, not ${pick + 1}`);
   const at = x.equations.findIndex((e) => sameSpan(e.span, alt.span));
   const kept = x.equations.filter((e) => !sameSpan(e.span, alt.span));
   const replaced = alt.readings[pick].map((source) => ({ source, span: { ...alt.span } }));

@@ -30,6 +30,7 @@ import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './s
 import type { ResponseMarks } from '../../shared/marks.ts';
 import { resolveTechnique, type Technique } from './read/registry.ts';
 import { settleAlternatives } from './read/alternatives.ts';
+import { pickReading as pickReadingOf } from '../../shared/alternatives.ts';
 import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 
@@ -184,6 +185,45 @@ export async function markResponse(
     ws.saveMarks(r.id, xid, failedMarks(cq, message));
     return { marked: true, error: { studentId: r.studentId, questionId: r.questionId, message } };
   }
+}
+
+/**
+ * The instructor picks reading `reading` of choice `choice` (0-based) of a response's reading: that
+ * span's equations are replaced by the reading's, `chosen` is set, the pick is audited (who, which
+ * choice, the equations before and after) and the response is re-marked at once through
+ * markResponse. Once no choice is left unsettled and nothing else holds the reading back, it is
+ * no longer held back for its choices (the flag goes); a note of kind 'instructor' records the
+ * pick. Picking another reading later undoes it the same way. Throws on a response without a
+ * reading or a choice or reading out of range (the caller's bad request).
+ */
+export async function pickReading(
+  ws: Workspace,
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  r: { id: number; studentId: string; questionId: string },
+  choice: number,
+  reading: number,
+): Promise<{ marked: boolean; error?: EngineError }> {
+  const x = ws.getExtraction(r.id);
+  if (!x) throw new Error(`response ${r.studentId}/${r.questionId} has no reading yet`);
+  const picked = pickReadingOf(x, choice, reading); // throws when out of range
+  const alt = x.alternatives![choice];
+  const from = alt.chosen ?? 0; // reading 0 is in the equations until one is picked
+  const about = `reading of ${JSON.stringify(alt.text.slice(0, 160))}`;
+  // One note per choice: a later pick replaces the earlier one's note.
+  const notes = [
+    ...picked.notes.filter((n) => !(n.kind === 'instructor' && n.text.includes(about))),
+    note('instructor', `the instructor picked ${about}: ${reading + 1} of ${alt.readings.length}, ${alt.readings[reading].join(', ')}`),
+  ];
+  ws.saveReadingPick(r.id, { ...picked, notes }, x.reader, {
+    choice,
+    text: alt.text,
+    from,
+    to: reading,
+    before: alt.readings[from],
+    after: alt.readings[reading],
+  });
+  return markResponse(ws, engine, cq, r);
 }
 
 /** Mark every response of the exam that is extracted and not marked (see markResponse). */

@@ -23,8 +23,7 @@ export type ChoicePoint = { reason: string; options: Insertion[][] };
 /** Readings of one side beyond this many are not enumerated: the side is left unread. */
 export const MAX_SIDE_READINGS = 8;
 
-const isBinarySign = (items: Item[], k: number): boolean =>
-  items[k]?.k === 'op' && (items[k].text === '+' || items[k].text === '-') && isOperand(items[k - 1]);
+const isBinarySign = (items: Item[], k: number): boolean => items[k]?.k === 'op' && (items[k].text === '+' || items[k].text === '-') && isOperand(items[k - 1]);
 
 /** End (exclusive) of the group holding position a: the ')' closing the bracket around it, or the end. */
 function groupEnd(items: Item[], a: number): number {
@@ -178,7 +177,12 @@ export function fractionScopes(items: Item[]): ChoicePoint[] {
       }
       const first = t.slashes[0];
       const bracketed = items[t.start].k === 'lp' && !items[t.start].made && matching(items, t.start) === first - 1;
-      if (j > 0 && !bracketed && !onlyNumbers(items, t.start, first) && terms.slice(0, j).every((o) => o.slashes.length === 0 && !onlyNumbers(items, o.start, o.end))) {
+      if (
+        j > 0 &&
+        !bracketed &&
+        !onlyNumbers(items, t.start, first) &&
+        terms.slice(0, j).every((o) => o.slashes.length === 0 && !onlyNumbers(items, o.start, o.end))
+      ) {
         backward = [
           [s, 'lp'],
           [first, 'rp'],
@@ -202,7 +206,7 @@ export function powerScopes(items: Item[]): ChoicePoint[] {
     let q = k + 1;
     if (items[q]?.k === 'op' && items[q].text === '-') q++;
     const [n, slash, d] = [items[q], items[q + 1], items[q + 2]];
-    if (n?.k !== 'num' || slash?.k !== 'op' || slash.text !== '/' || d?.k !== 'num' || items[q + 3]?.k === 'op' && items[q + 3].text === '^') continue;
+    if (n?.k !== 'num' || slash?.k !== 'op' || slash.text !== '/' || d?.k !== 'num' || (items[q + 3]?.k === 'op' && items[q + 3].text === '^')) continue;
     if (!/^\d+$/.test(n.text) || !/^\d+$/.test(d.text)) continue;
     const [num, den] = [Number(n.text), Number(d.text)];
     // A fractional exponent is written in lowest terms, and is likely only where the literal power

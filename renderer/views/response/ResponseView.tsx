@@ -1,6 +1,7 @@
 // One response: the text with each equation's source highlighted, the equations in KaTeX with
 // their SymPy source editable (checked as you type), every reading side by side when models
-// disagree, each scheme item's mark with its evidence, and overrides with a required comment.
+// disagree, the reader's choices (a reading to pick where the text can be read more than one
+// way), each scheme item's mark with its evidence, and overrides with a required comment.
 // Keys: n / j next response needing review, p / k previous, Escape back to the table.
 import { useEffect, useState } from 'react';
 import { api } from '../../api.ts';
@@ -11,6 +12,7 @@ import type { ResponseDetail, SympyDetail } from '../../../shared/api.ts';
 import { StudentCard } from './StudentText.tsx';
 import { EquationsEditor } from './Equations.tsx';
 import { HeldBack } from './HeldBack.tsx';
+import { Choices } from './Choices.tsx';
 import { Readings } from './Readings.tsx';
 import { Marks } from './Items.tsx';
 import { SympyPanel } from './Evidence.tsx';
@@ -121,6 +123,7 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
         <StudentCard d={d} hover={hover} />
         <div className="column-stack">
           <EquationsEditor d={d} onSaved={setD} onHover={setHover} />
+          <Choices d={d} onSaved={setD} />
           {d.heldBack.length > 0 && <HeldBack d={d} onSaved={setD} />}
         </div>
       </div>
