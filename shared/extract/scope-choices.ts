@@ -15,7 +15,7 @@
 // bracket the student wrote, an exponent that would not be written as a fraction (v^2/2, v^2/4), a grouping that
 // would add a bare number to a quantity (1 - v²/c² is never (1 - v²)/c²). Pure.
 
-import { factorEnd, insertBrackets, isOperand, matching, startsOperand, type Insertion, type Item } from './items.ts';
+import { insertBrackets, isOperand, startsOperand, type Insertion, type Item } from './items.ts';
 
 /** A choice point: what it is about, and the brackets each option puts in (option 0 first). */
 export type ChoicePoint = { reason: string; options: Insertion[][] };
@@ -25,69 +25,113 @@ export const MAX_SIDE_READINGS = 8;
 
 const isBinarySign = (items: Item[], k: number): boolean => items[k]?.k === 'op' && (items[k].text === '+' || items[k].text === '-') && isOperand(items[k - 1]);
 
-/** End (exclusive) of the group holding position a: the ')' closing the bracket around it, or the end. */
-function groupEnd(items: Item[], a: number): number {
-  let depth = 0;
-  for (let k = a; k < items.length; k++) {
-    if (items[k].k === 'lp') depth++;
-    else if (items[k].k === 'rp' && --depth < 0) return k;
+/** More choice points than this in one side make more readings than MAX_SIDE_READINGS anyway: the search stops. */
+const MAX_POINTS = 4;
+
+/**
+ * The bracket structure of a side, found in one pass (the reader's choices look things up here,
+ * so a side is examined in time linear in its length): for each '(' its ')', for each position
+ * the end of the group around it, and for each position the end of its term in that group.
+ */
+type Structure = { close: Int32Array; groupEnd: Int32Array; termEnd: Int32Array; groups: [number, number][]; nonNumbers: Int32Array; symbols: Int32Array };
+
+function structure(items: Item[]): Structure {
+  const n = items.length;
+  const close = new Int32Array(n).fill(-1);
+  const groupEnd = new Int32Array(n).fill(n);
+  const termEnd = new Int32Array(n).fill(n);
+  const nonNumbers = new Int32Array(n + 1); // prefix counts of items that are neither numbers nor '^'
+  const symbols = new Int32Array(n + 1); // prefix counts of symbols and functions
+  const open: number[] = [];
+  for (let k = 0; k < n; k++) {
+    nonNumbers[k + 1] = nonNumbers[k] + (items[k].k === 'num' || (items[k].k === 'op' && items[k].text === '^') ? 0 : 1);
+    symbols[k + 1] = symbols[k] + (items[k].k === 'sym' || items[k].k === 'fn' ? 1 : 0);
+    if (items[k].k === 'lp') open.push(k);
+    else if (items[k].k === 'rp' && open.length) close[open.pop()!] = k;
   }
-  return items.length;
+  const groups: [number, number][] = [[0, n]];
+  for (let k = 0; k < n; k++) if (items[k].k === 'lp' && close[k] > k + 1) groups.push([k + 1, close[k]]);
+  for (const [s, e] of groups) {
+    // Top-level positions of the group (a bracket is jumped over), each given the group's end and its term's end.
+    const top: number[] = [];
+    for (let k = s; k < e; k = items[k].k === 'lp' && close[k] >= 0 ? close[k] + 1 : k + 1) top.push(k);
+    let end = e;
+    for (let i = top.length - 1; i >= 0; i--) {
+      const k = top[i];
+      groupEnd[k] = e;
+      termEnd[k] = end;
+      if (k > s && isBinarySign(items, k)) end = k;
+    }
+    // A bracket's inside belongs to its own group; a position right after a '(' is set there.
+  }
+  return { close, groupEnd, termEnd, groups, nonNumbers, symbols };
 }
 
-/** End (exclusive) of the term from a: up to a '+'/'-' between terms at this depth, or the group's end. */
-function termEnd(items: Item[], a: number, end: number): number {
-  let depth = 0;
-  for (let k = a; k < end; k++) {
-    if (items[k].k === 'lp') depth++;
-    else if (items[k].k === 'rp') depth--;
-    else if (depth === 0 && k > a && isBinarySign(items, k)) return k;
-  }
-  return end;
-}
+const onlyNumbers = (st: Structure, a: number, b: number): boolean => b > a && st.nonNumbers[b] === st.nonNumbers[a];
 
-const onlyNumbers = (items: Item[], a: number, b: number): boolean =>
-  b > a && items.slice(a, b).every((it) => it.k === 'num' || (it.k === 'op' && it.text === '^'));
+/** End (exclusive) of the factor starting at p (as items.ts factorEnd, with the brackets looked up). */
+function factorEndIn(items: Item[], st: Structure, p: number): number {
+  const it = items[p];
+  if (!it) return -1;
+  let e: number;
+  if (it.k === 'num' || it.k === 'sym') e = p + 1;
+  else if (it.k === 'lp') e = st.close[p] < 0 ? -1 : st.close[p] + 1;
+  else if (it.k === 'fn' && items[p + 1]?.k === 'lp') e = st.close[p + 1] < 0 ? -1 : st.close[p + 1] + 1;
+  else return -1;
+  while (e > 0 && items[e]?.k === 'op' && items[e].text === '^') {
+    let q = e + 1;
+    if (items[q]?.k === 'op' && items[q].text === '-') q++;
+    e = items[q]?.k === 'lp' ? (st.close[q] < 0 ? -1 : st.close[q] + 1) : items[q]?.k === 'num' || items[q]?.k === 'sym' ? q + 1 : -1;
+  }
+  return e;
+}
 
 /**
  * '√' with a bare argument: how far it reaches. The reach can end after the first atom (√2·h),
  * after its power (√(x²) or √x·x), after the factors glued to it (√(2h)/g), at the end of its term
  * (√(2h/g)) or, when a '+'/'-' follows, at the end of the bracket or side (√(1 - v²/c²)). One
  * reach is no choice. Option 0: the first atom when that is the usual reading (√2 + 1, √x y with
- * a space), otherwise the whole term.
+ * a space), otherwise the whole term. A root never reaches over a '+'/'-' to a term with a root of
+ * its own (√2 + √a), nor over numbers only (√2 + 1).
  */
-export function sqrtReaches(items: Item[]): ChoicePoint[] {
+export function sqrtReaches(items: Item[], st: Structure = structure(items)): ChoicePoint[] {
   const points: ChoicePoint[] = [];
-  for (let p = 0; p < items.length; p++) {
+  for (let p = 0; p < items.length && points.length < MAX_POINTS; p++) {
     if (items[p].k !== 'fn' || items[p].text !== 'sqrt' || items[p + 1]?.k === 'lp') continue;
     const a = p + 1;
     const arg = items[a];
     if (!arg || (arg.k !== 'num' && arg.k !== 'sym')) continue; // no clear argument: the renderer says so
-    const gEnd = groupEnd(items, a);
-    const tEnd = termEnd(items, a, gEnd);
-    const withPower = factorEnd(items, a);
+    const gEnd = st.groupEnd[a];
+    const tEnd = st.termEnd[a];
+    const withPower = factorEndIn(items, st, a);
+    const ends = [a + 1];
+    if (withPower > a + 1) ends.push(withPower);
+    // The factors glued to it (no space).
     let tight = withPower;
     while (tight > 0 && tight < tEnd && startsOperand(items[tight]) && !items[tight].sp) {
-      const f = factorEnd(items, tight);
-      if (f < 0) break;
+      const f = factorEndIn(items, st, tight);
+      if (f < 0 || f > tEnd) break;
       tight = f;
     }
-    const ends = new Set<number>([a + 1]);
-    if (withPower > a + 1) ends.add(withPower);
-    if (tight > 0) ends.add(tight);
-    ends.add(tEnd);
-    // Over a '+'/'-' only where the root could cover a difference of quantities (√1-v²/c², not √2 + 1).
-    if (gEnd > tEnd && !onlyNumbers(items, a, gEnd)) ends.add(gEnd);
-    const sorted = [...ends].filter((e) => e > a && e <= gEnd).sort((x, y) => x - y);
-    // Ends that split a factor (inside a power or a call) are not readings.
-    const reaches = sorted.filter((e) => e === a + 1 || e === tEnd || e === gEnd || factorBoundary(items, a, e));
+    if (tight > 0) ends.push(tight);
+    ends.push(tEnd);
+    let rootAfter = false;
+    for (let j = tEnd; j < gEnd && !rootAfter; j = items[j].k === 'lp' && st.close[j] >= 0 ? st.close[j] + 1 : j + 1) {
+      rootAfter = items[j].k === 'fn' && items[j].text === 'sqrt';
+    }
+    // Over a '+'/'-' only straight after its argument (√1-v²/c², √u²+w²; not √2/2 + x).
+    if (gEnd > tEnd && tEnd === withPower && !onlyNumbers(st, a, gEnd) && !rootAfter) ends.push(gEnd);
+    // A reach over numbers only past the first atom (√2/2 as √(2/2)) is not a reading anyone means.
+    const reaches = [...new Set(ends)].filter((e) => e > a && e <= gEnd && (e === a + 1 || st.symbols[e] > st.symbols[a + 1])).sort((x, y) => x - y);
     if (reaches.length < 2) continue;
+    // The usual reading, where the root takes its first atom: not "√2h", "√x²", "√L/g", "√2(…)".
     const next = items[a + 1];
-    const usual =
-      !next ||
-      (next.sp && !(arg.k === 'num' && next.k === 'sym')) ||
-      (next.k === 'op' && (next.text === '+' || next.text === '-' || next.text === '*')) ||
-      next.k === 'rp';
+    const unusual =
+      (arg.k === 'num' && next?.k === 'sym') ||
+      (next?.k === 'op' && next.text === '^') ||
+      (next?.k === 'op' && next.text === '/' && arg.k === 'sym') ||
+      (!!next && !next.sp && (next.k === 'sym' || next.k === 'num' || next.k === 'fn' || next.k === 'lp'));
+    const usual = !unusual;
     const first = usual ? a + 1 : tEnd;
     const order = [first, ...reaches.filter((e) => e !== first)];
     points.push({
@@ -101,45 +145,18 @@ export function sqrtReaches(items: Item[]): ChoicePoint[] {
   return points;
 }
 
-/** Whether e ends a factor that starts at a (walking factor by factor over products and quotients). */
-function factorBoundary(items: Item[], a: number, e: number): boolean {
-  let k = a;
-  while (k < e) {
-    const f = factorEnd(items, k);
-    if (f < 0) return false;
-    if (f === e) return true;
-    k = f;
-    if (items[k]?.k === 'op' && (items[k].text === '*' || items[k].text === '/')) k++;
-  }
-  return k === e;
-}
-
-/** The groups of items: the whole side and the inside of every bracket, as [start, end). */
-function groups(items: Item[]): [number, number][] {
-  const out: [number, number][] = [[0, items.length]];
-  for (let k = 0; k < items.length; k++) {
-    if (items[k].k !== 'lp') continue;
-    const m = matching(items, k);
-    if (m > k + 1) out.push([k + 1, m]);
-  }
-  return out;
-}
-
 /** Top-level terms of a group, with the positions of their top-level '/'. */
-function termsOf(items: Item[], s: number, e: number): { start: number; end: number; slashes: number[] }[] {
+function termsOf(items: Item[], st: Structure, s: number, e: number): { start: number; end: number; slashes: number[] }[] {
   const terms: { start: number; end: number; slashes: number[] }[] = [];
   let start = s;
   let slashes: number[] = [];
-  let depth = 0;
-  for (let k = s; k < e; k++) {
+  for (let k = s; k < e; k = items[k].k === 'lp' && st.close[k] >= 0 ? st.close[k] + 1 : k + 1) {
     const it = items[k];
-    if (it.k === 'lp') depth++;
-    else if (it.k === 'rp') depth--;
-    else if (depth === 0 && k > start && isBinarySign(items, k)) {
+    if (k > start && isBinarySign(items, k)) {
       terms.push({ start, end: k, slashes });
       start = k + 1;
       slashes = [];
-    } else if (depth === 0 && it.k === 'op' && it.text === '/') slashes.push(k);
+    } else if (it.k === 'op' && it.text === '/') slashes.push(k);
   }
   terms.push({ start, end: e, slashes });
   return terms;
@@ -148,41 +165,37 @@ function termsOf(items: Item[], s: number, e: number): { start: number; end: num
 /**
  * '/' beside an unbracketed '+'/'-' in the same group: the denominator may reach to the group's end
  * (F/m+M as F/(m+M)) and the numerator back to its start (u + √D/2 as (u + √D)/2). Not where the
- * fraction is numeric, where the student bracketed that part, or where a fraction on the far
- * side shows the grouping (1/u + 1/v).
+ * fraction is numeric, where the student bracketed that part, where a fraction on the far side
+ * shows the grouping (1/u + 1/v), or where a bare number would be added to a quantity.
  */
-export function fractionScopes(items: Item[]): ChoicePoint[] {
+export function fractionScopes(items: Item[], st: Structure = structure(items)): ChoicePoint[] {
   const points: ChoicePoint[] = [];
-  for (const [s, e] of groups(items)) {
-    const terms = termsOf(items, s, e);
+  for (const [s, e] of st.groups) {
+    if (points.length >= MAX_POINTS) break;
+    const terms = termsOf(items, st, s, e);
     if (terms.length < 2) continue;
+    // Whether every term after j (before j) is plain: no fraction of its own, not a bare number.
+    const plain = terms.map((o) => o.slashes.length === 0 && !onlyNumbers(st, o.start, o.end));
+    const plainAfter = new Array<boolean>(terms.length + 1).fill(true);
+    for (let j = terms.length - 1; j >= 0; j--) plainAfter[j] = plainAfter[j + 1] && plain[j];
+    let plainBefore = true;
     terms.forEach((t, j) => {
-      if (t.slashes.length === 0) return;
+      const before = plainBefore;
+      plainBefore = plainBefore && plain[j];
+      if (t.slashes.length === 0 || points.length >= MAX_POINTS) return;
       let forward: Insertion[] | null = null;
       let backward: Insertion[] | null = null;
-      const last = t.slashes[t.slashes.length - 1];
-      const q = last + 1;
-      const dEnd = factorEnd(items, q);
-      if (
-        j < terms.length - 1 &&
-        !(items[q]?.k === 'lp' && !items[q].made) &&
-        dEnd === t.end &&
-        !onlyNumbers(items, q, dEnd) &&
-        terms.slice(j + 1).every((o) => o.slashes.length === 0 && !onlyNumbers(items, o.start, o.end))
-      ) {
+      const q = t.slashes[t.slashes.length - 1] + 1;
+      const dEnd = factorEndIn(items, st, q);
+      if (j < terms.length - 1 && !(items[q]?.k === 'lp' && !items[q].made) && dEnd === t.end && !onlyNumbers(st, q, dEnd) && plainAfter[j + 1]) {
         forward = [
           [q, 'lp'],
           [e, 'rp'],
         ];
       }
       const first = t.slashes[0];
-      const bracketed = items[t.start].k === 'lp' && !items[t.start].made && matching(items, t.start) === first - 1;
-      if (
-        j > 0 &&
-        !bracketed &&
-        !onlyNumbers(items, t.start, first) &&
-        terms.slice(0, j).every((o) => o.slashes.length === 0 && !onlyNumbers(items, o.start, o.end))
-      ) {
+      const bracketed = items[t.start].k === 'lp' && !items[t.start].made && st.close[t.start] === first - 1;
+      if (j > 0 && !bracketed && !onlyNumbers(st, t.start, first) && before) {
         backward = [
           [s, 'lp'],
           [first, 'rp'],
@@ -196,6 +209,12 @@ export function fractionScopes(items: Item[]): ChoicePoint[] {
     });
   }
   return points;
+}
+
+/** The choice points of a side whose '√' reaches are settled: its fractions and its powers. */
+export function scopeChoices(items: Item[]): ChoicePoint[] {
+  const st = structure(items);
+  return [...fractionScopes(items, st), ...powerScopes(items)];
 }
 
 /** "x^-1/2", "x^1/2": a power whose exponent may be the fraction (x^(-1/2)) or only its numerator ((x^-1)/2). */

@@ -4,7 +4,7 @@
 import { STOPWORDS } from '../text/stopwords.ts';
 import { type Lexicon, type Piece, splitRun } from './lexicon.ts';
 import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
-import { combine, fractionScopes, MAX_SIDE_READINGS, powerScopes, sqrtReaches } from './scope-choices.ts';
+import { combine, MAX_SIDE_READINGS, scopeChoices, sqrtReaches } from './scope-choices.ts';
 
 export type TokKind = 'num' | 'id' | 'word' | 'usym' | 'op' | 'eq' | 'lp' | 'rp' | 'pm' | 'rel' | 'arrow' | 'punct' | 'nl';
 
@@ -197,7 +197,7 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
       failure ??= bad;
       continue;
     }
-    const scoped = combine(root.items, [...fractionScopes(root.items), ...powerScopes(root.items)]);
+    const scoped = combine(root.items, scopeChoices(root.items));
     if (!scoped) return tooMany;
     for (const s of scoped) {
       const joined = joinItems(s.items);
