@@ -187,7 +187,10 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
   if (items.length === 0) return { ok: false, reason: 'empty' };
 
   const tooMany = { ok: false as const, reason: 'too many ways to read where its brackets go' };
-  const roots = combine(items, sqrtReaches(items));
+  // (Sides with no bare root and no '/', the most, have no choice to look for.)
+  const bareRoot = items.some((it, k) => it.k === 'fn' && it.text === 'sqrt' && items[k + 1]?.k !== 'lp');
+  const slash = items.some((it) => it.k === 'op' && it.text === '/');
+  const roots = bareRoot ? combine(items, sqrtReaches(items)) : [{ items: items.slice(), reasons: [] }];
   if (!roots) return tooMany;
   const readings: { src: string; reasons: string[] }[] = [];
   let failure: Rendered | null = null;
@@ -197,7 +200,7 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
       failure ??= bad;
       continue;
     }
-    const scoped = combine(root.items, scopeChoices(root.items));
+    const scoped = slash ? combine(root.items, scopeChoices(root.items)) : [{ items: root.items, reasons: [] as string[] }];
     if (!scoped) return tooMany;
     for (const s of scoped) {
       const joined = joinItems(s.items);
