@@ -122,7 +122,9 @@ export function sqrtReaches(items: Item[], st: Structure = structure(items)): Ch
     // Over a '+'/'-' only straight after its argument (√1-v²/c², √u²+w²; not √2/2 + x).
     if (gEnd > tEnd && tEnd === withPower && !onlyNumbers(st, a, gEnd) && !rootAfter) ends.push(gEnd);
     // A reach over numbers only past the first atom (√2/2 as √(2/2)) is not a reading anyone means.
-    const reaches = [...new Set(ends)].filter((e) => e > a && e <= gEnd && (e === a + 1 || e === withPower || st.symbols[e] > st.symbols[a + 1])).sort((x, y) => x - y);
+    const reaches = [...new Set(ends)]
+      .filter((e) => e > a && e <= gEnd && (e === a + 1 || e === withPower || st.symbols[e] > st.symbols[a + 1]))
+      .sort((x, y) => x - y);
     if (reaches.length < 2) continue;
     // The usual reading, where the root takes its first atom: not "√2h", "√x²", "√L/g", "√2(…)".
     const next = items[a + 1];
