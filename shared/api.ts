@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ExamSchema } from './exam.ts';
 import {
+  AlternativeSchema,
   ExtractedEquationSchema,
   ExtractionFlagSchema,
   ExtractionNoteSchema,
@@ -55,6 +56,7 @@ export const CHIPS = [
   'needs-review',
   'not-graded',
   'addresses-marker', // the response addresses the marker (asks for marks, says what to record): flagged, never obeyed
+  'ambiguous-reading', // the text can be read more than one way and the readings differ: the instructor picks one
 ] as const;
 export const ChipSchema = z.enum(CHIPS);
 export type Chip = z.infer<typeof ChipSchema>;
@@ -68,6 +70,8 @@ export const ReadingSchema = z.object({
   flags: z.array(ExtractionFlagSchema),
   notes: z.array(ExtractionNoteSchema),
   unread: z.array(UnreadSpanSchema),
+  /** The reader's choices (Extraction.alternatives), each reading's equations also as LaTeX. */
+  alternatives: z.array(AlternativeSchema.extend({ latex: z.array(z.array(z.string())) })).optional(),
 });
 
 export const ReviewRowSchema = z.object({
@@ -368,6 +372,14 @@ export const API = {
   'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),
   /** Replace the equations of a response (the instructor's correction); regrades at once, audited. */
   'response.setEquations': method(z.object({ responseId: Id, equations: Equations, comment: z.string().max(2000).optional() }), ResponseDetailSchema),
+  /**
+   * Pick reading `reading` of the reader's choice `choice` (both 0-based, see Extraction.alternatives):
+   * that span's equations become the reading's; audited; re-marks at once.
+   */
+  'response.pickReading': method(
+    z.object({ responseId: Id, choice: z.number().int().nonnegative().max(10_000), reading: z.number().int().nonnegative().max(1000) }),
+    ResponseDetailSchema,
+  ),
   /**
    * Mark one scheme item by hand; null marks removes the mark. A comment saying why is required
    * to override an automatic item (the engine refuses without one), optional for a manual item.

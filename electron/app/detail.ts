@@ -4,7 +4,7 @@
 import { ApiFailure, type ApiResponse } from '../../shared/api.ts';
 import { equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
-import { markResponse } from '../engine/grade.ts';
+import { markResponse, pickReading } from '../engine/grade.ts';
 import { effectiveTotal, openManualItems, reviewOfResponse } from '../engine/review/state.ts';
 import { notFound, type AppContext } from './context.ts';
 import { AUDIT_WORDS, brief } from './reports.ts';
@@ -185,6 +185,19 @@ export async function correct(ctx: AppContext, responseId: number, sources: stri
   if (said.length) ctx.ws.addComment(responseId, said.join(' '));
   // The engine's one marking step: an engine failure leaves the response needs-review (flag 'engine-error'), shown in its detail.
   await markResponse(ctx.ws, engine, cq, { id: responseId, studentId: d.studentId, questionId: d.questionId });
+}
+
+/** The instructor picks one reading of a choice: the engine's pickReading (audited, re-marked at once); a choice or reading out of range is a bad request. */
+export async function pick(ctx: AppContext, responseId: number, choice: number, reading: number): Promise<void> {
+  const d = ctx.ws.getResponseDetail(responseId) ?? notFound(`no response with id ${responseId}`);
+  const cq = ctx.loaded(d.examId).questions.get(d.questionId);
+  const x = ctx.ws.getExtraction(responseId);
+  const alt = x?.alternatives?.[choice];
+  if (!alt) throw new ApiFailure({ code: 'invalid-request', message: `this response has no reading choice ${choice + 1}` });
+  if (reading >= alt.readings.length)
+    throw new ApiFailure({ code: 'invalid-request', message: `choice ${choice + 1} has ${alt.readings.length} readings, not ${reading + 1}` });
+  const engine = await ctx.engine();
+  await pickReading(ctx.ws, engine, cq, { id: responseId, studentId: d.studentId, questionId: d.questionId }, choice, reading);
 }
 
 /** The instructor's mark for an item; the store applies the rule for reasons (required only to override an automatic item). */

@@ -9,6 +9,7 @@ export const AUDIT_WORDS: Record<string, string> = {
   'response.import': 'imported',
   'response.update': 'text replaced by a new import',
   'extraction.save': 'equations read',
+  'reading.pick': 'reading picked by the instructor',
   'marks.save': 'marked',
   'override.set': 'mark overridden',
   'override.clear': 'override removed',

@@ -25,6 +25,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('invented')) out.push('invented');
     if (x.flags.includes('attachment')) out.push('attachment');
     if (x.flags.includes('addresses-marker')) out.push('addresses-marker');
+    if (x.flags.includes('ambiguous-reading')) out.push('ambiguous-reading');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (overridesAutomatic(r, schemeOf(exam, r.questionId))) out.push('overridden');
@@ -68,5 +69,8 @@ export function reading(x: Extraction, variables: readonly string[]) {
     flags: x.flags,
     notes: x.notes,
     unread: x.unread,
+    ...(x.alternatives?.length
+      ? { alternatives: x.alternatives.map((a) => ({ ...a, latex: a.readings.map((r) => r.map((s) => latexOf(s, variables))) })) }
+      : {}),
   };
 }

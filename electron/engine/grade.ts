@@ -14,6 +14,11 @@
 // inside a boundary. An exception becomes that response's state (status needs-review, flag
 // 'engine-error', the reason in its notes), the batch goes on, and the summary lists it
 // (`engineErrors`). A reading that failed is read again by the next run.
+//
+// A reading's choices (an unbracketed '√' or '/', ...: Extraction.alternatives) are settled here,
+// as it is read (read/alternatives.ts): equivalent readings change nothing, differing ones hold the
+// response at 'partial' until the instructor picks one (pickReading). Model techniques' batches
+// keep the extractor's provisional 'ambiguous' (a waiting response's embedded reading).
 import { parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
@@ -24,6 +29,8 @@ import type { EquationsRow } from './io/csv/equations.ts';
 import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './store/workspace.ts';
 import type { ResponseMarks } from '../../shared/marks.ts';
 import { resolveTechnique, type Technique } from './read/registry.ts';
+import { settleAlternatives } from './read/alternatives.ts';
+import { pickReading as pickReadingOf } from '../../shared/alternatives.ts';
 import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 import { ServerRefusal } from './read/model/batch.ts';
@@ -188,6 +195,45 @@ export async function markResponse(
   }
 }
 
+/**
+ * The instructor picks reading `reading` of choice `choice` (0-based) of a response's reading: that
+ * span's equations are replaced by the reading's, `chosen` is set, the pick is audited (who, which
+ * choice, the equations before and after) and the response is re-marked at once through
+ * markResponse. Once no choice is left unsettled and nothing else holds the reading back, it is
+ * no longer held back for its choices (the flag goes); a note of kind 'instructor' records the
+ * pick. Picking another reading later undoes it the same way. Throws on a response without a
+ * reading or a choice or reading out of range (the caller's bad request).
+ */
+export async function pickReading(
+  ws: Workspace,
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  r: { id: number; studentId: string; questionId: string },
+  choice: number,
+  reading: number,
+): Promise<{ marked: boolean; error?: EngineError }> {
+  const x = ws.getExtraction(r.id);
+  if (!x) throw new Error(`response ${r.studentId}/${r.questionId} has no reading yet`);
+  const picked = pickReadingOf(x, choice, reading); // throws when out of range
+  const alt = x.alternatives![choice];
+  const from = alt.chosen ?? 0; // reading 0 is in the equations until one is picked
+  const about = `reading of ${JSON.stringify(alt.text.slice(0, 160))}`;
+  // One note per choice: a later pick replaces the earlier one's note.
+  const notes = [
+    ...picked.notes.filter((n) => !(n.kind === 'instructor' && n.text.includes(about))),
+    note('instructor', `the instructor picked ${about}: ${reading + 1} of ${alt.readings.length}, ${alt.readings[reading].join(', ')}`),
+  ];
+  ws.saveReadingPick(r.id, { ...picked, notes }, x.reader, {
+    choice,
+    text: alt.text,
+    from,
+    to: reading,
+    before: alt.readings[from],
+    after: alt.readings[reading],
+  });
+  return markResponse(ws, engine, cq, r);
+}
+
 /** Mark every response of the exam that is extracted and not marked (see markResponse). */
 export async function markPending(opts: {
   workspace: Workspace;
@@ -319,6 +365,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       let x: Extraction | null = null;
       try {
         x = r.text === null ? noText : await technique.extractor.extract(r.text, cq.question);
+        x = await settleAlternatives(x, cq.question, engine);
       } catch (e) {
         readFailed(r, e);
       }

@@ -1,7 +1,7 @@
 // The state of one reading (what the stages share) and how a run of tokens is reported: its span in
 // the original response, and an unread entry with the reason. Pure.
 
-import type { ExtractedEquation, ExtractionFlag, ExtractionNote, Span, UnreadSpan } from '../extraction.ts';
+import type { Alternative, ExtractedEquation, ExtractionFlag, ExtractionNote, Span, UnreadSpan } from '../extraction.ts';
 import type { Lexicon } from './lexicon.ts';
 import type { Mapped } from './normalize.ts';
 import type { Tok } from './tokens.ts';
@@ -26,6 +26,8 @@ export type Ctx = {
   cutUp: Set<string>;
   /** Ranges of the original text addressed to the marker (never obeyed: no retraction or correction inside them). */
   markerRanges: [number, number][];
+  /** Reading choices (spans the text allows to be read more than one way), reading 0 in `equations`. */
+  alternatives: Alternative[];
   /** Something the response says makes the reading doubtful though all of it was read (an unclear self-correction). */
   needsReview: boolean;
 };

@@ -1,10 +1,12 @@
 // Emitting a chain of sides (a = b = c) as equations: each side rendered into the grammar's
-// source, each pair parsed by the strict grammar (shared/equation/parser.ts); '±' gives two. Pure.
+// source, each pair parsed by the strict grammar (shared/equation/parser.ts); '±' gives two. Where
+// a side can be read more than one way (scope-choices.ts), reading 0 is emitted and every reading
+// of the chain is recorded as an alternative of its span. Pure.
 
 import { equationToSympy, parseEquation, formatErrors } from '../equation/index.ts';
-import type { ExtractedEquation } from '../extraction.ts';
 import { spanOf, unread, type Ctx } from './context.ts';
-import { render, type Tok } from './tokens.ts';
+import { renderReadings, type RenderedReadings, type Tok } from './tokens.ts';
+import { MAX_SIDE_READINGS } from './scope-choices.ts';
 import { note } from '../extraction.ts';
 
 export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
@@ -19,12 +21,13 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
   }
   const pmCount = all.filter((t) => t.kind === 'pm').length;
   const signs = pmCount ? ['+', '-'] : [''];
-  const found: ExtractedEquation[] = [];
   const span = spanOf(ctx, all);
+  // Per sign, the readings of the chain: one equation list per combination of its sides' readings.
+  const perSign: { sources: string[]; reasons: string[] }[][] = [];
   for (const sign of signs) {
     const fix = (ts: Tok[]): Tok[] =>
       ts.map((t) => (t.kind === 'pm' ? { ...t, kind: 'op' as const, text: t.text === '∓' ? (sign === '+' ? '-' : '+') : sign } : t));
-    const rendered = parts.map((p) => render(fix(p)));
+    const rendered = parts.map((p) => renderReadings(fix(p)));
     for (const r of rendered) {
       if (!r.ok) {
         if (r.unmapped) {
@@ -38,17 +41,59 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
         return;
       }
     }
-    for (let k = 0; k + 1 < rendered.length; k++) {
-      const l = rendered[k] as { src: string };
-      const r = rendered[k + 1] as { src: string };
-      const p = parseEquation(`${l.src} = ${r.src}`, { variables: ctx.lex.variables });
-      if (!p.ok) {
+    const sides = rendered.map((r) => (r as Extract<RenderedReadings, { ok: true }>).readings);
+    const combos = sideCombinations(sides);
+    if (!combos) {
+      unread(ctx, all, 'too many ways to read where its brackets go');
+      return;
+    }
+    const lists: { sources: string[]; reasons: string[] }[] = [];
+    for (const combo of combos) {
+      const sources: string[] = [];
+      let failed: string | null = null;
+      for (let k = 0; k + 1 < combo.length && !failed; k++) {
+        const p = parseEquation(`${combo[k].src} = ${combo[k + 1].src}`, { variables: ctx.lex.variables });
+        if (p.ok) sources.push(equationToSympy(p.value));
+        else failed = formatErrors(p.errors);
+      }
+      if (failed && lists.length === 0) {
+        // Reading 0 doesn't parse: nothing of the chain is recorded.
         ctx.flags.add('parse-error');
-        unread(ctx, all, formatErrors(p.errors));
+        unread(ctx, all, failed);
         return;
       }
-      found.push({ source: equationToSympy(p.value), span });
+      if (!failed) lists.push({ sources, reasons: [...new Set(combo.flatMap((c) => c.reasons))] });
     }
+    perSign.push(lists);
   }
-  ctx.equations.push(...found);
+  // The same choices under both signs of a '±' (a reading that fails under one sign is dropped).
+  const n = Math.min(...perSign.map((l) => l.length));
+  const readings: { sources: string[]; reasons: string[] }[] = [];
+  for (let i = 0; i < n; i++) {
+    const sources = perSign.flatMap((l) => l[i].sources);
+    if (!readings.some((r) => r.sources.join('\u0000') === sources.join('\u0000'))) readings.push({ sources, reasons: perSign[0][i].reasons });
+  }
+  ctx.equations.push(...readings[0].sources.map((source) => ({ source, span })));
+  if (readings.length > 1) {
+    ctx.alternatives.push({
+      span,
+      text: ctx.original.slice(span.start, span.end),
+      reason: [...new Set(readings.flatMap((r) => r.reasons))].join('; '),
+      readings: readings.map((r) => r.sources),
+      // Until the engine has compared the readings (electron/engine/read/alternatives.ts), they may differ.
+      ambiguous: true,
+    });
+  }
+}
+
+type SideReading = { src: string; reasons: string[] };
+
+/** Every combination of the sides' readings (reading 0 of each first), or null past MAX_SIDE_READINGS. */
+function sideCombinations(sides: SideReading[][]): SideReading[][] | null {
+  let combos: SideReading[][] = [[]];
+  for (const side of sides) {
+    combos = combos.flatMap((c) => side.map((r) => [...c, r]));
+    if (combos.length > MAX_SIDE_READINGS) return null;
+  }
+  return combos;
 }

@@ -15,7 +15,10 @@
 // words (definitions.ts), tokens (tokens.ts, with the question's vocabulary from lexicon.ts), checks
 // on symbols across the response (symbol-checks.ts), maths runs (runs.ts), and each run read
 // (read-run.ts, with the words around it from surroundings.ts and equations emitted by emit.ts);
-// the shared state is context.ts. After reading, self-corrections are settled on the equations read
+// the shared state is context.ts. Where a side can be read more than one way (an unbracketed '√',
+// '/' or power: scope-choices.ts) every reading is kept as an alternative of its span, reading 0
+// in the equations; until the engine has compared them, each such choice holds the response at
+// 'partial' (../alternatives.ts). After reading, self-corrections are settled on the equations read
 // (retract.ts applyCorrections); text addressed to the marker is found by ../text/marker.ts.
 
 import type { Question } from '../exam.ts';
@@ -33,6 +36,7 @@ import { caseTrust, numberedQuantities } from './symbol-checks.ts';
 import { readSympyForms } from './sympy-forms.ts';
 import { tokenize } from './tokens.ts';
 import { note } from '../extraction.ts';
+import { withAmbiguity } from '../alternatives.ts';
 
 export { normalize } from './normalize.ts';
 export { lexiconFor, splitRun } from './lexicon.ts';
@@ -71,6 +75,12 @@ function noteMarkerAddresses(text: string, ctx: Ctx): void {
   }
 }
 
+/** Choices whose equations a retraction or correction took out are no longer choices. */
+function keepChoicesRead(ctx: Ctx): void {
+  const kept = new Set(ctx.equations.map((e) => `${e.span?.start}:${e.span?.end}\u0000${e.source}`));
+  ctx.alternatives = ctx.alternatives.filter((a) => a.readings[0].every((s) => kept.has(`${a.span.start}:${a.span.end}\u0000${s}`)));
+}
+
 export function extractEmbedded(text: string, q: Question): Extraction {
   const lex = lexiconFor(q);
   const ctx: Ctx = {
@@ -88,16 +98,19 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     cutUp: new Set(),
     markerRanges: [],
     needsReview: false,
+    alternatives: [],
     positive: new Set(q.variables.filter((v) => v.assumptions?.includes('positive')).map((v) => v.name)),
   };
-  const result = (status: Extraction['status']): Extraction => ({
-    equations: ctx.equations,
-    status,
-    source: 'embedded',
-    flags: [...ctx.flags],
-    unread: ctx.unread,
-    notes: ctx.notes,
-  });
+  const result = (status: Extraction['status']): Extraction =>
+    withAmbiguity({
+      equations: ctx.equations,
+      status,
+      source: 'embedded',
+      flags: [...ctx.flags],
+      unread: ctx.unread,
+      notes: ctx.notes,
+      ...(ctx.alternatives.length ? { alternatives: ctx.alternatives } : {}),
+    });
   if (text.trim() === '') return result('blank');
   if (text.length > MAX_TEXT) {
     ctx.notes.push(note('unread', `response longer than ${MAX_TEXT} characters: not read`));
@@ -130,6 +143,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   ctx.unread.sort((x, y) => x.span.start - y.span.start);
   ctx.equations.sort((x, y) => (x.span?.start ?? 0) - (y.span?.start ?? 0));
   applyCorrections(ctx);
+  keepChoicesRead(ctx);
   if (ctx.equations.length === 0 && ctx.unread.length === 0 && !ctx.mathSeen && !ctx.flags.has('attachment')) ctx.flags.add('words-only');
   if (ctx.unread.length === 0) return result(ctx.needsReview ? 'needs-review' : 'read');
   return result(ctx.equations.length ? 'partial' : 'abstained');

@@ -3,6 +3,8 @@
 
 import { STOPWORDS } from '../text/stopwords.ts';
 import { type Lexicon, type Piece, splitRun } from './lexicon.ts';
+import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
+import { combine, MAX_SIDE_READINGS, scopeChoices, sqrtReaches } from './scope-choices.ts';
 
 export type TokKind = 'num' | 'id' | 'word' | 'usym' | 'op' | 'eq' | 'lp' | 'rp' | 'pm' | 'rel' | 'arrow' | 'punct' | 'nl';
 
@@ -136,50 +138,22 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
   return out;
 }
 
-/** Items after splitting ids: what the grammar source is built from. */
-type Item = { k: 'num' | 'sym' | 'fn' | 'op' | 'lp' | 'rp'; text: string; sp: boolean };
-
 export type Rendered = { ok: true; src: string } | { ok: false; reason: string; unmapped?: string[] };
 
-const isOperand = (it: Item | undefined): boolean => !!it && (it.k === 'num' || it.k === 'sym' || it.k === 'rp');
-const startsOperand = (it: Item | undefined): boolean => !!it && (it.k === 'num' || it.k === 'sym' || it.k === 'fn' || it.k === 'lp');
+/** Every reading of a run (reading 0 first), each with the choices that made it differ from reading 0. */
+export type RenderedReadings = { ok: true; readings: { src: string; reasons: string[] }[] } | { ok: false; reason: string; unmapped?: string[] };
 
-function matching(items: Item[], p: number): number {
-  let depth = 0;
-  for (let k = p; k < items.length; k++) {
-    if (items[k].k === 'lp') depth++;
-    else if (items[k].k === 'rp' && --depth === 0) return k;
-  }
-  return -1;
-}
-
-/** End (exclusive) of the factor starting at p: atom or bracket or call, with its exponent. -1 if none. */
-function factorEnd(items: Item[], p: number): number {
-  const it = items[p];
-  if (!it) return -1;
-  let e: number;
-  if (it.k === 'num' || it.k === 'sym') e = p + 1;
-  else if (it.k === 'lp') {
-    const m = matching(items, p);
-    if (m < 0) return -1;
-    e = m + 1;
-  } else if (it.k === 'fn' && items[p + 1]?.k === 'lp') {
-    const m = matching(items, p + 1);
-    if (m < 0) return -1;
-    e = m + 1;
-  } else return -1;
-  while (items[e]?.k === 'op' && items[e].text === '^') {
-    let q = e + 1;
-    if (items[q]?.k === 'op' && items[q].text === '-') q++;
-    const f = items[q]?.k === 'lp' ? matching(items, q) + 1 : items[q]?.k === 'num' || items[q]?.k === 'sym' ? q + 1 : -1;
-    if (f <= 0) return -1;
-    e = f;
-  }
-  return e;
-}
-
-/** Render a run of maths tokens (no '=', no '±') into grammar source. */
+/** Render a run of maths tokens (no '=', no '±') into grammar source: reading 0 (see renderReadings). */
 export function render(toks: Tok[]): Rendered {
+  const r = renderReadings(toks);
+  return r.ok ? { ok: true, src: r.readings[0].src } : r;
+}
+
+/**
+ * Render a run of maths tokens (no '=', no '±') into grammar source, once for each way an
+ * unbracketed '√', '/' or power can reach (scope-choices.ts); reading 0 first, the same source never twice.
+ */
+export function renderReadings(toks: Tok[]): RenderedReadings {
   const items: Item[] = [];
   const unmapped: string[] = [];
   for (const t of toks) {
@@ -212,8 +186,34 @@ export function render(toks: Tok[]): Rendered {
     };
   if (items.length === 0) return { ok: false, reason: 'empty' };
 
-  const bad = bracketFunctionArguments(items) ?? bracketDenominators(items);
-  return bad ?? joinItems(items);
+  const tooMany = { ok: false as const, reason: 'too many ways to read where its brackets go' };
+  // (Sides with no bare root and no '/', the most, have no choice to look for.)
+  const bareRoot = items.some((it, k) => it.k === 'fn' && it.text === 'sqrt' && items[k + 1]?.k !== 'lp');
+  const slash = items.some((it) => it.k === 'op' && it.text === '/');
+  const roots = bareRoot ? combine(items, sqrtReaches(items)) : [{ items: items.slice(), reasons: [] }];
+  if (!roots) return tooMany;
+  const readings: { src: string; reasons: string[] }[] = [];
+  let failure: Rendered | null = null;
+  for (const root of roots) {
+    const bad = bracketFunctionArguments(root.items) ?? bracketDenominators(root.items);
+    if (bad) {
+      failure ??= bad;
+      continue;
+    }
+    const scoped = slash ? combine(root.items, scopeChoices(root.items)) : [{ items: root.items, reasons: [] as string[] }];
+    if (!scoped) return tooMany;
+    for (const s of scoped) {
+      const joined = joinItems(s.items);
+      if (!joined.ok) {
+        failure ??= joined;
+        continue;
+      }
+      if (!readings.some((r) => r.src === joined.src)) readings.push({ src: joined.src, reasons: [...root.reasons, ...s.reasons] });
+    }
+    if (readings.length > MAX_SIDE_READINGS) return tooMany;
+  }
+  if (readings.length === 0) return (failure as Rendered & { ok: false }) ?? { ok: false, reason: 'empty' };
+  return { ok: true, readings };
 }
 
 /** Bare function arguments bracketed (sin theta, sin 2theta, sqrt x, sqrt 2), or why not. */
@@ -243,8 +243,8 @@ function bracketFunctionArguments(items: Item[]): Rendered | null {
     if (after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'lp')) {
       return { ok: false, reason: `unclear how far '${it.text}' reaches` };
     }
-    items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false });
-    items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false });
+    items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false, made: true });
+    items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false, made: true });
   }
 
   return null;
@@ -274,8 +274,8 @@ function bracketDenominators(items: Item[]): Rendered | null {
     if (numer?.k === 'num' && !isOperand(beforeNumer) && !(beforeNumer?.k === 'op' && beforeNumer.text === '^')) {
       return { ok: false, reason: `unclear whether '${numer.text}/${items[g0].text}…' is a fraction times the rest` };
     }
-    items.splice(e, 0, { k: 'rp', text: ')', sp: false });
-    items.splice(g0, 0, { k: 'lp', text: '(', sp: false });
+    items.splice(e, 0, { k: 'rp', text: ')', sp: false, made: true });
+    items.splice(g0, 0, { k: 'lp', text: '(', sp: false, made: true });
   }
   return null;
 }

@@ -506,7 +506,7 @@ test('electrical and thermal units after a value are dropped, even when the unit
   assert.deepEqual(read('R = V/I, I = T V', CIRCUIT), ['Eq(R, V/I)', 'Eq(I, T*V)']);
 });
 
-test('a bracketless log or root followed by "/" is not guessed ("ln V2/V1", "√L/g"); sin θ/g still divides after', () => {
+test('a bracketless log followed by "/" is not guessed ("ln V2/V1"), a root is a reading choice ("√L/g"); sin θ/g still divides after', () => {
   const GAS = Q(
     'gas',
     [
@@ -520,11 +520,15 @@ test('a bracketless log or root followed by "/" is not guessed ("ln V2/V1", "√
     ],
     'W',
   );
-  for (const text of ['W = n c ln B/A', 'W = 2√B/g', 'W = exp n/c']) {
+  for (const text of ['W = n c ln B/A', 'W = exp n/c']) {
     const x = extractEmbedded(text, GAS);
     assert.notEqual(x.status, 'read', text);
     assert.match(x.unread[0].reason, /division is inside/, text);
   }
+  // A root's reach is a reading choice: both readings kept, the response not read until one is picked.
+  const root = extractEmbedded('W = 2√B/g', GAS);
+  assert.equal(root.status, 'partial');
+  assert.deepEqual(root.alternatives?.[0].readings, [['Eq(W, 2*sqrt(B/g))'], ['Eq(W, 2*sqrt(B)/g)']]);
   assert.deepEqual(read('W = n c ln(B/A)', GAS), ['Eq(W, n*c*log(B/A))']);
   assert.deepEqual(read('W = √2/2 + sin θ/g', GAS), ['Eq(W, sqrt(2)/2 + sin(theta)/g)']);
 });

@@ -1,10 +1,10 @@
 // The review list and one response: its detail, a corrected equation list, an override.
 import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
-import { correct, detail, override, withSympy } from '../detail.ts';
+import { correct, detail, override, pick, withSympy } from '../detail.ts';
 import { row } from '../views.ts';
 
-type Handlers = Pick<ApiHandlers, 'review.list' | 'response.get' | 'response.setEquations' | 'response.override'>;
+type Handlers = Pick<ApiHandlers, 'review.list' | 'response.get' | 'response.setEquations' | 'response.pickReading' | 'response.override'>;
 
 export function reviewHandlers(ctx: AppContext): Handlers {
   return {
@@ -23,6 +23,12 @@ export function reviewHandlers(ctx: AppContext): Handlers {
     'response.setEquations': async ({ responseId, equations, comment }) => {
       const id = ctx.responseId(responseId);
       await correct(ctx, id, equations, comment);
+      return withSympy(ctx, detail(ctx, id));
+    },
+
+    'response.pickReading': async ({ responseId, choice, reading }) => {
+      const id = ctx.responseId(responseId);
+      await pick(ctx, id, choice, reading);
       return withSympy(ctx, detail(ctx, id));
     },
 

@@ -17,6 +17,7 @@ import type { ResponseRow } from '../io/csv/responses.ts';
 import type { EquationsRow } from '../io/csv/equations.ts';
 import type { Technique } from '../read/registry.ts';
 import { markEquations } from '../decide/marking.ts';
+import { settleAlternatives, type ChoiceEngine } from '../read/alternatives.ts';
 import { figures, figuresByTag, figuresLine, type Figures } from './coverage.ts';
 import { goldAmbiguous, goldTags, mustBeEmpty } from './set.ts';
 import { computeAccounting, type BatchAccounting } from '../read/ollama/accounting.ts';
@@ -110,7 +111,7 @@ export async function goldEquivalent(
 type Job = { id: string; gold: EquationsRow; resp: ResponseRow; cq: CompiledQuestion };
 
 /** Read every job with the technique: a model technique in one batch, others one by one (timed, so Table I has their time too). */
-async function readAll(technique: EvalOptions['technique'], jobs: Job[], onRead?: () => void): Promise<BatchResult> {
+async function readAll(technique: EvalOptions['technique'], jobs: Job[], choices: ChoiceEngine | null, onRead?: () => void): Promise<BatchResult> {
   if (technique.batch) {
     return technique.batch(
       jobs.map((j) => ({ id: j.id, text: j.resp.text, question: j.cq.question })),
@@ -121,7 +122,9 @@ async function readAll(technique: EvalOptions['technique'], jobs: Job[], onRead?
   const items: BatchItem[] = [];
   for (const j of jobs) {
     const started = Date.now();
-    const extraction: Extraction = await technique.extractor.extract(j.resp.text, j.cq.question);
+    let extraction: Extraction = await technique.extractor.extract(j.resp.text, j.cq.question);
+    // Choices settled as grade() settles them (needs the whole engine; otherwise they stay ambiguous).
+    if (choices) extraction = await settleAlternatives(extraction, j.cq.question, choices);
     items.push({
       id: j.id,
       question: j.cq.question,
@@ -190,7 +193,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
   }
   let done = 0;
   const total = jobs.length * 2;
-  const batch = await readAll(technique, jobs, () => opts.onProgress?.(++done, total));
+  const batch = await readAll(technique, jobs, 'entails' in engine ? engine : null, () => opts.onProgress?.(++done, total));
   const byId = new Map(batch.items.map((it) => [it.id, it]));
   // A response waiting for the model was not read: not correct, not read with confidence.
   const waitingIds = new Set(batch.waiting);

@@ -26,6 +26,7 @@ export const REVIEW_FLAGS: ReadonlySet<string> = new Set([
   'waiting-for-model',
   'engine-error',
   'addresses-marker',
+  'ambiguous-reading',
 ]);
 
 export type Review = {

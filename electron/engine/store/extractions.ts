@@ -1,6 +1,6 @@
 // Extractions: the equation list read from each response (one per response; saving a new one
 // drops the response's marks through the foreign key).
-import { toNote, type Extraction, type ExtractionSource, type ExtractionStatus } from '../../../shared/extraction.ts';
+import { toNote, type Alternative, type Extraction, type ExtractionSource, type ExtractionStatus } from '../../../shared/extraction.ts';
 import type { ResponseRecord } from '../read/model/types.ts';
 import { audit, responseKey } from './audit.ts';
 import { putModelRecord } from './model-records.ts';
@@ -28,6 +28,7 @@ export function getExtraction(st: Statements, responseId: number): StoredExtract
     unread: parse(r.unread),
     // Notes are stored as JSON: strings (every row so far) or {kind, text}; both load.
     notes: parse<unknown[]>(r.notes).map(toNote),
+    ...(r.alternatives ? { alternatives: parse<Alternative[]>(r.alternatives) } : {}),
   };
 }
 
@@ -39,8 +40,21 @@ export function writeExtraction(st: Statements, responseId: number, x: Extractio
   const old = getExtraction(st, responseId);
   st.sql('DELETE FROM extractions WHERE response_id = ?').run(responseId); // cascades to marks
   const id = st
-    .sql('INSERT INTO extractions (response_id, reader, source, status, flags, equations, unread, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(responseId, reader, x.source, x.status, json(x.flags), json(x.equations), json(x.unread), json(x.notes), now()).lastInsertRowid;
+    .sql(
+      'INSERT INTO extractions (response_id, reader, source, status, flags, equations, unread, notes, alternatives, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      responseId,
+      reader,
+      x.source,
+      x.status,
+      json(x.flags),
+      json(x.equations),
+      json(x.unread),
+      json(x.notes),
+      x.alternatives?.length ? json(x.alternatives) : null,
+      now(),
+    ).lastInsertRowid;
   if (record) putModelRecord(st, responseId, Number(id), record);
   const audited = record ? { ...(stripExtraction(x) as object), reader, models: record.models.map((m) => `${m.name}@${m.digest}`) } : stripExtraction(x);
   audit(st, 'extraction.save', 'extraction', responseKey(st, responseId), old ? stripExtraction(old) : undefined, audited);
@@ -60,10 +74,32 @@ export function waiting(st: Statements, examId: string): { id: number; studentId
 
 /** What the audit log keeps of an extraction. */
 function stripExtraction(x: Extraction): unknown {
-  return { source: x.source, status: x.status, flags: x.flags, equations: x.equations.map((e) => e.source) };
+  const chosen = (x.alternatives ?? []).map((a) => a.chosen ?? null);
+  return { source: x.source, status: x.status, flags: x.flags, equations: x.equations.map((e) => e.source), ...(chosen.length ? { chosen } : {}) };
 }
 
 /** Whether two extractions hold the same list, status, flags and notes. */
 export function sameExtraction(a: Extraction, b: Extraction): boolean {
   return json(stripExtraction(a)) === json(stripExtraction(b)) && json(a.notes) === json(b.notes);
+}
+
+/** What the audit log keeps of a pick: which choice, the reading before and after (1-based), the span's equations before and after. */
+export type ReadingPick = { choice: number; text: string; from: number; to: number; before: string[]; after: string[] };
+
+/**
+ * The instructor picked a reading of a choice: the new extraction saved (audited as a save) and the
+ * pick audited as its own action ('reading.pick', by the instructor), in the caller's transaction.
+ */
+export function writeReadingPick(st: Statements, responseId: number, x: Extraction, reader: string, pick: ReadingPick): number {
+  const id = writeExtraction(st, responseId, x, reader);
+  const key = responseKey(st, responseId);
+  audit(
+    st,
+    'reading.pick',
+    'extraction',
+    key,
+    { by: 'instructor', choice: pick.choice + 1, text: pick.text, reading: pick.from + 1, equations: pick.before },
+    { by: 'instructor', choice: pick.choice + 1, text: pick.text, reading: pick.to + 1, equations: pick.after },
+  );
+  return id;
 }

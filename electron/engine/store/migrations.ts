@@ -126,6 +126,13 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: "extractions.alternatives: the reading's choices (Extraction.alternatives), NULL when it made none",
+    up: `
+      ALTER TABLE extractions ADD COLUMN alternatives TEXT; -- JSON array of Alternative, or NULL
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

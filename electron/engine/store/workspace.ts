@@ -244,6 +244,11 @@ export class Workspace {
     return this.#st.transaction(() => extractions.writeExtraction(this.#st, responseId, extraction, reader, record));
   }
 
+  /** Save the reading after the instructor picked one reading of a choice; the pick audited beside the save, in one transaction. */
+  saveReadingPick(responseId: number, extraction: Extraction, reader: string, pick: extractions.ReadingPick): number {
+    return this.#st.transaction(() => extractions.writeReadingPick(this.#st, responseId, extraction, reader, pick));
+  }
+
   /** What a model read for this response (models, prompts, replies, tokens, time), or null. */
   getModelRecord(responseId: number): StoredModelRecord | null {
     return getModelRecord(this.#st, responseId);

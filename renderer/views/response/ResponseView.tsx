@@ -1,6 +1,7 @@
 // One response: the text with each equation's source highlighted, the equations in KaTeX with
 // their SymPy source editable (checked as you type), every reading side by side when models
-// disagree, each scheme item's mark with its evidence, and marks by hand.
+// disagree, the reader's choices (a reading to pick where the text can be read more than one
+// way), each scheme item's mark with its evidence, and marks by hand.
 // Keys (grading at keyboard speed: a manual item takes ≤ 2 keystrokes per response):
 //   0…9 mark the active manual item (then the next open one of this response is active, or the
 //   focus goes to "Next needing you"), Enter or n next response needing the instructor, p previous
@@ -14,6 +15,7 @@ import type { ResponseDetail, SympyDetail } from '../../../shared/api.ts';
 import { StudentCard } from './StudentText.tsx';
 import { EquationsEditor } from './Equations.tsx';
 import { HeldBack } from './HeldBack.tsx';
+import { Choices } from './Choices.tsx';
 import { Readings } from './Readings.tsx';
 import { Marks, QuickMark, isManual } from './Items.tsx';
 import { SympyPanel } from './Evidence.tsx';
@@ -209,6 +211,7 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
         <StudentCard d={d} hover={hover} />
         <div className="column-stack">
           <EquationsEditor d={d} onSaved={saved} onHover={setHover} />
+          <Choices d={d} onSaved={saved} />
           {d.heldBack.length > 0 && <HeldBack d={d} onSaved={saved} />}
         </div>
       </div>

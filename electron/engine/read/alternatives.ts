@@ -1,0 +1,74 @@
+// Settling a reading's choices (Extraction.alternatives): the readings of a choice are ambiguous
+// unless every one is list-equivalent to reading 0 under the question's domain (its variables'
+// assumptions: √(x²) and (√x)² are one reading when x is positive), with our own comparer, and
+// every entailment that equivalence rests on is exact (identical, proved by Z3 or by SymPy).
+// Sampling agreement, an unknown verdict or an equation outside the grammar count as ambiguous:
+// when in doubt, the instructor picks. The extractor is pure and can't compare, so it marks every
+// choice ambiguous; the engine settles them here where the reading is produced (grade, eval).
+import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
+import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
+import type { Alternative, Extraction } from '../../../shared/extraction.ts';
+import { withAmbiguity } from '../../../shared/alternatives.ts';
+import type { EntailmentEngine } from '../decide/entail/types.ts';
+import type { VerdictMethod } from '../../../shared/verdict.ts';
+
+/** What settling needs of the engine. */
+export type ChoiceEngine = Pick<EntailmentEngine, 'entails' | 'compareLists'>;
+
+const EXACT: ReadonlySet<VerdictMethod> = new Set(['identical', 'z3-proved', 'sympy-proved']);
+
+function parseAll(sources: readonly string[], q: Question): Equation[] | null {
+  const out: Equation[] = [];
+  for (const s of sources) {
+    const p = parseEquation(s, { variables: q.variables.map((v) => v.name) });
+    if (!p.ok) return null;
+    out.push(p.value);
+  }
+  return out;
+}
+
+/** Whether two lists are list-equivalent under the domain with every covering entailment exact. */
+export async function exactlyEquivalent(engine: ChoiceEngine, a: Equation[], b: Equation[], domain: Domain): Promise<boolean> {
+  const cmp = await engine.compareLists(a, b, domain);
+  if (!cmp.equivalent) return false;
+  const exact = async (xs: Equation[], ys: Equation[], coveredBy: number[]): Promise<boolean> => {
+    for (let i = 0; i < xs.length; i++) {
+      const v = await engine.entails(ys[coveredBy[i]], xs[i], domain); // decided already by compareLists: from the cache
+      if (v.holds !== true || !EXACT.has(v.method)) return false;
+    }
+    return true;
+  };
+  return (await exact(a, b, cmp.aCoveredBy)) && (await exact(b, a, cmp.bCoveredBy));
+}
+
+/** Whether a choice's readings differ (see the top of this file). */
+export async function choiceIsAmbiguous(engine: ChoiceEngine, alt: Alternative, q: Question): Promise<boolean> {
+  const domain = questionDomain(q);
+  const first = parseAll(alt.readings[0], q);
+  if (!first) return true;
+  for (const r of alt.readings.slice(1)) {
+    const other = parseAll(r, q);
+    if (!other || !(await exactlyEquivalent(engine, first, other, domain))) return true;
+  }
+  return false;
+}
+
+/**
+ * The reading with each unsettled choice compared: `ambiguous` set from the comparison, then the
+ * flag, notes and status made to agree (a response held back only by choices that turn out
+ * equivalent is 'read'). A failure of the engine leaves the choice ambiguous. Choices the
+ * instructor already picked are left as they are.
+ */
+export async function settleAlternatives(x: Extraction, q: Question, engine: ChoiceEngine): Promise<Extraction> {
+  if (!x.alternatives?.length) return x;
+  const alternatives: Alternative[] = [];
+  for (const alt of x.alternatives) {
+    if (alt.chosen !== undefined) {
+      alternatives.push(alt);
+      continue;
+    }
+    const ambiguous = await choiceIsAmbiguous(engine, alt, q).catch(() => true);
+    alternatives.push({ ...alt, ambiguous });
+  }
+  return withAmbiguity({ ...x, alternatives });
+}

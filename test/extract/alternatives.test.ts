@@ -1,0 +1,115 @@
+// Reading choices of the embedded extractor (Extraction.alternatives): where typed maths leaves a
+// bracket to the reader, every plausible reading is kept (reading 0 in the equations), and the
+// response is not 'read' until the engine has compared them; where the text is clear, no choice
+// is invented. Texts of our own (a cart, a lens, a relativity question), not the development set's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import { pickReading, withAmbiguity } from '../../shared/alternatives.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const Q = (names: string[]): Question => ({
+  id: 'q',
+  title: 'a question',
+  prompt: 'find it',
+  target: names[0],
+  variables: names.map((name) => ({ name, description: `the quantity ${name}`, assumptions: ['positive'] })),
+  scheme: [{ id: 'a', description: 'a', marks: 1, match: 'implied', accept: [`Eq(${names[0]}, 1)`] }],
+});
+const CART = Q(['a', 'F', 'm', 'M', 'k', 'omega', 'phi', 'T']);
+const LENS = Q(['f', 'p', 'q', 'd', 'h', 'g', 'y']);
+const FAST = Q(['gamma', 'v', 'c', 'L', 'L_0', 'x']);
+
+const choices = (text: string, q: Question) => {
+  const x = extractEmbedded(text, q);
+  return { x, readings: (x.alternatives ?? []).map((a) => a.readings), reasons: (x.alternatives ?? []).map((a) => a.reason) };
+};
+
+test("a '/' followed by an unbracketed '+'/'-' gives both readings; the denominator may reach to the end of the side", () => {
+  const { x, readings, reasons } = choices('so the acceleration is a = F/m+M', CART);
+  assert.deepEqual(readings, [[['Eq(a, F/m + M)'], ['Eq(a, F/(m + M))']]]);
+  assert.match(reasons[0], /'\/'/);
+  // Reading 0 (as written) is in the equations; the response is held back until the choice is settled.
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(a, F/m + M)'],
+  );
+  assert.equal(x.status, 'partial');
+  assert.ok(x.flags.includes('ambiguous-reading'));
+  const n = x.notes.find((k) => k.kind === 'ambiguous');
+  assert.ok(n && n.text.includes('a = F/m+M') && n.text.includes('F/(m + M)'), JSON.stringify(x.notes));
+  assert.deepEqual(x.alternatives![0].span, { start: 'so the acceleration is '.length, end: 'so the acceleration is a = F/m+M'.length });
+
+  assert.deepEqual(choices('T = 2π/ω+φ', CART).readings, [[['Eq(T, 2*pi/omega + phi)'], ['Eq(T, 2*pi/(omega + phi))']]]);
+  // Only the last fraction can take the '-' after it: 1/p + 1/(q - d), never 1/(p + 1/q - d).
+  assert.deepEqual(choices('1/f = 1/p+1/q-d', LENS).readings, [[['Eq(1/f, 1/p + 1/q - d)'], ['Eq(1/f, 1/p + 1/(q - d))']]]);
+});
+
+test("a fraction after a '+' may take the terms before it as its numerator; both ways at once where both apply", () => {
+  assert.deepEqual(choices('y = h + √(h² + 4d²)/2', LENS).readings, [[['Eq(y, h + sqrt(h**2 + 4*d**2)/2)'], ['Eq(y, (h + sqrt(h**2 + 4*d**2))/2)']]]);
+  const both = choices('y = p h + q g / p + q', LENS).readings[0];
+  assert.equal(both.length, 4);
+  assert.deepEqual(both[1], ['Eq(y, (p*h + q*g)/(p + q))']);
+});
+
+test("how far an unbracketed '√' reaches: every reach is a reading", () => {
+  const { readings } = choices('y = √2h/g', LENS);
+  assert.deepEqual(readings, [[['Eq(y, sqrt(2*h/g))'], ['Eq(y, sqrt(2)*h/g)'], ['Eq(y, sqrt(2*h)/g)']]]);
+  assert.deepEqual(choices('γ = 1/√1-v²/c²', FAST).readings, [[['Eq(gamma, 1/sqrt(1) - v**2/c**2)'], ['Eq(gamma, 1/sqrt(1 - v**2/c**2))']]]);
+  assert.deepEqual(choices('x = √v^2', FAST).readings, [[['Eq(x, sqrt(v**2))'], ['Eq(x, sqrt(v)**2)']]]);
+});
+
+test('a fraction after a power may be all of the exponent', () => {
+  assert.deepEqual(choices('gamma = (1 - v^2/c^2)^-1/2', FAST).readings, [[['Eq(gamma, (1 - v**2/c**2)**(-1)/2)'], ['Eq(gamma, (1 - v**2/c**2)**(-1/2))']]]);
+  assert.equal(choices('L = L_0 x^1/2', FAST).readings.length, 1);
+});
+
+test('no choice is invented where the text is clear', () => {
+  for (const [text, q] of [
+    ['1/f = 1/p + 1/q', LENS], // a sum of fractions
+    ['1/f = 1/p+1/q', LENS],
+    ['a = 2/3+F', CART], // a numeric fraction
+    ['gamma = 1/sqrt(1 - v^2/c^2)', FAST], // a bare number is never added to a quantity: not (1 - v²)/c²
+    ['x = v^2/2 + c', FAST], // a whole-number exponent fraction is v²/2
+    ['x = v^2/4 - c^2', FAST],
+    ['a = √2 + √k', CART], // each root has its own argument
+    ['a = √2/2 + F/m', CART],
+    ['a = F/(m+M)', CART], // bracketed
+    ['y = (p h + q g)/(p + q)', LENS],
+  ] as [string, Question][]) {
+    const x = extractEmbedded(text, q);
+    assert.equal(x.alternatives, undefined, text);
+    assert.equal(x.status, 'read', text);
+  }
+});
+
+test('a choice whose equations a self-correction took out is no longer a choice', () => {
+  const x = extractEmbedded('a = F/m+M, scratch that\na = F/(m + M)', CART);
+  assert.equal(x.alternatives, undefined);
+});
+
+test("picking a reading replaces the span's equations in place and settles the choice; picking another undoes it", () => {
+  const x = extractEmbedded('F = M a\na = F/m+M\nT = 2π/ω', CART);
+  assert.equal(x.status, 'partial');
+  const picked = pickReading(x, 0, 1);
+  assert.deepEqual(
+    picked.equations.map((e) => e.source),
+    ['Eq(F, M*a)', 'Eq(a, F/(m + M))', 'Eq(T, 2*pi/omega)'],
+  );
+  assert.equal(picked.alternatives![0].chosen, 1);
+  assert.equal(picked.status, 'read');
+  assert.ok(!picked.flags.includes('ambiguous-reading'));
+  assert.ok(!picked.notes.some((n) => n.kind === 'ambiguous'));
+  const back = pickReading(picked, 0, 0);
+  assert.deepEqual(
+    back.equations.map((e) => e.source),
+    ['Eq(F, M*a)', 'Eq(a, F/m + M)', 'Eq(T, 2*pi/omega)'],
+  );
+  assert.equal(back.alternatives![0].chosen, 0);
+  assert.throws(() => pickReading(x, 0, 2), /readings 1 to 2/);
+  assert.throws(() => pickReading(x, 1, 0), /no reading choice 1/);
+  // Settled as equivalent (by the engine): not ambiguous, read.
+  const settled = withAmbiguity({ ...x, alternatives: x.alternatives!.map((a) => ({ ...a, ambiguous: false })) });
+  assert.equal(settled.status, 'read');
+  assert.ok(!settled.flags.includes('ambiguous-reading'));
+});
