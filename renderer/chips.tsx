@@ -17,6 +17,7 @@ const LABELS = {
   'needs-review': 'needs review',
   'not-graded': 'not graded yet',
   'addresses-marker': 'addresses the marker',
+  contradiction: 'contradiction',
 };
 export const CHIP_LABEL: Record<Chip, string> = LABELS;
 
@@ -35,6 +36,7 @@ const TONES = {
   'needs-review': 'warn',
   'not-graded': 'muted',
   'addresses-marker': 'warn',
+  contradiction: 'warn',
 };
 const TONE: Record<Chip, string> = TONES;
 

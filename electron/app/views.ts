@@ -25,6 +25,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('invented')) out.push('invented');
     if (x.flags.includes('attachment')) out.push('attachment');
     if (x.flags.includes('addresses-marker')) out.push('addresses-marker');
+    if (x.flags.includes('contradiction')) out.push('contradiction');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (r.overrides > 0) out.push('overridden');

@@ -10,6 +10,7 @@ import { checkedReading, findContradiction, withContradictionCheck } from '../..
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { Workspace } from '../../electron/engine/store/workspace.ts';
 import { grade } from '../../electron/engine/grade.ts';
+import { chips } from '../../electron/app/views.ts';
 import type { Question } from '../../shared/exam.ts';
 import type { ExtractedEquation, Extraction } from '../../shared/extraction.ts';
 import type { Consistency } from '../../electron/engine/decide/entail/types.ts';
@@ -217,6 +218,10 @@ test('grading stores the reading lowered to needs-review, equations as read', as
     assert.equal(s1.status, 'needs-review');
     assert.ok(s1.flags.includes('contradiction'));
     assert.ok(s1.notes.some((n) => n.kind === 'contradiction' && n.text.includes('"t = d/v" and "t = 2d/v"')));
+    const summaries = new Map(ws.listResponses('contra').map((r) => [r.studentId, r]));
+    assert.ok(chips(summaries.get('S1')!, exam.exam).includes('contradiction'), 'the app shows the chip');
+    assert.ok(chips(summaries.get('S1')!, exam.exam).includes('needs-review'));
+    assert.ok(!chips(summaries.get('S2')!, exam.exam).includes('contradiction'));
     const s2 = byStudent.get('S2')!;
     assert.equal(s2.status, 'read');
     assert.ok(!s2.flags.includes('contradiction'));
