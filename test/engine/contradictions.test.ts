@@ -170,6 +170,10 @@ test('t1 and t2 read as t (or t read from words) are two quantities, not a contr
     ),
     null,
   );
+  // A model's reading has no spans: the text itself says so (numbered forms, or fewer "t =" than equations of t).
+  assert.equal(await findContradiction(engine, q, bare('Eq(t, d/v)', 'Eq(t, 2*d/v)'), text), null);
+  assert.equal(await findContradiction(engine, q, bare('Eq(t, d/v)', 'Eq(t, 2*d/v)'), words), null);
+  assert.ok(await findContradiction(engine, q, bare('Eq(t, d/v)', 'Eq(t, 2*d/v)'), 't = d/v, and so t = 2d/v'));
 });
 
 test('a later step that does not follow from an earlier one is student algebra: kept, not flagged', async () => {
