@@ -42,7 +42,7 @@ export type ContradictionEngine = Pick<EntailmentEngine, 'consistent'>;
 /** Two equations of a reading (indices into its `equations`) that can't both hold. */
 export type Contradiction = { a: number; b: number; text: string };
 
-/** Pairs looked at per reading at most (a response of 60 equations is not worth 1,770 checks). */
+/** Pairs with a side in common decided per reading at most (a response of 60 equations is not worth 1,770 checks). */
 const MAX_PAIRS = 400;
 
 /** Readers whose reading is checked: not the instructor's hand correction, not a given list. */
@@ -282,11 +282,11 @@ export async function findContradiction(
       const A = parsed[k];
       const B = parsed[j];
       if (A.key === B.key || ![...A.syms].some((s) => B.syms.has(s))) continue;
-      if (++pairs > MAX_PAIRS) return null;
       const xa = equations[A.i];
       const xb = equations[B.i];
       const two = twoValues(A.eq, B.eq);
       if (!two) continue; // a later step inconsistent with an earlier one is student algebra, kept as written
+      if (++pairs > MAX_PAIRS) return null;
       if (onePlusMinus(xa, xb, text) || notWrittenAlike(xa, xb, symbolsOf(two.common), text, equations)) continue;
       if (!(await provedImpossible(engine, two.implied, domain))) continue;
       const relaxed = relaxNumbers([two.implied]);
