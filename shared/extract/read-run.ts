@@ -105,7 +105,7 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const hasNum = t.some((x) => x.kind === 'num');
   if (!hasSym && (!hasEq || !hasNum)) {
     // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
-    if (hasNum && !hasEq) readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), t);
+    if (hasNum && !hasEq) readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t);
     return;
   }
   const deepest = nesting(t);
@@ -203,7 +203,7 @@ function readExpression(ctx: Ctx, run: Run): void {
   const before = toks[realStart - 1];
   if (before?.kind === 'word' && OPERATION_WORDS.test(before.text)) return;
   const changedBy = modifiedAfter(toks, i1);
-  if (!changedBy && readStatedResult(ctx, toks, realStart, t)) return; // "the time comes out as 2v_0 sinθ/g"
+  if (!changedBy && readStatedResult(ctx, toks, realStart, i1, t)) return; // "the time comes out as 2v_0 sinθ/g"
   const lab = labelOf(ctx, toks, realStart, false);
   const where = spanOf(ctx, t);
   if (lab?.v && changedBy) {

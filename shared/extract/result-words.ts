@@ -41,6 +41,9 @@ const CLAUSE_OPENER = /^(so|and|then|thus|hence|therefore|finally|now|overall)$/
 
 const SENTENCE_END = /[;!?\n]|\.(?!\d)/;
 
+/** Words after the maths that carry the value on ("2 times S/u", "3 over 4", "u squared"). */
+const GOES_ON = /^(times|over|divided|multiplied|plus|minus|squared|cubed|rooted|halved|doubled|of|into)$/i;
+
 /** Verbs that say "is" rather than "comes to": a result only when the quantity is named. */
 const COPULA = /^(is|are|equals)$/;
 
@@ -83,9 +86,12 @@ function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
  * question's), or left unread when the quantity can't be told. Returns whether it was such words
  * (false: the caller goes on as before).
  */
-export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, t: Tok[]): boolean {
+export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, t: Tok[]): boolean {
   const s = statementBefore(toks, i0);
   if (!s) return false;
+  // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it.
+  const after = toks[i1];
+  const goesOn = after?.kind === 'word' && GOES_ON.test(after.text);
   const where = spanOf(ctx, t);
   const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
   const said = `"${s.phrase}"`;
@@ -117,6 +123,10 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, t: Tok[]): b
   // ("it is 45 degrees") the words are the reader's usual business.
   if (!v && !s.approximate && COPULA.test(s.verb.join(' '))) return false;
   ctx.mathSeen = true;
+  if (goesOn) {
+    unread(ctx, t, `a result stated in words (${said}) that goes on in words ("${after.text}")`);
+    return true;
+  }
   if (!v) {
     unread(ctx, t, `a result stated in words (${said}), but which quantity it is can't be told from the sentence`);
     return true;

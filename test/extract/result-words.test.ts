@@ -74,3 +74,9 @@ test('a result whose quantity the sentence does not make clear is left unread, n
   assert.deepEqual(c.equations, []);
   assert.equal(c.unread.length, 0);
 });
+
+test('a value that goes on in words is not read as the result', () => {
+  const r = x('H = u²/(2g), which is 2 times u²/(4g)');
+  assert.ok(!r.equations.some((e) => e.source === 'Eq(H, 2)'), 'not H = 2');
+  assert.equal(r.status, 'partial');
+});
