@@ -70,13 +70,17 @@ function statementBefore(toks: Tok[], i0: number): Statement | null {
 
 /** The variable alone on one side of the equation read just before `at` (original offset) in the same sentence, or null. */
 function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
-  let last: (typeof ctx.equations)[number] | undefined;
-  for (const e of ctx.equations) if (e.span && e.span.end <= at && (!last || e.span.end >= last.span!.end)) last = e;
-  if (!last?.span) return null;
-  if (SENTENCE_END.test(ctx.original.slice(last.span.end, at))) return null;
+  // Runs are read in the order of the text, so the nearest equation before is among the last
+  // pushed: look back from the end (constant time per result, whatever the response's length).
+  let k = ctx.equations.length - 1;
+  while (k >= 0 && !(ctx.equations[k].span && ctx.equations[k].span!.end <= at)) k--;
+  if (k < 0) return null;
+  const span = ctx.equations[k].span!;
+  if (at - span.end > 200 || SENTENCE_END.test(ctx.original.slice(span.end, at))) return null; // not 'just before'
   // The first equation of that span (a chain "E = ½kx² = 0.45" starts with its quantity).
-  const first = ctx.equations.find((e) => e.span && e.span.start === last.span!.start && e.span.end === last.span!.end) ?? last;
-  const m = /^Eq\(([A-Za-z][A-Za-z0-9_]*), /.exec(first.source) ?? /, ([A-Za-z][A-Za-z0-9_]*)\)$/.exec(first.source);
+  while (k > 0 && ctx.equations[k - 1].span?.start === span.start && ctx.equations[k - 1].span?.end === span.end) k--;
+  const source = ctx.equations[k].source;
+  const m = /^Eq\(([A-Za-z][A-Za-z0-9_]*), /.exec(source) ?? /, ([A-Za-z][A-Za-z0-9_]*)\)$/.exec(source);
   return m && ctx.lex.variables.includes(m[1]) ? m[1] : null;
 }
 
