@@ -18,6 +18,7 @@ const LABELS = {
   'not-graded': 'not graded yet',
   'addresses-marker': 'addresses the marker',
   'ambiguous-reading': 'read more than one way',
+  contradiction: 'contradiction',
 };
 export const CHIP_LABEL: Record<Chip, string> = LABELS;
 
@@ -37,6 +38,7 @@ const TONES = {
   'not-graded': 'muted',
   'addresses-marker': 'warn',
   'ambiguous-reading': 'warn',
+  contradiction: 'warn',
 };
 const TONE: Record<Chip, string> = TONES;
 

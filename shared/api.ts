@@ -57,6 +57,7 @@ export const CHIPS = [
   'not-graded',
   'addresses-marker', // the response addresses the marker (asks for marks, says what to record): flagged, never obeyed
   'ambiguous-reading', // the text can be read more than one way and the readings differ: the instructor picks one
+  'contradiction', // two equations of the reading give one quantity two values that can't both hold (the note names them)
 ] as const;
 export const ChipSchema = z.enum(CHIPS);
 export type Chip = z.infer<typeof ChipSchema>;

@@ -26,6 +26,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('attachment')) out.push('attachment');
     if (x.flags.includes('addresses-marker')) out.push('addresses-marker');
     if (x.flags.includes('ambiguous-reading')) out.push('ambiguous-reading');
+    if (x.flags.includes('contradiction')) out.push('contradiction');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (overridesAutomatic(r, schemeOf(exam, r.questionId))) out.push('overridden');

@@ -24,6 +24,7 @@ import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
 import type { CompiledQuestion, LoadedExam } from './io/exam.ts';
 import { markEquations } from './decide/marking.ts';
+import { checkedReading } from './decide/contradictions.ts';
 import type { ResponseRow } from './io/csv/responses.ts';
 import type { EquationsRow } from './io/csv/equations.ts';
 import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './store/workspace.ts';
@@ -311,6 +312,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     }
     if (inputs.length && !signal?.aborted) {
       const handled = new Set<string>();
+      let storing: Promise<void> = Promise.resolve();
       try {
         const result = await technique.batch(inputs, {
           ...(signal ? { signal } : {}),
@@ -318,23 +320,28 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
             const r = byId.get(item.id)!;
             if (item.record.waiting && signal?.aborted) return; // stopped, not read: still pending
             handled.add(item.id);
-            try {
-              const cur = ws.getExtraction(r.id);
-              if (item.record.waiting && cur?.flags.includes(WAITING_FLAG) && sameReading(cur, item.extraction)) {
-                tick(r); // still waiting, nothing new: its marks stay
-                return;
+            // Stored in the order read, each once its contradiction check is done (awaited below).
+            storing = storing.then(async () => {
+              try {
+                const extraction = await checkedReading(engine, exam.questions.get(r.questionId)!.question, item.extraction, r.text);
+                const cur = ws.getExtraction(r.id);
+                if (item.record.waiting && cur?.flags.includes(WAITING_FLAG) && sameReading(cur, extraction)) {
+                  tick(r); // still waiting, nothing new: its marks stay
+                  return;
+                }
+                ws.saveExtraction(r.id, extraction, technique.extractor.name, item.record);
+                if (extraction.flags.includes(ENGINE_ERROR_FLAG) && item.record.error) {
+                  engineErrors.push({ studentId: r.studentId, questionId: r.questionId, message: `reading: ${errorText(item.record.error)}` });
+                }
+              } catch (e) {
+                readFailed(r, e);
               }
-              ws.saveExtraction(r.id, item.extraction, technique.extractor.name, item.record);
-              if (item.extraction.flags.includes(ENGINE_ERROR_FLAG) && item.record.error) {
-                engineErrors.push({ studentId: r.studentId, questionId: r.questionId, message: `reading: ${errorText(item.record.error)}` });
-              }
-            } catch (e) {
-              readFailed(r, e);
-            }
-            extractedNow++;
-            tick(r);
+              extractedNow++;
+              tick(r);
+            });
           },
         });
+        await storing;
         waitingReason = result.waitingReason;
         model = {
           models: result.models,
@@ -344,6 +351,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
           ...(result.servers ? { servers: result.servers } : {}),
         };
       } catch (e) {
+        await storing;
         if (signal?.aborted) throw e;
         // The servers' models don't match (or one lacks the model): a setup problem, said once;
         // the responses not read stay as they were (no failed reading is stored for them).
@@ -366,6 +374,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       try {
         x = r.text === null ? noText : await technique.extractor.extract(r.text, cq.question);
         x = await settleAlternatives(x, cq.question, engine);
+        x = await checkedReading(engine, cq.question, x, r.text);
       } catch (e) {
         readFailed(r, e);
       }

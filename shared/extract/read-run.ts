@@ -9,6 +9,7 @@ import { emitChain } from './emit.ts';
 import { trim } from './runs.ts';
 import { cutByUnreadable, functionNotation, labelOf, limitingCondition, limitingConditionBefore, modifiedAfter, OPERATION_WORDS } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
+import { readStatedResult } from './result-words.ts';
 import type { Tok } from './tokens.ts';
 import { note } from '../extraction.ts';
 
@@ -102,7 +103,11 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const hasSym = t.some(isSymbol);
   const hasEq = t.some((x) => x.kind === 'eq');
   const hasNum = t.some((x) => x.kind === 'num');
-  if (!hasSym && (!hasEq || !hasNum)) return; // numbers, "take the + sign", "the square root", words = words
+  if (!hasSym && (!hasEq || !hasNum)) {
+    // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
+    if (hasNum && !hasEq) readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t);
+    return;
+  }
   const deepest = nesting(t);
   if (deepest > MAX_NESTING) {
     ctx.mathSeen = true;
@@ -197,9 +202,10 @@ function readExpression(ctx: Ctx, run: Run): void {
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
   const before = toks[realStart - 1];
   if (before?.kind === 'word' && OPERATION_WORDS.test(before.text)) return;
+  const changedBy = modifiedAfter(toks, i1);
+  if (!changedBy && readStatedResult(ctx, toks, realStart, i1, t)) return; // "the time comes out as 2v_0 sinθ/g"
   const lab = labelOf(ctx, toks, realStart, false);
   const where = spanOf(ctx, t);
-  const changedBy = modifiedAfter(toks, i1);
   if (lab?.v && changedBy) {
     unread(ctx, t, `the words after it ("${changedBy}") change the expression`);
     return;

@@ -18,7 +18,9 @@ import type { EquationsRow } from '../io/csv/equations.ts';
 import type { Technique } from '../read/registry.ts';
 import { markEquations } from '../decide/marking.ts';
 import { settleAlternatives, type ChoiceEngine } from '../read/alternatives.ts';
+import { checkedReading } from '../decide/contradictions.ts';
 import { figures, figuresByTag, figuresLine, type Figures } from './coverage.ts';
+import { calibration, formatCalibration, type Calibration } from './calibration.ts';
 import { goldAmbiguous, goldTags, mustBeEmpty } from './set.ts';
 import { computeAccounting, type BatchAccounting } from '../read/ollama/accounting.ts';
 import type { BatchItem, BatchResult } from '../read/model/batch.ts';
@@ -34,6 +36,8 @@ export type EvalRow = {
   extracted: string[];
   gold: string[];
   status: string;
+  /** The reading's flags (as grading stores it: 'contradiction' included). */
+  flags: string[];
   equivalent: boolean;
   /** Item id -> [mark from extraction, mark from gold]; auto items only (empty when marks were not compared). */
   marks: Record<string, [number | null, number | null]>;
@@ -56,6 +60,8 @@ export type EvalReport = {
   coverage: Figures;
   coverageUnambiguous: Figures;
   coverageByTag: Record<string, Figures>;
+  /** Status against correctness, precision per status, errors of confidence (./calibration.ts). */
+  calibration: Calibration;
   /** This technique's row of Table I (time, tokens, correct answers). */
   tableOne: TableOneRow;
   /** Responses left waiting for the model (Ollama unreachable): counted as not correct. */
@@ -197,8 +203,10 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
   const byId = new Map(batch.items.map((it) => [it.id, it]));
   // A response waiting for the model was not read: not correct, not read with confidence.
   const waitingIds = new Set(batch.waiting);
-  for (const { id, gold: g, cq } of jobs) {
-    const x = byId.get(id)!.extraction;
+  for (const { id, gold: g, cq, resp } of jobs) {
+    // As grading stores it: a contradiction inside the reading lowers its status (decide/contradictions.ts).
+    const read = byId.get(id)!.extraction;
+    const x = 'consistent' in engine ? await checkedReading(engine, cq.question, read, resp.text) : read;
     const waiting = waitingIds.has(id);
     const sources = x.equations.map((e) => e.source);
     const equivalent = waiting ? false : await goldEquivalent(engine, sources, g.equations, cq);
@@ -235,6 +243,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
       extracted: sources,
       gold: g.sources,
       status: x.status,
+      flags: [...x.flags],
       equivalent,
       marks,
       marksAgree: agree,
@@ -264,6 +273,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
     coverage: f.overall,
     coverageUnambiguous: figures(figRows.filter((r) => !r.ambiguous)),
     coverageByTag: f.perTag,
+    calibration: calibration(figRows.map((r, i) => ({ ...r, flags: rows[i].flags }))),
     tableOne: tableOneRow(technique.name, batch, { scored: jobs.length, correct: accuracy.correct }),
     waiting: batch.waiting.map((id) => ({ studentId: id.slice(0, id.lastIndexOf('/')), questionId: id.slice(id.lastIndexOf('/') + 1) })),
   };
@@ -313,6 +323,7 @@ export function formatEvalReport(r: EvalReport): string {
   lines.push(`  ${figuresLine('unambiguous gold', r.coverageUnambiguous)}`);
   lines.push('coverage and precision by tag:');
   for (const [k, f] of Object.entries(r.coverageByTag)) lines.push(`  ${figuresLine(k, f)}`);
+  lines.push(formatCalibration(r.calibration));
   lines.push(`marks agreement with gold (whole response): ${pct(r.marksAgreement)}`);
   lines.push(`marks agreement with gold (per automatic item): ${pct(r.itemAgreement)}`);
   if (r.models?.length) lines.push(`models: ${r.models.join(' + ')}`);

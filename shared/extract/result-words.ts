@@ -1,0 +1,142 @@
+// Words that state a result (issue 11, item 5): "E = ½kx², which comes to 0.45 J", "the time comes
+// out as 2.9 s", "the final temperature comes out as (m₁T₁ + m₂T₂)/(m₁ + m₂)". The maths after
+// such words is read as an equation of the quantity they state it for (`Eq(E, 0.45)`: units
+// dropped, numbers as written, convention 9) when that quantity is clear from the sentence:
+//   - the equation just before it in the same sentence ("x = √(2mgh/k), which comes to 0.45 m"),
+//     whose one side is a lone variable;
+//   - or the words before the verb name a variable of the question unambiguously ("the time", "the
+//     final temperature", "the answer"), by the question's own descriptions (lexicon.ts).
+// Otherwise it is left unread, with the reason; never guessed. An approximate value ("which is
+// about 1.6 m/s", "so the range is roughly 41 m") is not recorded, as the gold conventions and
+// every labelled set have it (an approximation is not what the student wrote the quantity is);
+// a note says it was left out. Pure.
+
+import { note } from '../extraction.ts';
+import { spanOf, symTok, unread, type Ctx } from './context.ts';
+import { emitChain } from './emit.ts';
+import type { Tok } from './tokens.ts';
+
+/** Verbs stating a result, as the last words before the maths (lower case). */
+const RESULT_VERBS: string[][] = [
+  ['comes', 'to'],
+  ['come', 'to'],
+  ['came', 'to'],
+  ...['comes', 'come', 'came', 'works', 'work', 'worked', 'working'].flatMap((v) => ['as', 'at', 'to'].map((p) => [v, 'out', p])),
+  ['gives'],
+  ['giving'],
+  ['equals'],
+  ['is'],
+  ['are'],
+  ['becomes'],
+];
+
+/** Words that make the value approximate (not recorded). */
+const APPROXIMATE = /^(about|roughly|approximately|approx|around|nearly|almost|circa|ca)$/i;
+
+/** Words before the verb that point back at the equation just before ("…, which comes to"). */
+const POINTING_BACK = /^(which|that|this|it|so|and|then|thus|hence|therefore|all|in|total|numerically|numbers|finally)$/i;
+
+/** Words that open a clause before a noun phrase ("so the range is"). */
+const CLAUSE_OPENER = /^(so|and|then|thus|hence|therefore|finally|now|overall)$/i;
+
+const SENTENCE_END = /[;!?\n]|\.(?!\d)/;
+
+/** Words after the maths that carry the value on ("2 times S/u", "3 over 4", "u squared"). */
+const GOES_ON = /^(times|over|divided|multiplied|plus|minus|squared|cubed|rooted|halved|doubled|of|into)$/i;
+
+/** Verbs that say "is" rather than "comes to": a result only when the quantity is named. */
+const COPULA = /^(is|are|equals)$/;
+
+type Statement = { phrase: string; verb: string[]; subject: string[]; approximate: boolean; firstWord: number };
+
+/** The result words right before token index i0 (the maths), or null. */
+function statementBefore(toks: Tok[], i0: number): Statement | null {
+  const words: string[] = [];
+  let j = i0 - 1;
+  while (j >= 0 && toks[j].kind === 'word' && words.length < 12) words.unshift(toks[j--].text);
+  if (words.length === 0) return null;
+  const lower = words.map((w) => w.toLowerCase());
+  let end = lower.length;
+  let approximate = false;
+  while (end > 0 && APPROXIMATE.test(lower[end - 1])) {
+    approximate = true;
+    end--;
+  }
+  const verb = RESULT_VERBS.find((v) => v.length <= end && v.every((w, k) => lower[end - v.length + k] === w));
+  if (!verb) return null;
+  const subject = words.slice(0, end - verb.length);
+  return { phrase: words.join(' '), verb, subject, approximate, firstWord: i0 - words.length };
+}
+
+/** The variable alone on one side of the equation read just before `at` (original offset) in the same sentence, or null. */
+function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
+  // Runs are read in the order of the text, so the nearest equation before is among the last
+  // pushed: look back from the end (constant time per result, whatever the response's length).
+  let k = ctx.equations.length - 1;
+  while (k >= 0 && !(ctx.equations[k].span && ctx.equations[k].span!.end <= at)) k--;
+  if (k < 0) return null;
+  const span = ctx.equations[k].span!;
+  if (at - span.end > 200 || SENTENCE_END.test(ctx.original.slice(span.end, at))) return null; // not 'just before'
+  // The first equation of that span (a chain "E = ½kx² = 0.45" starts with its quantity).
+  while (k > 0 && ctx.equations[k - 1].span?.start === span.start && ctx.equations[k - 1].span?.end === span.end) k--;
+  const source = ctx.equations[k].source;
+  const m = /^Eq\(([A-Za-z][A-Za-z0-9_]*), /.exec(source) ?? /, ([A-Za-z][A-Za-z0-9_]*)\)$/.exec(source);
+  return m && ctx.lex.variables.includes(m[1]) ? m[1] : null;
+}
+
+/**
+ * The maths tokens `t` (starting at token index i0, with no '=') after words that state a result:
+ * read as an equation of the quantity, left out (an approximation, or a quantity that is not the
+ * question's), or left unread when the quantity can't be told. Returns whether it was such words
+ * (false: the caller goes on as before).
+ */
+export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, t: Tok[]): boolean {
+  const s = statementBefore(toks, i0);
+  if (!s) return false;
+  // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it.
+  const after = toks[i1];
+  const goesOn = after?.kind === 'word' && GOES_ON.test(after.text);
+  const where = spanOf(ctx, t);
+  const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
+  const said = `"${s.phrase}"`;
+  const pointsBack = s.subject.every((w) => POINTING_BACK.test(w));
+  let v: string | null = null;
+  let other = false;
+  if (pointsBack) {
+    const before = toks[s.firstWord - 1];
+    // Right after the equation's maths or a comma ending it: "x = …, which comes to".
+    if (before && before.kind !== 'nl' && !(before.kind === 'punct' && before.text !== ',')) {
+      v = variableOfEquationBefore(ctx, spanOf(ctx, [toks[s.firstWord]]).start);
+    }
+  } else {
+    let k = 0;
+    while (k < s.subject.length && CLAUSE_OPENER.test(s.subject[k])) k++;
+    const phrase = s.subject.slice(k).join(' ');
+    v = ctx.lex.labelVariable(phrase);
+    other = !v && ctx.lex.labelKind(phrase) === 'other';
+  }
+  if (s.approximate) {
+    ctx.notes.push(note('unread', `left out an approximate value stated in words (${said} ${shown}): approximations are not recorded`));
+    return true;
+  }
+  if (other) {
+    ctx.notes.push(note('unread', `left out ${shown} after ${said}: not a quantity of the question`));
+    return true;
+  }
+  // "is" states a result only of a quantity the sentence names ("the range is 41 m"); otherwise
+  // ("it is 45 degrees") the words are the reader's usual business.
+  if (!v && !s.approximate && COPULA.test(s.verb.join(' '))) return false;
+  ctx.mathSeen = true;
+  if (goesOn) {
+    unread(ctx, t, `a result stated in words (${said}) that goes on in words ("${after.text}")`);
+    return true;
+  }
+  if (!v) {
+    unread(ctx, t, `a result stated in words (${said}), but which quantity it is can't be told from the sentence`);
+    return true;
+  }
+  const n = ctx.equations.length;
+  emitChain(ctx, [[symTok(v, t[0])], t], t);
+  if (ctx.equations.length > n) ctx.notes.push(note('unmapped-symbol', `read ${shown} as the value of ${v} (stated in words: ${said})`));
+  return true;
+}

@@ -1,0 +1,82 @@
+// Words that state a result (shared/extract/result-words.ts): "…, which comes to 0.45 J", "the
+// height comes out as …" are read as an equation of the quantity when the sentence makes it clear
+// (the equation just before, or words naming a variable of the question), units dropped and the
+// number as written; approximations are left out (gold conventions); an unclear quantity is left
+// unread, never guessed. On text written for these tests (a catapult question invented here).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const CATAPULT: Question = {
+  id: 'catapult',
+  title: '',
+  prompt:
+    'A catapult stores elastic energy E in a band of stiffness k stretched by a distance d, and launches a stone of mass M straight up. Find the launch speed u and the greatest height H.',
+  variables: [
+    ['E', 'elastic energy stored in the band'],
+    ['k', 'stiffness of the band'],
+    ['d', 'stretch of the band'],
+    ['M', 'mass of the stone'],
+    ['u', 'launch speed of the stone'],
+    ['H', 'greatest height reached'],
+    ['g', 'gravitational acceleration'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 'H',
+  scheme: [],
+};
+const x = (text: string) => extractEmbedded(text, CATAPULT);
+const sources = (text: string) => x(text).equations.map((e) => e.source);
+
+test('a value stated after an equation in the same sentence is an equation of its quantity', () => {
+  assert.deepEqual(sources('E = ½kd², which comes to 0.45 J'), ['Eq(E, 1/2*k*d**2)', 'Eq(E, 0.45)']);
+  assert.deepEqual(sources('u = √(2E/M) which works out to 3.16 m/s'), ['Eq(u, sqrt(2*E/M))', 'Eq(u, 3.16)']);
+  assert.deepEqual(sources('H = u²/(2g), which gives 0.51 m.'), ['Eq(H, u**2/(2*g))', 'Eq(H, 0.51)']);
+  const r = x('E = ½kd², which comes to 0.45 J');
+  assert.equal(r.status, 'read');
+  assert.ok(
+    r.notes.some((n) => /0\.45.*value of E/.test(n.text)),
+    'a note says how it was read',
+  );
+});
+
+test('words naming a variable of the question state its value (symbolic or a number)', () => {
+  assert.deepEqual(sources('so the launch speed comes out as √(2E/M)'), ['Eq(u, sqrt(2*E/M))']);
+  assert.deepEqual(sources('the greatest height comes out at 0.51 m'), ['Eq(H, 0.51)']);
+  assert.deepEqual(sources('and the height is 0.51 m'), ['Eq(H, 0.51)']);
+});
+
+test('an approximate value is left out (noted), not recorded', () => {
+  const r = x('H = u²/(2g), which is about 0.5 m');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(H, u**2/(2*g))'],
+  );
+  assert.equal(r.status, 'read');
+  assert.ok(r.notes.some((n) => n.kind === 'unread' && /approximate value stated in words/.test(n.text)));
+  assert.deepEqual(sources('so the height is roughly 0.5 m'), []);
+});
+
+test('a result whose quantity the sentence does not make clear is left unread, not guessed', () => {
+  const a = x('H = u²/(2g). This comes to 0.51 m');
+  assert.deepEqual(
+    a.equations.map((e) => e.source),
+    ['Eq(H, u**2/(2*g))'],
+    'a new sentence: the equation before is not "just before"',
+  );
+  assert.equal(a.status, 'partial');
+  assert.match(a.unread[0].reason, /result stated in words .* can't be told/);
+  const b = x('the thing comes to 12');
+  assert.deepEqual(b.equations, []);
+  assert.equal(b.unread.length, 1);
+  // "is" with no quantity named is prose as before, not a result.
+  const c = x('It is 2 metres above the ground and the band is 30 cm long');
+  assert.deepEqual(c.equations, []);
+  assert.equal(c.unread.length, 0);
+});
+
+test('a value that goes on in words is not read as the result', () => {
+  const r = x('H = u²/(2g), which is 2 times u²/(4g)');
+  assert.ok(!r.equations.some((e) => e.source === 'Eq(H, 2)'), 'not H = 2');
+  assert.equal(r.status, 'partial');
+});
