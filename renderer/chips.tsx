@@ -17,6 +17,8 @@ const LABELS = {
   'needs-review': 'needs review',
   'not-graded': 'not graded yet',
   'addresses-marker': 'addresses the marker',
+  'earlier-text': 'made on earlier text',
+  regrade: 'regrade requested',
 };
 export const CHIP_LABEL: Record<Chip, string> = LABELS;
 
@@ -35,6 +37,8 @@ const TONES = {
   'needs-review': 'warn',
   'not-graded': 'muted',
   'addresses-marker': 'warn',
+  'earlier-text': 'warn',
+  regrade: 'human',
 };
 const TONE: Record<Chip, string> = TONES;
 

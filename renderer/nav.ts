@@ -2,7 +2,7 @@
 // Kept apart from App.tsx so that views never import the component that imports them.
 import type { ReviewRow } from '../shared/api.ts';
 
-export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'export' | 'settings';
+export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'regrades' | 'export' | 'settings';
 
 export type Nav = {
   examId: string | null;

@@ -11,6 +11,7 @@ import { reviewHandlers } from './handlers/review.ts';
 import { groupHandlers } from './handlers/groups.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { settingsHandlers } from './handlers/settings.ts';
+import { regradeHandlers } from './handlers/regrades.ts';
 import { modelHandlers } from './handlers/models.ts';
 
 export { gpuWatts, type ServiceOptions } from './context.ts';
@@ -30,6 +31,7 @@ export class AppService {
       ...groupHandlers(ctx),
       ...exportHandlers(ctx),
       ...settingsHandlers(ctx),
+      ...regradeHandlers(ctx),
     };
   }
 

@@ -60,7 +60,26 @@ export type GradeOptions = {
   onProgress?: (p: GradeProgress) => void;
   /** Stop between steps (the work done so far stays; a later run finishes it). */
   signal?: AbortSignal;
+  /**
+   * Read again every response another reader read (a "grade again" with another technique):
+   * their readings are dropped first; the instructor's corrections and imported lists are kept.
+   */
+  rereadOthers?: boolean;
 };
+
+/**
+ * Between responses, let the event loop answer (a pause, a progress poll, another view's
+ * request): the embedded extractor and warm marking never wait on anything, so without this a
+ * batch would hold the loop until it ended, and a pause would be answered only after it.
+ */
+export function breather(everyMs = 15): () => Promise<void> {
+  let last = Date.now();
+  return async () => {
+    if (Date.now() - last < everyMs) return;
+    await new Promise<void>((ok) => setImmediate(ok));
+    last = Date.now();
+  };
+}
 
 /** A response a step failed on (it is stored as needs-review with flag 'engine-error'). */
 export type EngineError = { studentId: string; questionId: string; message: string };
@@ -91,6 +110,8 @@ export type GradeSummary = {
   waitingReason?: string;
   /** Responses a step failed on in this run (each stored as needs-review, flag 'engine-error'); the rest were graded. */
   engineErrors: EngineError[];
+  /** With rereadOthers: readings dropped to be read again, and the corrected readings and imported lists kept. */
+  reread?: { dropped: number; corrected: number; given: number };
   /** For a model technique: the models used (name + digest), this run's accounting and warnings. */
   model?: { models: ModelRef[]; accounting: BatchAccounting; warnings: string[]; url: string };
 };
@@ -180,6 +201,20 @@ export async function markResponse(
   }
 }
 
+/**
+ * The marks an equation list would earn, stored nowhere: what a group correction's preview shows
+ * before anything is saved. Throws for an equation the grammar rejects.
+ */
+export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, sources: readonly string[]): Promise<ResponseMarks> {
+  const equations: Equation[] = [];
+  for (const s of sources) {
+    const p = parseEquation(s, { variables: cq.variables });
+    if (!p.ok) throw new Error(`${JSON.stringify(s)}: ${p.errors.map((e) => e.message).join('; ')}`);
+    equations.push(p.value);
+  }
+  return markEquations(engine, cq, equations);
+}
+
 /** Mark every response of the exam that is extracted and not marked (see markResponse). */
 export async function markPending(opts: {
   workspace: Workspace;
@@ -193,7 +228,9 @@ export async function markPending(opts: {
   let markedNow = 0;
   let done = 0;
   const engineErrors: EngineError[] = [];
+  const breathe = breather();
   for (const r of toMark) {
+    await breathe();
     if (signal?.aborted) break;
     const res = await markResponse(ws, engine, exam.questions.get(r.questionId), r);
     if (res.error) engineErrors.push(res.error);
@@ -220,6 +257,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     );
   }
   onProgress?.({ phase: 'import', done: 1, total: 1 });
+  const reread = opts.rereadOthers ? ws.dropReadingsNotBy(examId, technique.extractor.name) : undefined;
 
   // Extract.
   const toExtract = ws.pending(examId, 'extract', { waiting: !opts.keepWaiting });
@@ -293,7 +331,9 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       }
     }
   } else {
+    const breathe = breather();
     for (const r of toExtract) {
+      await breathe();
       if (signal?.aborted) break;
       const cq = exam.questions.get(r.questionId)!;
       let x: Extraction | null = null;
@@ -344,6 +384,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     technique: technique.name,
     waiting,
     engineErrors,
+    ...(reread ? { reread } : {}),
     ...(waitingReason ? { waitingReason } : {}),
     ...(model ? { model } : {}),
   };

@@ -52,6 +52,11 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
     <section className="review">
       <h1>Review</h1>
       {error && <div className="banner error">{error}</div>}
+      {!data && !error && (
+        <p className="muted" data-testid="review-loading">
+          Loading the responses…
+        </p>
+      )}
       {data && data.rows.length === 0 && (
         <div className="empty">
           <p>No responses yet. Import the class's CSV first.</p>

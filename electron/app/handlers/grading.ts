@@ -19,7 +19,8 @@ export function gradingHandlers(ctx: AppContext): Handlers {
       if (!(await ctx.techniques())[technique]) unavailable(`'${technique}' is not available in this build`);
       const j = newJob(examId, technique, null, 0);
       ctx.job = j;
-      await runStretch(ctx, j);
+      // Another reader than the one that read the stored responses reads them again (corrections kept); the job's message says what it did.
+      await runStretch(ctx, j, { rereadOthers: true, label: `the '${technique}' reader` });
       return progress(ctx);
     },
 

@@ -15,6 +15,7 @@ import { Readings } from './Readings.tsx';
 import { Marks } from './Items.tsx';
 import { SympyPanel } from './Evidence.tsx';
 import { History } from './History.tsx';
+import { EarlierChanges } from './Earlier.tsx';
 
 export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string }) {
   const [d, setD] = useState<ResponseDetail>();
@@ -117,6 +118,7 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
           </span>
         )}
       </div>
+      <EarlierChanges d={d} onSaved={setD} />
       <div className="columns">
         <StudentCard d={d} hover={hover} />
         <div className="column-stack">
