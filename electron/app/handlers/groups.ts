@@ -102,14 +102,19 @@ export function groupHandlers(ctx: AppContext): Handlers {
         }
         return { changed, skipped: kept.map((r) => ({ responseId: String(r.id), studentId: r.studentId, reason: NOT_REACHED })) };
       }
-      // An override: checked against the item's worth for every member before any is changed.
+      // An override: checked against the item's worth for every member before any is changed,
+      // so a mark the item can't take changes nobody; the error names the student.
       const item = ctx
         .exam(examId)
         .questions.find((q) => q.id === questionId)
         ?.scheme.find((s) => s.id === action.itemId);
-      if (!item) return invalid(`question ${questionId} has no item '${action.itemId}'`);
-      if (action.marks !== null && action.marks > item.marks)
-        invalid(`item ${action.itemId} is worth ${item.marks}: ${action.marks} can't be awarded to the group (nothing was changed)`);
+      for (const r of rows) {
+        if (!item) invalid(`student ${r.studentId} (question ${questionId}): the question has no item '${action.itemId}'; nothing was changed`);
+        else if (action.marks !== null && action.marks > item.marks)
+          invalid(
+            `student ${r.studentId} (question ${questionId}): item ${action.itemId} is worth ${item.marks}, so ${action.marks} can't be awarded; nothing was changed`,
+          );
+      }
       for (const r of rows) {
         try {
           override(ctx, r.id, action.itemId, action.marks, action.comment);
