@@ -40,8 +40,18 @@ function section(d: Detail, exam: Exam): string {
   const items = d.items
     .map((it) => {
       const ev = it.evidence[0];
+      // In words first; the engine's verdict (method, counterexample) one click away.
+      const how = ev
+        ? `<details><summary>how this was decided</summary>${esc(verdictLine(ev.forward))}${ev.backward ? `; the reverse: ${esc(verdictLine(ev.backward))}` : ''}</details>`
+        : '';
       const why = ev
-        ? `${it.outcome === 'awarded' ? 'Earned by' : 'Closest'}: equation ${ev.studentIndex + 1} against an accepted form. ${esc(verdictLine(ev.forward))}${ev.backward ? `; the reverse: ${esc(verdictLine(ev.backward))}` : ''}`
+        ? `${
+            it.outcome === 'awarded'
+              ? `Earned by your equation ${ev.studentIndex + 1}.`
+              : it.outcome === 'undecided'
+                ? 'Not decided automatically: the instructor looks at it.'
+                : 'Not earned: none of your equations gives an accepted form.'
+          }${how}`
         : it.outcome === 'manual'
           ? 'Marked by the instructor.'
           : esc(it.note ?? '');
@@ -93,6 +103,7 @@ ol.eqs li{margin:.2rem 0}.katex-display{margin:.3rem 0;text-align:left}.katex-di
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.45rem .5rem;border-bottom:1px solid #e6e9ef}
 td.id{font-weight:600;width:2.5rem}td.m{white-space:nowrap;width:5rem;font-variant-numeric:tabular-nums}
 .why{color:#4a5568;font-size:.9rem}.ov{color:#6b3fa0;font-size:.9rem}.muted{color:#6b7280}.warn{color:#9a3412}
+details summary{cursor:pointer;font-size:.85rem}details{font-size:.85rem}
 .rq{background:#f6f7f9;padding:.5rem .8rem;margin:.4rem 0;border-radius:4px}
 .summary{font-size:1.1rem}
 </style></head><body>

@@ -40,6 +40,7 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
   const parent = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 52, overscan: 12 });
   const needing = (data?.rows ?? []).filter((r) => r.needsReview).length;
+  const notGraded = (data?.rows ?? []).filter((r) => r.chips.includes('not-graded')).length;
   const th = (key: SortKey, label: string) => (
     <button className="th" onClick={() => setSort((s) => ({ key, dir: s.key === key ? (-s.dir as 1 | -1) : 1 }))}>
       {label}
@@ -71,6 +72,10 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
             {needing ? (
               <>
                 <strong>{needing}</strong> of {data.rows.length} responses need your eyes. Open one and press <kbd>n</kbd> to go to the next.
+              </>
+            ) : notGraded ? (
+              <>
+                <strong>{notGraded}</strong> of {data.rows.length} responses are not graded yet.
               </>
             ) : (
               <>All {data.rows.length} responses were read with confidence. Spot-check a few, or look at the answer groups.</>
