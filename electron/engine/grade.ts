@@ -89,7 +89,8 @@ export { ENGINE_ERROR_FLAG };
 export type GradeSummary = {
   examId: string;
   responses: number;
-  imported: { inserted: number; updated: number; unchanged: number };
+  /** setAside: corrections and overrides made on texts this import replaced (kept aside, not applied to the new texts). */
+  imported: { inserted: number; updated: number; unchanged: number; kept?: number; setAside?: number };
   /** Work done by this run (finished work from earlier runs is not redone). */
   extractedNow: number;
   markedNow: number;
@@ -247,7 +248,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
 
   onProgress?.({ phase: 'import', done: 0, total: 1 });
   ws.importExam(exam.exam);
-  let imported = { inserted: 0, updated: 0, unchanged: 0 };
+  let imported: GradeSummary['imported'] = { inserted: 0, updated: 0, unchanged: 0 };
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {
     const known = input.rows.filter((r) => exam.questions.has(r.questionId));
