@@ -207,6 +207,8 @@ describe('pause while responses are being read', () => {
       await new Promise((ok) => setTimeout(ok, 0));
       const paused = await call('grade.pause', {});
       assert.ok(paused.state === 'pausing' || paused.state === 'paused');
+      // Asked again while it takes effect: where it stands, not "nothing is being graded".
+      assert.ok(['pausing', 'paused'].includes((await call('grade.pause', {})).state));
       const p = await settle();
       assert.equal(p.state, 'paused');
       assert.ok(p.read < p.total, `paused during reading (${p.read} of ${p.total} read)`);

@@ -26,6 +26,8 @@ export function gradingHandlers(ctx: AppContext): Handlers {
 
     'grade.pause': async () => {
       const j = ctx.job;
+      // Asked twice (or while the pause takes effect): the answer is where it stands, not an error.
+      if (j && (j.state === 'pausing' || j.state === 'paused')) return progress(ctx);
       if (!j || j.state !== 'running') throw new ApiFailure({ code: 'conflict', message: 'nothing is being graded' });
       j.state = 'pausing';
       j.controller.abort();
