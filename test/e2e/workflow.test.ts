@@ -293,7 +293,7 @@ describe('instructor workflow in the browser mode', { skip: skip ?? false }, () 
     await g.locator('[data-testid="group-correct"]').click();
     await g.locator('button:has-text("+ add an equation")').click();
     await g.locator('.eqlist input').last().fill('Eq(v, u + ');
-    assert.ok(await g.locator('[data-testid="group-correct-apply"]').isDisabled(), 'an invalid equation cannot be applied');
+    assert.ok(await g.locator('[data-testid="group-correct-preview"]').isDisabled(), 'an invalid equation cannot be applied');
     await g.locator('.eqlist input').last().fill('Eq(v, u + w)');
     await g.locator('input[aria-label="group correction comment"]').fill('group: the answer line was missed');
     // Nothing is saved before the preview: every member, and only those written as the list edited are reached.
