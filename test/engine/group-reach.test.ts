@@ -5,8 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { correctionReach, listKey } from '../../electron/engine/review/groups.ts';
+import type { ResponseSummary } from '../../electron/engine/store/workspace.ts';
 
-const member = (id: number, equations: string[] | null) => ({ id, extraction: equations ? { equations } : null });
+type Member = Pick<ResponseSummary, 'id' | 'extraction'>;
+const member = (id: number, equations: string[] | null): Member => ({
+  id,
+  extraction: equations ? { id, status: 'read', source: 'embedded', flags: [], equations } : null,
+});
 
 test('a group correction reaches only members whose own list is the one edited (order and repeats aside)', () => {
   const edited = ['Eq(H, u**2/(2*g))', 'Eq(t, u/g)'];
@@ -16,7 +21,7 @@ test('a group correction reaches only members whose own list is the one edited (
     member(3, ['Eq(u**2, 2*g*H)', 'Eq(t, u/g)']),
     member(4, null),
   ];
-  const { reached, kept } = correctionReach(members as never, edited);
+  const { reached, kept } = correctionReach(members, edited);
   assert.deepEqual(
     reached.map((m) => m.id),
     [1, 2],
