@@ -69,8 +69,6 @@ export class AppContext {
   models: string[] = [];
   /** Seconds to mark one response, as last measured (Z3 and the numeric checks). */
   markSeconds = 0.05;
-  /** Whether markSeconds was measured in this session (else time left is not estimated while reading). */
-  markSecondsMeasured = false;
   /** SymPy's evidence (simplified, solved for the target, limits) for the detail's current equations; cached per list. */
   readonly sympyDetails = new SympyDetails();
 

@@ -117,13 +117,13 @@ export function progress(ctx: AppContext): GradeProgress {
   const running = j.state === 'running' || j.state === 'pausing';
   const stretch = running ? (Date.now() - j.stretchStart) / 1000 : 0;
   const elapsed = j.runSeconds + stretch;
-  // Time left: the current phase at its rate over the last few seconds, plus (while reading)
-  // the marking still to come at the rate marking last ran in this session; unknown (null)
-  // until a rate has been seen, never a guess.
+  // Time left: the current phase at its rate over the last few seconds (null until a rate has
+  // been seen), plus (while reading) the marking still to come at the rate marking last ran in
+  // this session (a typical rate before it has run once).
   const rate = running ? recentRate(j) : null;
   const phaseLeft = Math.max(0, j.phaseTotal - j.phaseDone);
-  const markLater = j.phase === 'reading' ? (ctx.markSecondsMeasured ? (counts.total - done) * ctx.markSeconds : null) : 0;
-  const eta = !running ? (counts.total === done ? 0 : null) : rate && markLater !== null ? phaseLeft / rate + markLater : null;
+  const markLater = j.phase === 'reading' ? (counts.total - done) * ctx.markSeconds : 0;
+  const eta = !running ? (counts.total === done ? 0 : null) : rate ? phaseLeft / rate + markLater : null;
   // Counting those needing review reads every row: at most every 2 s while running.
   const jobExam = ctx.ws.getExam(j.examId);
   if (!j.review || !running || Date.now() - j.review.at > 2000)
@@ -183,10 +183,7 @@ export async function runStretch(ctx: AppContext, j: Job, opts: { rereadOthers?:
           j.phaseDone = p.done;
           j.phaseTotal = p.total;
           sample(j, p.done);
-          if (phase === 'marking' && p.done > 0 && p.done === p.total) {
-            ctx.markSeconds = (Date.now() - j.phaseStart) / 1000 / p.done;
-            ctx.markSecondsMeasured = true;
-          }
+          if (phase === 'marking' && p.done > 0 && p.done === p.total) ctx.markSeconds = (Date.now() - j.phaseStart) / 1000 / p.done;
         },
       });
       j.failed = summary.engineErrors.length;
