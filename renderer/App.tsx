@@ -11,6 +11,7 @@ import { GroupsView } from './views/Groups.tsx';
 import { SummaryView } from './views/Summary.tsx';
 import { ExportView } from './views/Export.tsx';
 import { SettingsView } from './views/Settings.tsx';
+import { RegradesView } from './views/Regrades.tsx';
 import type { ReviewRow } from '../shared/api.ts';
 import { NO_FILTERS, filterRows, routeFromHash, routeToHash, type Nav, type Route, type View } from './nav.ts';
 
@@ -21,7 +22,8 @@ const STEPS: { view: View; label: string; hint: string; needsExam: boolean }[] =
   { view: 'review', label: '4 Review', hint: 'check and correct', needsExam: true },
   { view: 'groups', label: '5 Answer groups', hint: 'same answers together', needsExam: true },
   { view: 'summary', label: '6 Summary', hint: 'distribution', needsExam: true },
-  { view: 'export', label: '7 Export', hint: 'marks and reports', needsExam: true },
+  { view: 'regrades', label: '7 Regrade requests', hint: "students' requests", needsExam: true },
+  { view: 'export', label: '8 Export', hint: 'marks and reports', needsExam: true },
 ];
 
 export function App() {
@@ -32,6 +34,9 @@ export function App() {
   const [info] = useLoad(() => api['app.info']({}), []);
   const { view, examId, responseId } = route;
 
+  // An exam just imported or loaded (the demo) becomes current at once, everywhere: the list
+  // that still lacks it (it is being reloaded) must not send the choice back to the first exam.
+  const chosen = useRef<string | null>(null);
   useEffect(() => {
     const onPop = () => setRoute(routeFromHash(window.location.hash));
     window.addEventListener('popstate', onPop);
@@ -51,8 +56,15 @@ export function App() {
     navigate({ examId: id, review: NO_FILTERS, focus: null, ...(current.current.view === 'response' ? { view: 'review' as const, responseId: null } : {}) });
 
   useEffect(() => {
-    if (exams && exams.length && (!examId || !exams.some((e) => e.id === examId))) navigate({ examId: exams[0].id }, true);
+    if (!exams) return;
+    if (chosen.current && exams.some((e) => e.id === chosen.current)) chosen.current = null;
+    if (chosen.current) return;
+    if (exams.length && (!examId || !exams.some((e) => e.id === examId))) navigate({ examId: exams[0].id }, true);
   }, [exams, examId]);
+  const setExam = (id: string | null) => {
+    chosen.current = id;
+    setExamId(id);
+  };
 
   // A response opened from the address (reload, Back): its queue is the list under the address's filters.
   useEffect(() => {
@@ -70,7 +82,7 @@ export function App() {
 
   const nav: Nav = {
     examId,
-    setExam: setExamId,
+    setExam,
     go: (v) => navigate({ view: v, responseId: v === 'response' ? current.current.responseId : null }),
     openResponse(id, list) {
       if (list) setQueue(list);
@@ -100,7 +112,7 @@ export function App() {
         {exams && exams.length > 0 && (
           <label className="exam-picker">
             <span className="muted small">Exam</span>
-            <select value={examId ?? ''} onChange={(e) => setExamId(e.target.value)} aria-label="current exam">
+            <select value={examId ?? ''} onChange={(e) => setExam(e.target.value)} aria-label="current exam">
               {exams.map((e) => (
                 <option key={e.id} value={e.id}>
                   {e.title || e.id}
@@ -146,6 +158,7 @@ export function App() {
         {view === 'response' && responseId && <ResponseView nav={nav} responseId={responseId} />}
         {view === 'groups' && examId && <GroupsView nav={nav} examId={examId} />}
         {view === 'summary' && examId && <SummaryView nav={nav} examId={examId} />}
+        {view === 'regrades' && examId && <RegradesView nav={nav} examId={examId} />}
         {view === 'export' && examId && <ExportView nav={nav} examId={examId} />}
         {view === 'settings' && <SettingsView info={info} />}
       </main>

@@ -19,6 +19,8 @@ const LABELS = {
   'addresses-marker': 'addresses the marker',
   'ambiguous-reading': 'read more than one way',
   contradiction: 'contradiction',
+  'earlier-text': 'made on earlier text',
+  regrade: 'regrade requested',
 };
 export const CHIP_LABEL: Record<Chip, string> = LABELS;
 
@@ -39,6 +41,8 @@ const TONES = {
   'addresses-marker': 'warn',
   'ambiguous-reading': 'warn',
   contradiction: 'warn',
+  'earlier-text': 'warn',
+  regrade: 'human',
 };
 const TONE: Record<Chip, string> = TONES;
 

@@ -5,8 +5,8 @@
 // Kept apart from App.tsx so that views never import the component that imports them.
 import type { ReviewRow } from '../shared/api.ts';
 
-export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'export' | 'settings';
-const VIEWS: readonly View[] = ['exams', 'responses', 'grade', 'review', 'response', 'groups', 'summary', 'export', 'settings'];
+export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'regrades' | 'export' | 'settings';
+const VIEWS: readonly View[] = ['exams', 'responses', 'grade', 'review', 'response', 'groups', 'summary', 'regrades', 'export', 'settings'];
 
 export type SortKey = 'student' | 'question' | 'total' | 'status';
 const SORTS: readonly SortKey[] = ['student', 'question', 'total', 'status'];

@@ -58,6 +58,8 @@ export const CHIPS = [
   'addresses-marker', // the response addresses the marker (asks for marks, says what to record): flagged, never obeyed
   'ambiguous-reading', // the text can be read more than one way and the readings differ: the instructor picks one
   'contradiction', // two equations of the reading give one quantity two values that can't both hold (the note names them)
+  'earlier-text', // a correction or override made on an earlier text (replaced by a re-import) waits to be confirmed or dropped
+  'regrade', // a student's regrade request is open
 ] as const;
 export const ChipSchema = z.enum(CHIPS);
 export type Chip = z.infer<typeof ChipSchema>;
@@ -193,8 +195,45 @@ export const ResponseDetailSchema = z.object({
   ),
   /** SymPy's evidence (simplified forms, solved for the target, limits); absent where not computed. */
   sympy: SympyDetailSchema.optional(),
+  /** Corrections and overrides made on an earlier text that a re-import replaced: not applied; the instructor confirms or drops each. */
+  earlier: z.array(EarlierChangeSchema()).optional(),
+  /** The student's regrade requests on this response, with the replies. */
+  regrades: z.array(RegradeRequestSchema()).optional(),
 });
 export type ResponseDetail = z.infer<typeof ResponseDetailSchema>;
+
+/** A change made on an earlier text of the response (see ResponseDetail.earlier). */
+function EarlierChangeSchema() {
+  return z.object({
+    id: z.number(),
+    kind: z.enum(['correction', 'override']),
+    itemId: z.string().nullable(),
+    equations: z.array(z.object({ source: z.string(), latex: z.string() })).nullable(),
+    awarded: z.number().nullable(),
+    comment: z.string().nullable(),
+    madeAt: z.string(),
+    earlierText: z.string().nullable(),
+  });
+}
+
+/** A student's regrade request and, once resolved, the reply and the marks it changed. */
+function RegradeRequestSchema() {
+  return z.object({
+    id: z.number(),
+    responseId: z.string(),
+    studentId: z.string(),
+    questionId: z.string(),
+    body: z.string(),
+    requestedOn: z.string(),
+    reply: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+    changes: z.array(z.object({ itemId: z.string(), from: z.number().nullable(), to: z.number() })),
+  });
+}
+export type RegradeRequestView = z.infer<ReturnType<typeof RegradeRequestSchema>>;
+
+/** A dated day, YYYY-MM-DD. */
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
 
 export const GradeProgressSchema = z.object({
   state: z.enum(['idle', 'running', 'pausing', 'paused', 'done', 'failed']),
@@ -312,9 +351,33 @@ export const API = {
   /** Load the bundled demo exam and its responses. */
   'exam.loadDemo': method(z.object({}), z.object({ examId: z.string(), responses: z.number() })),
 
+  /**
+   * Import responses. A row whose (student, question) is stored with another text is a changed
+   * row: with `changed: 'ask'` (the default) nothing is stored while there are any, and they are
+   * listed (`needsDecision`); 'replace' replaces them (what the instructor did on the old text is
+   * set aside as made on earlier text, never applied to the new one); 'keep' keeps the old texts.
+   */
   'responses.import': method(
-    z.object({ examId: Id, csv: BigText, fileName: z.string().max(500) }),
+    z.object({ examId: Id, csv: BigText, fileName: z.string().max(500), changed: z.enum(['ask', 'replace', 'keep']).optional() }),
     z.object({
+      /** New, unchanged, changed (replaced or, with 'keep', kept) rows of the file. */
+      counts: z.object({ new: z.number(), unchanged: z.number(), changed: z.number() }).optional(),
+      /** Changed rows wait for the instructor's decision: nothing was stored. */
+      needsDecision: z.boolean().optional(),
+      changedRows: z
+        .array(
+          z.object({
+            studentId: z.string(),
+            questionId: z.string(),
+            oldText: z.string().nullable(),
+            newText: z.string(),
+            corrected: z.boolean(),
+            overrides: z.number(),
+          }),
+        )
+        .optional(),
+      /** Corrections and overrides set aside as made on earlier text (to confirm or drop). */
+      setAside: z.number().optional(),
       imported: z.number(),
       rejected: z.array(z.object({ line: z.number().nullable(), studentId: z.string().nullable(), questionId: z.string().nullable(), reason: z.string() })),
       /** A file-level error (malformed CSV): nothing was imported. */
@@ -401,15 +464,37 @@ export const API = {
       }),
     ),
   ),
+  /**
+   * What a correction of a group's equations would do, saving nothing: each member with its text,
+   * its current marks and, for those it reaches (their own list is `from`, the list edited), the
+   * marks after; the others are listed as not changed, with why.
+   */
+  'groups.preview': method(
+    z.object({ responseIds: z.array(Id).min(1).max(100_000), from: Equations, equations: Equations }),
+    z.object({
+      members: z.array(
+        z.object({
+          responseId: z.string(),
+          studentId: z.string(),
+          excerpt: z.string(),
+          reached: z.boolean(),
+          reason: z.string().nullable(),
+          before: z.object({ total: z.number().nullable(), marks: z.record(z.string(), z.number().nullable()) }),
+          after: z.object({ total: z.number().nullable(), marks: z.record(z.string(), z.number().nullable()) }).nullable(),
+        }),
+      ),
+    }),
+  ),
   'groups.apply': method(
     z.object({
       responseIds: z.array(Id).min(1).max(100_000),
       action: z.discriminatedUnion('kind', [
-        z.object({ kind: z.literal('equations'), equations: Equations, comment: z.string().max(2000).optional() }),
+        /** `from`: the list edited; only members whose own list is it are changed (groups.preview lists who). */
+        z.object({ kind: z.literal('equations'), from: Equations, equations: Equations, comment: z.string().max(2000).optional() }),
         z.object({ kind: z.literal('override'), itemId: Id, marks: z.number().nonnegative().nullable(), comment: Comment }),
       ]),
     }),
-    z.object({ changed: z.number() }),
+    z.object({ changed: z.number(), skipped: z.array(z.object({ responseId: z.string(), studentId: z.string(), reason: z.string() })).optional() }),
   ),
 
   /**
@@ -447,8 +532,51 @@ export const API = {
     }),
   ),
 
-  /** One row per (student, question): the CLI's marks.csv layout. */
+  /** Confirm (make it again, on the current text) or drop a change made on an earlier text; audited with the comment. */
+  'response.resolveEarlier': method(
+    z.object({ responseId: Id, earlierId: z.number().int().positive(), action: z.enum(['confirm', 'drop']), comment: Comment }),
+    ResponseDetailSchema,
+  ),
+
+  /** Record a student's regrade request on a response: their words and the date they asked. */
+  'regrade.add': method(
+    z.object({ responseId: Id, text: z.string().trim().min(1, "the student's request is required").max(5000), date: Day }),
+    RegradeRequestSchema(),
+  ),
+  /** The exam's regrade requests, open ones first. */
+  'regrade.list': method(z.object({ examId: Id }), z.array(RegradeRequestSchema())),
+  /** Resolve a request with a reply to the student; each mark given is set as an audited override (unchanged marks are left alone). */
+  'regrade.resolve': method(
+    z.object({
+      requestId: z.number().int().positive(),
+      reply: z.string().trim().min(1, 'a reply to the student is required').max(5000),
+      marks: z.array(z.object({ itemId: Id, marks: z.number().nonnegative() })).max(200),
+    }),
+    RegradeRequestSchema(),
+  ),
+  /** Every request and reply as CSV. */
+  'export.regrades': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
+
+  /**
+   * One row per (student, question): item columns named by question (`q1.a`), total, the review
+   * state, overridden items, the instructor's comments and the reasons for review.
+   */
   'export.marks': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
+  /** What is still open before an export: manual items not marked, and responses that need review (exporting anyway is allowed). */
+  'export.check': method(
+    z.object({ examId: Id }),
+    z.object({
+      manualOpen: z.array(z.object({ responseId: z.string(), studentId: z.string(), questionId: z.string(), items: z.array(z.string()) })),
+      needsReview: z.array(
+        z.object({ responseId: z.string(), studentId: z.string(), questionId: z.string(), state: z.string(), reasons: z.array(z.string()) }),
+      ),
+      pending: z.number(),
+    }),
+  ),
+  /** A gradebook CSV Canvas and Moodle import as it is: one row per student (README: Gradebook CSV). */
+  'export.gradebook': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
+  /** One student's report as a self-contained HTML page (KaTeX-rendered maths, its CSS and fonts inlined). */
+  'export.studentReport': method(z.object({ examId: Id, studentId: Id }), z.object({ fileName: z.string(), html: z.string() })),
   /** One row per student: every question's items and total, and the overall total. */
   'export.studentMarks': method(z.object({ examId: Id }), z.object({ fileName: z.string(), csv: z.string() })),
   'export.report': method(z.object({ responseId: Id }), z.object({ fileName: z.string(), text: z.string() })),

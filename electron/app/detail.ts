@@ -1,7 +1,8 @@
 // One response in detail (its readings, items with evidence, history, equations held back as
 // possibly invented) and the instructor's changes to it: a corrected equation list (re-marked at
 // once through the engine's one marking step) and overrides.
-import { ApiFailure, type ApiResponse } from '../../shared/api.ts';
+import { ApiFailure, type ApiResponse, type RegradeRequestView } from '../../shared/api.ts';
+import type { RegradeRequest } from '../engine/store/workspace.ts';
 import { equationToSympy, formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
 import { markResponse, pickReading } from '../engine/grade.ts';
@@ -81,7 +82,47 @@ export function detail(ctx: AppContext, responseId: number): Detail {
     openManual: openManualItems(d, q.scheme),
     audit,
     heldBack: heldBack(ctx, responseId, key, x, vars),
+    earlier: ctx.ws.earlierChanges(responseId).map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      itemId: c.itemId,
+      equations: c.equations?.map((source) => ({ source, latex: latexOf(source, vars) })) ?? null,
+      awarded: c.awarded,
+      comment: c.comment,
+      madeAt: c.madeAt,
+      earlierText: c.earlierText,
+    })),
+    regrades: ctx.ws.regradeRequests({ responseId }).map(regradeView),
   };
+}
+
+/** A regrade request as the API gives it. */
+export function regradeView(q: RegradeRequest): RegradeRequestView {
+  return {
+    id: q.id,
+    responseId: String(q.responseId),
+    studentId: q.studentId,
+    questionId: q.questionId,
+    body: q.body,
+    requestedOn: q.requestedOn,
+    reply: q.reply,
+    resolvedAt: q.resolvedAt,
+    changes: q.changes,
+  };
+}
+
+/**
+ * Confirm a change made on an earlier text (it is made again, on the current text: a correction
+ * re-marks at once, an override is set anew) or drop it; either way it leaves the list, audited.
+ */
+export async function resolveEarlier(ctx: AppContext, responseId: number, earlierId: number, action: 'confirm' | 'drop', comment: string): Promise<void> {
+  const c = ctx.ws.earlierChange(earlierId);
+  if (!c || c.responseId !== responseId) notFound(`no change made on earlier text with id ${earlierId} on this response`);
+  if (action === 'confirm') {
+    if (c!.kind === 'correction') await correct(ctx, responseId, c!.equations ?? [], `confirmed a correction made on earlier text: ${comment}`);
+    else override(ctx, responseId, c!.itemId!, c!.awarded, `${c!.comment ?? ''} (confirmed on the new text: ${comment})`.trim());
+  }
+  ctx.ws.closeEarlierChange(earlierId, action === 'confirm' ? 'confirmed' : 'dropped', comment);
 }
 
 /** The detail never waits for SymPy: cached evidence is included, else 'pending' while it is computed (the view asks again). */

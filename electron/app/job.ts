@@ -32,6 +32,10 @@ export type Job = {
   phaseStart: number;
   phaseDone: number;
   phaseTotal: number;
+  /** Recent (time, done in the phase) samples: time left comes from the rate over the last few seconds. */
+  samples: { t: number; done: number }[];
+  /** The count of responses needing review, recomputed at most every couple of seconds while running (it reads every row). */
+  review: { at: number; n: number } | null;
 };
 
 /** A job just started: running, nothing counted yet. */
@@ -55,7 +59,27 @@ export function newJob(examId: string, technique: string, phase: Job['phase'], p
     phaseStart: now,
     phaseDone: 0,
     phaseTotal,
+    samples: [],
+    review: null,
   };
+}
+
+/** How far back the rate behind "time left" looks. */
+const RATE_WINDOW_MS = 8000;
+
+/** Record how far the phase has got (for the recent rate). */
+export function sample(j: Job, done: number): void {
+  const t = Date.now();
+  j.samples.push({ t, done });
+  while (j.samples.length > 2 && t - j.samples[0].t > RATE_WINDOW_MS) j.samples.shift();
+}
+
+/** Responses per second in the current phase over the last few seconds (null until two samples a little apart). */
+function recentRate(j: Job): number | null {
+  const a = j.samples[0];
+  const b = j.samples[j.samples.length - 1];
+  if (!a || !b || b.t - a.t < 300 || b.done <= a.done) return null;
+  return ((b.done - a.done) * 1000) / (b.t - a.t);
 }
 
 const PAUSED = 'Paused. Work done so far is saved; resume to go on.';
@@ -87,35 +111,33 @@ export function progress(ctx: AppContext): GradeProgress {
       energyJoules: 0,
       message: null,
     };
-  const rows = ctx.ws.listResponses(j.examId);
-  const jobExam = ctx.ws.getExam(j.examId);
-  const done = rows.filter((r) => r.marks && r.extraction).length;
-  const read = rows.filter((r) => r.extraction).length;
+  const counts = ctx.ws.progressCounts(j.examId);
+  const done = counts.marked;
+  const read = counts.read;
   const running = j.state === 'running' || j.state === 'pausing';
   const stretch = running ? (Date.now() - j.stretchStart) / 1000 : 0;
   const elapsed = j.runSeconds + stretch;
-  // Time left: the current phase at its measured rate, plus (while reading) the marking still
-  // to come at the rate marking last ran in this session.
-  const inPhase = (Date.now() - j.phaseStart) / 1000;
+  // Time left: the current phase at its rate over the last few seconds (null until a rate has
+  // been seen), plus (while reading) the marking still to come at the rate marking last ran in
+  // this session (a typical rate before it has run once).
+  const rate = running ? recentRate(j) : null;
   const phaseLeft = Math.max(0, j.phaseTotal - j.phaseDone);
-  const markLater = j.phase === 'reading' ? (rows.length - done) * ctx.markSeconds : 0;
-  const eta = !running
-    ? rows.length === done
-      ? 0
-      : null
-    : j.phase && j.phaseDone > 0 && inPhase > 0.5
-      ? (inPhase / j.phaseDone) * phaseLeft + markLater
-      : null;
+  const markLater = j.phase === 'reading' ? (counts.total - done) * ctx.markSeconds : 0;
+  const eta = !running ? (counts.total === done ? 0 : null) : rate ? phaseLeft / rate + markLater : null;
+  // Counting those needing review reads every row: at most every 2 s while running.
+  const jobExam = ctx.ws.getExam(j.examId);
+  if (!j.review || !running || Date.now() - j.review.at > 2000)
+    j.review = { at: Date.now(), n: jobExam ? reviewCounts(ctx.ws.listResponses(j.examId), jobExam).needsReview : 0 };
   return {
     state: j.state,
     examId: j.examId,
     technique: j.technique,
-    total: rows.length,
+    total: counts.total,
     done,
     read,
     phase: running ? j.phase : null,
     failed: j.failed,
-    needsReview: jobExam ? reviewCounts(rows, jobExam).needsReview : 0,
+    needsReview: j.review.n,
     startedAt: new Date(j.startedAt).toISOString(),
     elapsedSeconds: Math.round(elapsed * 10) / 10,
     etaSeconds: eta === null ? null : Math.round(eta),
@@ -126,7 +148,7 @@ export function progress(ctx: AppContext): GradeProgress {
 }
 
 /** Run (or resume) a grading job: read what is unread, mark what is unmarked. */
-export async function runStretch(ctx: AppContext, j: Job): Promise<void> {
+export async function runStretch(ctx: AppContext, j: Job, opts: { rereadOthers?: boolean; label?: string } = {}): Promise<void> {
   const make = (await ctx.techniques(true))[j.technique];
   if (!make) throw new ApiFailure({ code: 'unavailable', message: `reading technique '${j.technique}' is not available in this build` });
   const technique = await make();
@@ -138,7 +160,8 @@ export async function runStretch(ctx: AppContext, j: Job): Promise<void> {
   j.phaseDone = 0;
   j.phaseTotal = 0;
   j.phaseStart = Date.now();
-  j.finishedAtStart = ctx.ws.listResponses(j.examId).filter((r) => r.marks && r.extraction).length;
+  j.finishedAtStart = ctx.ws.progressCounts(j.examId).marked;
+  j.samples = [];
   j.run = (async () => {
     try {
       const summary = await grade({
@@ -148,21 +171,28 @@ export async function runStretch(ctx: AppContext, j: Job): Promise<void> {
         input: { kind: 'none' },
         technique,
         signal: j.controller.signal,
+        ...(opts.rereadOthers ? { rereadOthers: true } : {}),
         onProgress: (p) => {
           const phase = p.phase === 'extract' ? 'reading' : p.phase === 'mark' ? 'marking' : null;
           if (!phase) return;
           if (phase !== j.phase) {
             j.phase = phase;
             j.phaseStart = Date.now();
+            j.samples = [];
           }
           j.phaseDone = p.done;
           j.phaseTotal = p.total;
+          sample(j, p.done);
           if (phase === 'marking' && p.done > 0 && p.done === p.total) ctx.markSeconds = (Date.now() - j.phaseStart) / 1000 / p.done;
         },
       });
       j.failed = summary.engineErrors.length;
       j.state = j.controller.signal.aborted ? 'paused' : 'done';
-      j.message = j.state === 'paused' ? PAUSED : summary.engineErrors.length ? engineErrorMessage(summary.engineErrors) : null;
+      const said = [
+        ...(summary.reread ? [rereadMessage(summary.reread, opts.label ?? j.technique, summary.extractedNow, summary.markedNow)] : []),
+        ...(summary.engineErrors.length ? [engineErrorMessage(summary.engineErrors)] : []),
+      ];
+      j.message = j.state === 'paused' ? PAUSED : said.length ? said.join(' ') : null;
     } catch (e) {
       j.state = 'failed';
       j.message = (e as Error).message;
@@ -171,6 +201,18 @@ export async function runStretch(ctx: AppContext, j: Job): Promise<void> {
       if (technique.dispose) await technique.dispose().catch(() => {});
     }
   })();
+}
+
+/** What a "grade again" did about the readings: read again with the chosen reader, or why nothing was. */
+export function rereadMessage(r: { dropped: number; corrected: number; given: number }, label: string, extracted: number, marked: number): string {
+  const kept = [
+    r.corrected ? `${r.corrected} reading${r.corrected === 1 ? '' : 's'} you corrected kept as you corrected ${r.corrected === 1 ? 'it' : 'them'}` : '',
+    r.given ? `${r.given} imported equation list${r.given === 1 ? '' : 's'} kept` : '',
+  ].filter(Boolean);
+  const keptText = kept.length ? ` (${kept.join('; ')})` : '';
+  if (r.dropped) return `Read ${r.dropped} response${r.dropped === 1 ? '' : 's'} again with ${label}, and marked them${keptText}.`;
+  if (!extracted && !marked) return `Nothing was read again: every response was already read with ${label}, and its marks are up to date${keptText}.`;
+  return `Read ${extracted} and marked ${marked} with ${label}${keptText}.`;
 }
 
 /** Re-mark every response whose marks were dropped (the scheme changed): no reading, marking only. Returns how many. */
@@ -189,6 +231,7 @@ export function remarkStretch(ctx: AppContext, j: Job): void {
   j.phase = 'marking';
   j.phaseDone = 0;
   j.phaseTotal = ctx.ws.pending(j.examId, 'mark').length;
+  j.samples = [];
   j.run = (async () => {
     try {
       const engine = await ctx.engine();
@@ -200,6 +243,7 @@ export function remarkStretch(ctx: AppContext, j: Job): void {
         onProgress: (p) => {
           j.phaseDone = p.done;
           j.phaseTotal = p.total;
+          sample(j, p.done);
         },
       });
       j.failed += engineErrors.length;

@@ -14,6 +14,11 @@ export const AUDIT_WORDS: Record<string, string> = {
   'override.set': 'mark overridden',
   'override.clear': 'override removed',
   'comment.add': 'comment',
+  'earlier.set-aside': 'set aside: made on earlier text',
+  'earlier.confirm': 'confirmed on the new text',
+  'earlier.drop': 'dropped (made on earlier text)',
+  'regrade.request': 'regrade requested',
+  'regrade.resolve': 'regrade request answered',
 };
 
 /** An audited value, shortened for the response history. */

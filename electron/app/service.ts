@@ -12,6 +12,7 @@ import { groupHandlers } from './handlers/groups.ts';
 import { groupMarkHandlers } from './handlers/group-marks.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { settingsHandlers } from './handlers/settings.ts';
+import { regradeHandlers } from './handlers/regrades.ts';
 import { modelHandlers } from './handlers/models.ts';
 
 export { gpuWatts, type ServiceOptions } from './context.ts';
@@ -32,6 +33,7 @@ export class AppService {
       ...groupMarkHandlers(ctx),
       ...exportHandlers(ctx),
       ...settingsHandlers(ctx),
+      ...regradeHandlers(ctx),
     };
   }
 

@@ -30,6 +30,8 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (overridesAutomatic(r, schemeOf(exam, r.questionId))) out.push('overridden');
+  if (r.earlier) out.push('earlier-text');
+  if (r.openRegrades) out.push('regrade');
   if (reviewOfResponse(r, exam).needsReview) out.push('needs-review');
   return out;
 }

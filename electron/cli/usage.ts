@@ -3,7 +3,8 @@ export const USAGE = `Usage:
   equimark grade --exam E.json (--responses R.csv | --equations L.csv) --out DIR [--workspace W.sqlite]
                  [--technique T] [--model M] [--model2 M2] [--ollama-url URL ...] [--model-timeout S] [--gpu NAME]
                  [--cache FILE|none] [--parallel N]
-      Grade a class: writes DIR/marks.csv and DIR/equations.csv. The workspace (default
+      Grade a class: writes DIR/marks.csv, DIR/equations.csv and DIR/gradebook.csv (Canvas and
+      Moodle import it as it is). The workspace (default
       DIR/workspace.sqlite) keeps every step; re-running finishes an interrupted run.
   equimark check --exam E.json --question ID "EQ1" "EQ2" [--json]
       Whether EQ1 entails EQ2 and EQ2 entails EQ1 under the question's assumptions, with evidence.

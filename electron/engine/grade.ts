@@ -69,7 +69,26 @@ export type GradeOptions = {
   onProgress?: (p: GradeProgress) => void;
   /** Stop between steps (the work done so far stays; a later run finishes it). */
   signal?: AbortSignal;
+  /**
+   * Read again every response another reader read (a "grade again" with another technique):
+   * their readings are dropped first; the instructor's corrections and imported lists are kept.
+   */
+  rereadOthers?: boolean;
 };
+
+/**
+ * Between responses, let the event loop answer (a pause, a progress poll, another view's
+ * request): the embedded extractor and warm marking never wait on anything, so without this a
+ * batch would hold the loop until it ended, and a pause would be answered only after it.
+ */
+export function breather(everyMs = 15): () => Promise<void> {
+  let last = Date.now();
+  return async () => {
+    if (Date.now() - last < everyMs) return;
+    await new Promise<void>((ok) => setImmediate(ok));
+    last = Date.now();
+  };
+}
 
 /** A response a step failed on (it is stored as needs-review with flag 'engine-error'). */
 export type EngineError = { studentId: string; questionId: string; message: string };
@@ -79,7 +98,8 @@ export { ENGINE_ERROR_FLAG };
 export type GradeSummary = {
   examId: string;
   responses: number;
-  imported: { inserted: number; updated: number; unchanged: number };
+  /** setAside: corrections and overrides made on texts this import replaced (kept aside, not applied to the new texts). */
+  imported: { inserted: number; updated: number; unchanged: number; kept?: number; setAside?: number };
   /** Work done by this run (finished work from earlier runs is not redone). */
   extractedNow: number;
   markedNow: number;
@@ -100,6 +120,8 @@ export type GradeSummary = {
   waitingReason?: string;
   /** Responses a step failed on in this run (each stored as needs-review, flag 'engine-error'); the rest were graded. */
   engineErrors: EngineError[];
+  /** With rereadOthers: readings dropped to be read again, and the corrected readings and imported lists kept. */
+  reread?: { dropped: number; corrected: number; given: number };
   /** For a model technique: the models used (name + digest), this run's accounting and warnings. */
   model?: {
     models: ModelRef[];
@@ -235,6 +257,20 @@ export async function pickReading(
   return markResponse(ws, engine, cq, r);
 }
 
+/**
+ * The marks an equation list would earn, stored nowhere: what a group correction's preview shows
+ * before anything is saved. Throws for an equation the grammar rejects.
+ */
+export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, sources: readonly string[]): Promise<ResponseMarks> {
+  const equations: Equation[] = [];
+  for (const s of sources) {
+    const p = parseEquation(s, { variables: cq.variables });
+    if (!p.ok) throw new Error(`${JSON.stringify(s)}: ${p.errors.map((e) => e.message).join('; ')}`);
+    equations.push(p.value);
+  }
+  return markEquations(engine, cq, equations);
+}
+
 /** Mark every response of the exam that is extracted and not marked (see markResponse). */
 export async function markPending(opts: {
   workspace: Workspace;
@@ -248,7 +284,9 @@ export async function markPending(opts: {
   let markedNow = 0;
   let done = 0;
   const engineErrors: EngineError[] = [];
+  const breathe = breather();
   for (const r of toMark) {
+    await breathe();
     if (signal?.aborted) break;
     const res = await markResponse(ws, engine, exam.questions.get(r.questionId), r);
     if (res.error) engineErrors.push(res.error);
@@ -265,7 +303,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
 
   onProgress?.({ phase: 'import', done: 0, total: 1 });
   ws.importExam(exam.exam);
-  let imported = { inserted: 0, updated: 0, unchanged: 0 };
+  let imported: GradeSummary['imported'] = { inserted: 0, updated: 0, unchanged: 0 };
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {
     const known = input.rows.filter((r) => exam.questions.has(r.questionId));
@@ -275,6 +313,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     );
   }
   onProgress?.({ phase: 'import', done: 1, total: 1 });
+  const reread = opts.rereadOthers ? ws.dropReadingsNotBy(examId, technique.extractor.name) : undefined;
 
   // Extract.
   const toExtract = ws.pending(examId, 'extract', { waiting: !opts.keepWaiting });
@@ -367,7 +406,9 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
       }
     }
   } else {
+    const breathe = breather();
     for (const r of toExtract) {
+      await breathe();
       if (signal?.aborted) break;
       const cq = exam.questions.get(r.questionId)!;
       let x: Extraction | null = null;
@@ -427,6 +468,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     technique: technique.name,
     waiting,
     engineErrors,
+    ...(reread ? { reread } : {}),
     ...(waitingReason ? { waitingReason } : {}),
     ...(model ? { model } : {}),
   };

@@ -64,8 +64,8 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
     }
   };
   const running = p?.state === 'running' || p?.state === 'pausing';
-  // Two phases (read every response, then mark every one): the bar covers both.
-  const pct = p && p.total ? Math.floor((100 * (p.read + p.done)) / (2 * p.total)) : 0;
+  // The bar counts responses finished (read and marked); the line above it says how many are read.
+  const pct = p && p.total ? Math.floor((100 * p.done) / p.total) : 0;
   const ollama = options?.ollama;
   return (
     <section>
@@ -173,7 +173,7 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
           <dl className="stats">
             <div>
               <dt>Time left</dt>
-              <dd data-stat="eta">{p.state === 'done' ? '—' : fmtSeconds(p.etaSeconds)}</dd>
+              <dd data-stat="eta">{p.state === 'done' ? '—' : running && p.etaSeconds === null ? 'estimating…' : fmtSeconds(p.etaSeconds)}</dd>
             </div>
             <div>
               <dt>Elapsed</dt>
@@ -196,7 +196,11 @@ export function GradeView({ nav, examId }: { nav: Nav; examId: string }) {
               <dd data-stat="energy">{p.energyJoules < 3600 ? `${Math.round(p.energyJoules)} J` : `${(p.energyJoules / 3600).toFixed(2)} Wh`}</dd>
             </div>
           </dl>
-          {p.message && <p className="muted">{p.message}</p>}
+          {p.message && (
+            <p className="muted" data-testid="progress-message">
+              {p.message}
+            </p>
+          )}
           {p.state === 'done' && (
             <button className="primary" onClick={() => nav.go('review')}>
               Next: review the marks

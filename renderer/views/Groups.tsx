@@ -1,8 +1,11 @@
 // Answer groups: responses whose equation lists are proved equivalent, largest first. A
 // correction of the equations (which is also how a held-back equation is accepted) or an
-// override can be applied to a whole group; each member is still audited.
+// override can be applied to a whole group; each member is still audited. A correction reaches
+// only the members whose own equations are the list edited, and nothing is saved before the
+// instructor has seen every member, its marks now and after (groups.preview).
 import { useState } from 'react';
 import { api } from '../api.ts';
+import type { ApiResponse } from '../../shared/api.ts';
 import type { Nav } from '../nav.ts';
 import { EquationListEditor, Tex, checkEquation } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
@@ -22,36 +25,54 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
   const [itemId, setItemId] = useState('');
   const [marks, setMarks] = useState('');
   const [comment, setComment] = useState('');
-  const [msg, setMsg] = useState<string>();
+  const [msg, setMsg] = useState<{ ok: boolean; text: string }>();
+  const [preview, setPreview] = useState<{ key: string; members: ApiResponse<'groups.preview'>['members'] }>();
   const q = exam?.questions.find((x) => x.id === questionId);
   const variables = q?.variables.map((v) => v.name) ?? [];
-  const correct = async (responseIds: string[]) => {
+  const itemMax = q?.scheme.find((s) => s.id === itemId)?.marks;
+  const fromOf = (key: string) => JSON.parse(key) as string[];
+  const showPreview = async (key: string, responseIds: string[]) => {
+    setMsg(undefined);
+    try {
+      const r = await api['groups.preview']({ responseIds, from: fromOf(key), equations: eqs.filter((e) => e.trim()) });
+      setPreview({ key, members: r.members });
+    } catch (e) {
+      setMsg({ ok: false, text: errorText(e) });
+    }
+  };
+  const correct = async (key: string, responseIds: string[]) => {
     setMsg(undefined);
     try {
       const r = await api['groups.apply']({
         responseIds,
-        action: { kind: 'equations', equations: eqs.filter((e) => e.trim()), comment: comment.trim() || undefined },
+        action: { kind: 'equations', from: fromOf(key), equations: eqs.filter((e) => e.trim()), comment: comment.trim() || undefined },
       });
-      setMsg(`Equations corrected and re-marked for ${r.changed} responses; each is in its history.`);
+      const skipped = r.skipped?.length ?? 0;
+      setMsg({
+        ok: true,
+        text: `Equations corrected and re-marked for ${r.changed} responses; each is in its history.${skipped ? ` ${skipped} left as they were: their own equations are written differently.` : ''}`,
+      });
       setEditing(null);
+      setPreview(undefined);
       setComment('');
       reload();
     } catch (e) {
-      setMsg(errorText(e));
+      setMsg({ ok: false, text: errorText(e) });
     }
   };
   const apply = async (responseIds: string[]) => {
     setMsg(undefined);
     try {
       const r = await api['groups.apply']({ responseIds, action: { kind: 'override', itemId, marks: Number(marks), comment } });
-      setMsg(`Override applied to ${r.changed} responses; each is in its history.`);
+      setMsg({ ok: true, text: `Override applied to ${r.changed} responses; each is in its history.` });
       setTarget(null);
       setComment('');
       reload();
     } catch (e) {
-      setMsg(errorText(e));
+      setMsg({ ok: false, text: errorText(e) });
     }
   };
+  const tooMany = itemMax !== undefined && marks !== '' && Number(marks) > itemMax;
   return (
     <section>
       <h1>Answer groups</h1>
@@ -64,7 +85,11 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
         ))}
       </div>
       {error && <div className="banner error">{error}</div>}
-      {msg && <div className="banner ok">{msg}</div>}
+      {msg && (
+        <div className={msg.ok ? 'banner ok' : 'banner error'} role={msg.ok ? undefined : 'alert'} data-testid="groups-message">
+          {msg.text}
+        </div>
+      )}
       {groups && groups.length === 0 && <p className="muted">No graded responses for this question yet.</p>}
       {groups?.map((g) => (
         <div className="card group" key={g.key} data-group={g.key}>
@@ -107,7 +132,7 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
             >
               open one
             </button>
-            {q && <GroupMark ids={g.responseIds} question={q} onDone={(m) => (setMsg(m), reload(), reloadList())} />}
+            {q && <GroupMark ids={g.responseIds} question={q} onDone={(m) => (setMsg({ ok: true, text: m }), reload(), reloadList())} />}
             <button className="link" onClick={() => (setTarget(target === g.key ? null : g.key), setEditing(null))} data-testid="group-override">
               override a mark for the whole group
             </button>
@@ -115,6 +140,7 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
               className="link"
               onClick={() => {
                 setTarget(null);
+                setPreview(undefined);
                 setEditing(editing === g.key ? null : g.key);
                 setEqs(g.equations.map((e) => e.source));
               }}
@@ -136,12 +162,20 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
                 <button
                   className="primary"
                   disabled={!eqs.filter((e) => e.trim()).every((e) => checkEquation(e, variables).ok)}
-                  onClick={() => correct(g.responseIds)}
-                  data-testid="group-correct-apply"
+                  onClick={() => showPreview(g.key, g.responseIds)}
+                  data-testid="group-correct-preview"
                 >
-                  Save and re-mark {g.responseIds.length}
+                  Show who changes…
                 </button>
               </div>
+              {preview?.key === g.key && (
+                <GroupPreview
+                  members={preview.members}
+                  items={q?.scheme.map((s) => s.id) ?? []}
+                  onCancel={() => setPreview(undefined)}
+                  onSave={() => correct(g.key, g.responseIds)}
+                />
+              )}
             </div>
           )}
           {target === g.key && q && (
@@ -154,9 +188,20 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
                   </option>
                 ))}
               </select>
-              <input className="narrow" type="number" min={0} aria-label="marks" value={marks} onChange={(e) => setMarks(e.target.value)} />
+              <input
+                className="narrow"
+                type="number"
+                min={0}
+                max={itemMax}
+                step="any"
+                aria-label="marks"
+                value={marks}
+                onChange={(e) => setMarks(e.target.value)}
+                aria-invalid={tooMany}
+              />
+              {tooMany && <span className="error-text small">at most {itemMax}</span>}
               <input placeholder="Reason (required)" aria-label="group override reason" value={comment} onChange={(e) => setComment(e.target.value)} />
-              <button className="primary" disabled={!itemId || marks === '' || !comment.trim()} onClick={() => apply(g.responseIds)}>
+              <button className="primary" disabled={!itemId || marks === '' || tooMany || !comment.trim()} onClick={() => apply(g.responseIds)}>
                 Apply to {g.responseIds.length}
               </button>
             </div>
@@ -164,5 +209,95 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
         </div>
       ))}
     </section>
+  );
+}
+
+/** Every member of the group before a correction is saved: its text, its marks now, and after (or why it is left alone). */
+function GroupPreview({
+  members,
+  items,
+  onCancel,
+  onSave,
+}: {
+  members: ApiResponse<'groups.preview'>['members'];
+  items: string[];
+  onCancel(): void;
+  onSave(): void;
+}) {
+  const reached = members.filter((m) => m.reached);
+  const changes = reached.filter((m) => m.after && m.after.total !== m.before.total).length;
+  const cell = (v: number | null | undefined) => (v === null || v === undefined ? '·' : String(v));
+  return (
+    <div className="group-preview" role="dialog" aria-label="who changes" data-testid="group-preview">
+      <p>
+        <strong>{reached.length}</strong> of {members.length} will be corrected
+        {changes ? (
+          <>
+            ; the total changes for <strong>{changes}</strong>
+          </>
+        ) : (
+          '; no total changes'
+        )}
+        . Members whose own equations are written differently keep theirs.
+      </p>
+      <table className="plain">
+        <thead>
+          <tr>
+            <th>Student</th>
+            <th>What they wrote</th>
+            {items.map((i) => (
+              <th key={i} className="num">
+                {i}
+              </th>
+            ))}
+            <th className="num">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => {
+            const changed = m.after && m.after.total !== m.before.total;
+            return (
+              <tr key={m.responseId} data-member={m.studentId} data-reached={m.reached} className={changed ? 'changes' : m.reached ? '' : 'muted'}>
+                <td className="mono">{m.studentId}</td>
+                <td className="excerpt">
+                  {m.excerpt || <em>(blank)</em>}
+                  {m.reason && <div className="small muted">{m.reason}</div>}
+                </td>
+                {items.map((i) => {
+                  const b = m.before.marks[i];
+                  const a = m.after?.marks[i];
+                  return (
+                    <td key={i} className="num">
+                      {m.after && a !== b ? (
+                        <span className="delta">
+                          {cell(b)} → <strong>{cell(a)}</strong>
+                        </span>
+                      ) : (
+                        cell(b)
+                      )}
+                    </td>
+                  );
+                })}
+                <td className="num" data-total>
+                  {m.after && changed ? (
+                    <span className="delta">
+                      {cell(m.before.total)} → <strong>{cell(m.after.total)}</strong>
+                    </span>
+                  ) : (
+                    cell(m.before.total)
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className="row">
+        <button className="primary" onClick={onSave} data-testid="group-correct-apply" disabled={!reached.length}>
+          Save and re-mark {reached.length}
+        </button>
+        <button onClick={onCancel}>Cancel</button>
+      </div>
+    </div>
   );
 }

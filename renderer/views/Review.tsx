@@ -101,6 +101,7 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
     e.preventDefault();
   };
 
+  const notGraded = (data?.rows ?? []).filter((r) => r.chips.includes('not-graded')).length;
   const th = (key: SortKey, label: string) => (
     <button className="th" onClick={() => nav.setReview({ sort: key, dir: f.sort === key ? (-f.dir as 1 | -1) : 1 })}>
       {label}
@@ -114,6 +115,11 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
     <section className="review">
       <h1>Review</h1>
       {error && <div className="banner error">{error}</div>}
+      {!data && !error && (
+        <p className="muted" data-testid="review-loading">
+          Loading the responses…
+        </p>
+      )}
       {data && data.rows.length === 0 && (
         <div className="empty">
           <p>No responses yet. Import the class's CSV first.</p>
@@ -128,6 +134,10 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
             {needing ? (
               <>
                 <strong>{needing}</strong> of {data.rows.length} responses need your eyes.{' '}
+              </>
+            ) : notGraded ? (
+              <>
+                <strong>{notGraded}</strong> of {data.rows.length} responses are not graded yet.
               </>
             ) : (
               <>All {data.rows.length} responses were read with confidence. </>

@@ -152,7 +152,7 @@ describe('equations held back as possibly invented', () => {
       [INVENTED_T, INVENTED_4],
     );
     // New text replaces the reading: nothing from the old model reading is listed.
-    await call('responses.import', { examId, csv: `student_id,question_id,response\nS1,q1,"H = u^2/(2g)"\n`, fileName: 'r2.csv' });
+    await call('responses.import', { examId, csv: `student_id,question_id,response\nS1,q1,"H = u^2/(2g)"\n`, fileName: 'r2.csv', changed: 'replace' });
     const fresh = await call('response.get', { responseId: id });
     assert.equal(fresh.current, null);
     assert.deepEqual(fresh.heldBack, []);

@@ -80,14 +80,20 @@ test('imports are idempotent; changed text drops the old extraction; every chang
   assert.deepEqual(ws.importExam(exam.exam), { examId: 'e1', created: true, changed: false });
   assert.deepEqual(ws.importExam(exam.exam), { examId: 'e1', created: false, changed: false });
   const rows = parseResponsesCsv('student_id,question_id,response\nS1,q1,v = 2*u\nS2,q1,v = u\n', ['q1', 'q2']);
-  assert.deepEqual(ws.importResponses('e1', rows), { inserted: 2, updated: 0, unchanged: 0 });
-  assert.deepEqual(ws.importResponses('e1', rows), { inserted: 0, updated: 0, unchanged: 2 });
+  assert.deepEqual(ws.importResponses('e1', rows), { inserted: 2, updated: 0, unchanged: 0, kept: 0, setAside: 0 });
+  assert.deepEqual(ws.importResponses('e1', rows), { inserted: 0, updated: 0, unchanged: 2, kept: 0, setAside: 0 });
   const id = ws.findResponse('e1', 'S1', 'q1')!;
   const xid = ws.saveExtraction(id, read('Eq(v, 2*u)'), 'plain');
   const marks = await markEquations(new FakeEngine(), exam.questions.get('q1')!, [parseEquationOrThrow('Eq(v, 2*u)')]);
   ws.saveMarks(id, xid, marks);
   assert.deepEqual(ws.listResponses('e1')[0].effective, { a: 2, m: null });
-  assert.deepEqual(ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 3*u' }]), { inserted: 0, updated: 1, unchanged: 0 });
+  assert.deepEqual(ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 3*u' }]), {
+    inserted: 0,
+    updated: 1,
+    unchanged: 0,
+    kept: 0,
+    setAside: 0,
+  });
   assert.equal(ws.getExtraction(id), null, 'changed text: extraction (and its marks) dropped');
   assert.equal(ws.getMarks(id), null);
   assert.deepEqual(
@@ -101,6 +107,44 @@ test('imports are idempotent; changed text drops the old extraction; every chang
   );
   assert.deepEqual([log[3].old, log[3].new], [{ text: 'v = 2*u' }, { text: 'v = 3*u' }]);
   assert.ok(log.every((e) => !Number.isNaN(Date.parse(e.at))));
+  ws.close();
+});
+
+test('a re-import plans first; a correction or override made on the old text is set aside, never applied to the new text', async () => {
+  const ws = new Workspace(':memory:');
+  ws.importExam(exam.exam);
+  ws.importResponses('e1', [{ studentId: 'S1', questionId: 'q1', text: 'v = 2*u' }]);
+  const id = ws.findResponse('e1', 'S1', 'q1')!;
+  const xid = ws.saveExtraction(id, { ...read('Eq(v, 2*u)'), source: 'manual' }, 'manual');
+  ws.saveMarks(id, xid, await markEquations(new FakeEngine(), exam.questions.get('q1')!, [parseEquationOrThrow('Eq(v, 2*u)')]));
+  ws.setOverride(id, 'm', 1, 'explained');
+  const next = [{ studentId: 'S1', questionId: 'q1', text: 'v = 3*u' }];
+  assert.deepEqual(ws.planImport('e1', next), {
+    inserted: 0,
+    unchanged: 0,
+    changed: [{ studentId: 'S1', questionId: 'q1', oldText: 'v = 2*u', newText: 'v = 3*u', corrected: true, overrides: 1 }],
+  });
+  assert.deepEqual(ws.importResponses('e1', next, { changed: 'keep' }), { inserted: 0, updated: 0, unchanged: 0, kept: 1, setAside: 0 });
+  assert.equal(ws.getResponseDetail(id)?.text, 'v = 2*u');
+  assert.deepEqual(ws.importResponses('e1', next), { inserted: 0, updated: 1, unchanged: 0, kept: 0, setAside: 2 });
+  const r = ws.listResponses('e1')[0];
+  assert.deepEqual(r.effective, {}, 'no override applies to the new text');
+  assert.equal(r.extraction, null, 'nor the correction');
+  assert.equal(r.earlier, 2);
+  const changes = ws.earlierChanges(id).map((c) => [c.kind, c.itemId, c.equations, c.awarded, c.comment, c.earlierText]);
+  assert.deepEqual(changes, [
+    ['correction', null, ['Eq(v, 2*u)'], null, null, 'v = 2*u'],
+    ['override', 'm', null, 1, 'explained', 'v = 2*u'],
+  ]);
+  ws.closeEarlierChange(ws.earlierChanges(id)[0].id, 'dropped', 'new text');
+  assert.equal(ws.listResponses('e1')[0].earlier, 1);
+  assert.deepEqual(
+    ws
+      .auditLog({ keyPrefix: 'e1/S1/q1' })
+      .filter((a) => a.action.startsWith('earlier.'))
+      .map((a) => a.action),
+    ['earlier.set-aside', 'earlier.set-aside', 'earlier.drop'],
+  );
   ws.close();
 });
 
@@ -178,7 +222,7 @@ test('migrations 2 to 4: a version-1 workspace gains model_records, gold_lists a
     db.prepare("INSERT INTO exams (id, title, json, imported_at) VALUES ('old', 'Old', '{}', 'then')").run();
     db.close();
     const ws = new Workspace(t.path);
-    assert.equal(ws.schemaVersion(), 4);
+    assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
     assert.equal(SCHEMA_VERSION, 4);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),

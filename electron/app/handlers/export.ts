@@ -1,16 +1,20 @@
 // Exports (marks by response and by student, one response's report) and the exam's summary.
-import type { ApiHandlers } from '../../../shared/api.ts';
+import type { ApiHandlers, ApiResponse } from '../../../shared/api.ts';
 import { parseEquation } from '../../../shared/equation/index.ts';
 import { realDomain } from '../../../shared/exam.ts';
-import { marksCsv, studentMarksCsv } from '../../engine/io/csv/write.ts';
+import { answersCsv, gradebookCsv, studentMarksCsv } from '../../engine/io/csv/write.ts';
 import { goldKey } from '../../engine/store/workspace.ts';
-import { effectiveTotal, overridesAutomatic, reviewCounts, schemeOf } from '../../engine/review/state.ts';
-import type { AppContext } from '../context.ts';
+import { effectiveTotal, overridesAutomatic, reviewCounts, reviewOfResponse, schemeOf } from '../../engine/review/state.ts';
+import { notFound, type AppContext } from '../context.ts';
 import { detail } from '../detail.ts';
 import { report } from '../reports.ts';
+import { studentReportHtml } from '../report-html.ts';
 import { chips } from '../views.ts';
 
-type Handlers = Pick<ApiHandlers, 'export.marks' | 'export.studentMarks' | 'export.report' | 'summary.get'>;
+type Handlers = Pick<
+  ApiHandlers,
+  'export.marks' | 'export.studentMarks' | 'export.report' | 'export.check' | 'export.gradebook' | 'export.studentReport' | 'summary.get'
+>;
 
 /** How many read responses are equivalent to their gold list (null without gold lists). */
 async function accuracy(ctx: AppContext, examId: string): Promise<{ compared: number; equivalent: number } | null> {
@@ -35,7 +39,35 @@ async function accuracy(ctx: AppContext, examId: string): Promise<{ compared: nu
 
 export function exportHandlers(ctx: AppContext): Handlers {
   return {
-    'export.marks': async ({ examId }) => ({ fileName: `${examId}-marks.csv`, csv: marksCsv(ctx.ws, ctx.exam(examId)) }),
+    'export.marks': async ({ examId }) => ({ fileName: `${examId}-marks-by-answer.csv`, csv: answersCsv(ctx.ws, ctx.exam(examId)) }),
+
+    'export.check': async ({ examId }) => {
+      const exam = ctx.exam(examId);
+      const out: ApiResponse<'export.check'> = { manualOpen: [], needsReview: [], pending: 0 };
+      for (const r of ctx.ws.listResponses(examId)) {
+        const v = reviewOfResponse(r, exam);
+        const who = { responseId: String(r.id), studentId: r.studentId, questionId: r.questionId };
+        if (v.state === 'pending') out.pending++;
+        else if (v.needsReview) out.needsReview.push({ ...who, state: v.state, reasons: v.reasons });
+        else if (v.state === 'manual-open') {
+          const open = (exam.questions.find((q) => q.id === r.questionId)?.scheme ?? []).filter((s) => s.manual && (r.effective[s.id] ?? null) === null);
+          out.manualOpen.push({ ...who, items: open.map((s) => s.id) });
+        }
+      }
+      return out;
+    },
+
+    'export.gradebook': async ({ examId }) => ({ fileName: `${examId}-gradebook.csv`, csv: gradebookCsv(ctx.ws, ctx.exam(examId)) }),
+
+    'export.studentReport': async ({ examId, studentId }) => {
+      const exam = ctx.exam(examId);
+      const rows = ctx.ws.listResponses(examId, { studentId });
+      if (!rows.length) notFound(`no responses from student '${studentId}' in this exam`);
+      const order = new Map(exam.questions.map((q, i) => [q.id, i]));
+      const details = rows.sort((a, b) => (order.get(a.questionId) ?? 0) - (order.get(b.questionId) ?? 0)).map((r) => detail(ctx, r.id));
+      const safe = studentId.replace(/[^A-Za-z0-9._-]+/g, '_');
+      return { fileName: `report-${examId}-${safe}.html`, html: studentReportHtml(exam, studentId, details) };
+    },
 
     'export.studentMarks': async ({ examId }) => ({ fileName: `${examId}-marks-by-student.csv`, csv: studentMarksCsv(ctx.ws, ctx.exam(examId)) }),
 

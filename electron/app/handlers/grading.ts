@@ -19,12 +19,15 @@ export function gradingHandlers(ctx: AppContext): Handlers {
       if (!(await ctx.techniques())[technique]) unavailable(`'${technique}' is not available in this build`);
       const j = newJob(examId, technique, null, 0);
       ctx.job = j;
-      await runStretch(ctx, j);
+      // Another reader than the one that read the stored responses reads them again (corrections kept); the job's message says what it did.
+      await runStretch(ctx, j, { rereadOthers: true, label: `the '${technique}' reader` });
       return progress(ctx);
     },
 
     'grade.pause': async () => {
       const j = ctx.job;
+      // Asked twice (or while the pause takes effect): the answer is where it stands, not an error.
+      if (j && (j.state === 'pausing' || j.state === 'paused')) return progress(ctx);
       if (!j || j.state !== 'running') throw new ApiFailure({ code: 'conflict', message: 'nothing is being graded' });
       j.state = 'pausing';
       j.controller.abort();

@@ -69,7 +69,7 @@ export function importHandlers(ctx: AppContext): Handlers {
       return { examId: lx.exam.id, responses };
     },
 
-    'responses.import': async ({ examId, csv, fileName }) => {
+    'responses.import': async ({ examId, csv, fileName, changed = 'ask' }) => {
       const exam = ctx.exam(examId);
       try {
         const rows = parseResponsesCsv(
@@ -77,8 +77,15 @@ export function importHandlers(ctx: AppContext): Handlers {
           exam.questions.map((q) => q.id),
           fileName,
         );
-        const r = ctx.ws.importResponses(examId, rows);
-        return { imported: r.inserted + r.updated + r.unchanged, rejected: [], error: null };
+        // Rows that would replace a stored text: the instructor decides before anything is stored.
+        const plan = ctx.ws.planImport(examId, rows);
+        const counts = { new: plan.inserted, unchanged: plan.unchanged, changed: plan.changed.length };
+        const changedRows = plan.changed.map((c) => ({ ...c, oldText: c.oldText?.slice(0, 400) ?? null, newText: c.newText.slice(0, 400) }));
+        if (plan.changed.length && changed === 'ask') return { counts, needsDecision: true, changedRows, imported: 0, rejected: [], error: null };
+        if (plan.changed.length && ctx.grading())
+          throw new ApiFailure({ code: 'conflict', message: 'grading is running: pause it, or wait until it is done, before replacing texts' });
+        const r = ctx.ws.importResponses(examId, rows, { changed: changed === 'keep' ? 'keep' : 'replace' });
+        return { counts, changedRows, setAside: r.setAside, imported: r.inserted + r.updated + r.unchanged, rejected: [], error: null };
       } catch (e) {
         if (e instanceof ResponsesCsvError) {
           // The file is rejected whole (nothing stored): list every problem with its line.

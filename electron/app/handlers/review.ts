@@ -1,10 +1,13 @@
 // The review list and one response: its detail, a corrected equation list, an override.
 import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
-import { correct, detail, override, pick, withSympy } from '../detail.ts';
+import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
 import { row } from '../views.ts';
 
-type Handlers = Pick<ApiHandlers, 'review.list' | 'response.get' | 'response.setEquations' | 'response.pickReading' | 'response.override'>;
+type Handlers = Pick<
+  ApiHandlers,
+  'review.list' | 'response.get' | 'response.setEquations' | 'response.pickReading' | 'response.override' | 'response.resolveEarlier'
+>;
 
 export function reviewHandlers(ctx: AppContext): Handlers {
   return {
@@ -37,6 +40,17 @@ export function reviewHandlers(ctx: AppContext): Handlers {
       try {
         override(ctx, id, itemId, marks, comment);
       } catch (e) {
+        throw new ApiFailure({ code: 'invalid-request', message: (e as Error).message });
+      }
+      return withSympy(ctx, detail(ctx, id));
+    },
+
+    'response.resolveEarlier': async ({ responseId, earlierId, action, comment }) => {
+      const id = ctx.responseId(responseId);
+      try {
+        await resolveEarlier(ctx, id, earlierId, action, comment);
+      } catch (e) {
+        if (e instanceof ApiFailure) throw e;
         throw new ApiFailure({ code: 'invalid-request', message: (e as Error).message });
       }
       return withSympy(ctx, detail(ctx, id));

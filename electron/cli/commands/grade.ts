@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
 import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
-import { marksCsv, equationsCsv, writeFileAtomic } from '../../engine/io/csv/write.ts';
+import { marksCsv, equationsCsv, gradebookCsv, writeFileAtomic } from '../../engine/io/csv/write.ts';
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
 import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
 import { Workspace } from '../../engine/store/workspace.ts';
@@ -62,6 +62,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
     });
     writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam));
     writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam));
+    writeFileAtomic(join(outDir, 'gradebook.csv'), gradebookCsv(ws, exam.exam));
     const by = Object.entries(summary.byExtraction)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
@@ -73,6 +74,11 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
         `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
         ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
         ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),
+        ...(summary.imported.setAside
+          ? [
+              `${summary.imported.setAside} corrections or overrides were made on texts this import replaced: set aside, not applied to the new texts (the responses need review: confirm or drop them in the app)`,
+            ]
+          : []),
         ...(m
           ? accountingLines(
               summary.technique,
@@ -83,7 +89,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
             )
           : []),
         ...serverLines(m?.servers),
-        `wrote ${resolve(outDir, 'marks.csv')} and ${resolve(outDir, 'equations.csv')}`,
+        `wrote ${resolve(outDir, 'marks.csv')}, ${resolve(outDir, 'equations.csv')} and ${resolve(outDir, 'gradebook.csv')} (for Canvas or Moodle)`,
         '',
       ].join('\n'),
     );

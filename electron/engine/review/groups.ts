@@ -56,3 +56,21 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
   }
   return groups.sort((a, b) => b.members.length - a.members.length);
 }
+
+/**
+ * Whom a correction of a group's equations may reach: only members whose own reading is the list
+ * that was edited (the same canonical equations). A member merged into the group because its
+ * list was proved equivalent, but written differently (a student who stopped at the quadratic,
+ * where the list edited solves it), keeps its own reading: writing the edited list onto it would
+ * give it equations it never wrote, and marks for them.
+ */
+export function correctionReach<R extends Pick<ResponseSummary, 'extraction'>>(members: readonly R[], edited: readonly string[]): { reached: R[]; kept: R[] } {
+  const key = listKey(edited);
+  const reached: R[] = [];
+  const kept: R[] = [];
+  for (const m of members) (m.extraction && listKey(m.extraction.equations) === key ? reached : kept).push(m);
+  return { reached, kept };
+}
+
+/** Why a member is left out of a group correction, in words. */
+export const NOT_REACHED = 'not changed: its own equations are written differently from the list edited (open it to correct it on its own)';

@@ -37,7 +37,10 @@ export type Review = {
   reasons: string[];
 };
 
-type Reviewable = Pick<ResponseSummary, 'extraction' | 'marks' | 'effective'>;
+type Reviewable = Pick<ResponseSummary, 'extraction' | 'marks' | 'effective'> & Partial<Pick<ResponseSummary, 'earlier'>>;
+
+/** The reason given while a correction or override made on an earlier text (set aside by a re-import) waits for the instructor. */
+export const EARLIER_TEXT = 'made-on-earlier-text';
 
 /** The one rule. `scheme` is the response's question's scheme (manual items are open until marked). */
 export function reviewState(r: Reviewable, scheme: Question['scheme']): Review {
@@ -49,6 +52,8 @@ export function reviewState(r: Reviewable, scheme: Question['scheme']): Review {
     x.source !== 'manual'
       ? [...(REVIEW_STATUSES.has(x.status) ? [x.status] : []), ...x.flags.filter((f) => REVIEW_FLAGS.has(f))]
       : x.flags.filter((f) => f === 'engine-error');
+  // A correction or override made on the text a re-import replaced is not applied: the instructor confirms or drops it.
+  if (r.earlier) reasons.push(EARLIER_TEXT);
   if (reasons.length) return { state: 'needs-review', needsReview: true, reasons };
   if (x.status === 'blank') return { state: 'blank', needsReview: false, reasons: [] };
   const open = scheme.filter((s) => r.effective[s.id] === null || r.effective[s.id] === undefined);

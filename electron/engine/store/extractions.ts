@@ -103,3 +103,29 @@ export function writeReadingPick(st: Statements, responseId: number, x: Extracti
   );
   return id;
 }
+
+/**
+ * Drop the readings of the exam's responses made by another reader than `reader`, so the next
+ * grading reads them again with it (their marks go with them). Readings the instructor corrected
+ * (source 'manual') and imported lists ('given') are kept. Audited per response, in one transaction.
+ */
+export function dropReadingsNotBy(st: Statements, examId: string, reader: string): { dropped: number; corrected: number; given: number } {
+  return st.transaction(() => {
+    const rows = st
+      .sql('SELECT x.response_id, x.reader, x.source FROM extractions x JOIN responses r ON r.id = x.response_id WHERE r.exam_id = ? AND r.text IS NOT NULL')
+      .all(examId) as Row[];
+    const out = { dropped: 0, corrected: 0, given: 0 };
+    for (const r of rows) {
+      if (r.source === 'manual') out.corrected++;
+      else if (r.source === 'given') out.given++;
+      else if (r.reader !== reader) {
+        const id = Number(r.response_id);
+        const old = getExtraction(st, id)!;
+        st.sql('DELETE FROM extractions WHERE response_id = ?').run(id);
+        audit(st, 'extraction.reread', 'extraction', responseKey(st, id), stripExtraction(old), { reader });
+        out.dropped++;
+      }
+    }
+    return out;
+  });
+}

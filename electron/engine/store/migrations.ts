@@ -133,6 +133,35 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE extractions ADD COLUMN alternatives TEXT; -- JSON array of Alternative, or NULL
     `,
   },
+  {
+    version: 5,
+    description:
+      "earlier_changes: corrections and overrides made on a text a re-import replaced, kept aside until the instructor confirms or drops them; regrade_requests: students' requests and the replies",
+    up: `
+      CREATE TABLE earlier_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('correction', 'override')),
+        item_id TEXT,                    -- the overridden item (kind 'override')
+        value TEXT NOT NULL,             -- JSON: {equations} or {awarded, comment}
+        made_at TEXT NOT NULL,           -- when the instructor made it (on the earlier text)
+        earlier_text TEXT,               -- the text it was made on
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX earlier_changes_response ON earlier_changes(response_id);
+      CREATE TABLE regrade_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        body TEXT NOT NULL CHECK (length(trim(body)) > 0),
+        requested_on TEXT NOT NULL,      -- the date the student asked (YYYY-MM-DD)
+        created_at TEXT NOT NULL,
+        reply TEXT,                      -- NULL while open
+        resolved_at TEXT,
+        changes TEXT                     -- JSON array of {itemId, from, to}: the marks the resolution changed
+      );
+      CREATE INDEX regrade_requests_response ON regrade_requests(response_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

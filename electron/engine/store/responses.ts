@@ -1,21 +1,53 @@
 // Responses: importing them (texts, or given equation lists), the steps they still need, and
 // reading them back as the class list and the detail view.
-import type { GivenRow, ImportResponsesResult, ResponseDetail, ResponseSummary } from './workspace.ts';
+import type { GivenRow, ImportPlan, ImportResponsesResult, ResponseDetail, ResponseSummary } from './workspace.ts';
 import { audit } from './audit.ts';
 import { getExam } from './exams.ts';
 import { ENGINE_ERROR_FLAG, getExtraction, sameExtraction, WAITING_FLAG, writeExtraction } from './extractions.ts';
 import { commentsOf, getMarks, overridesOf } from './marks.ts';
 import { now, type Row, type Statements } from './statements.ts';
+import { setAsideChanges } from './earlier.ts';
+
+/**
+ * What an import of these rows would do, changing nothing: which (student, question) pairs are
+ * new, which hold the stored text, and which would replace a stored text (with what the
+ * instructor did on the old one: a corrected reading, overrides).
+ */
+export function classifyResponses(st: Statements, examId: string, rows: readonly { studentId: string; questionId: string; text: string }[]): ImportPlan {
+  const get = st.sql('SELECT id, text FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?');
+  const manual = st.sql("SELECT 1 FROM extractions WHERE response_id = ? AND source = 'manual'");
+  const ovs = st.sql('SELECT count(*) AS n FROM overrides WHERE response_id = ?');
+  const plan: ImportPlan = { inserted: 0, unchanged: 0, changed: [] };
+  for (const r of rows) {
+    const old = get.get(examId, r.studentId, r.questionId) as Row | undefined;
+    if (!old) plan.inserted++;
+    else if (old.text === r.text) plan.unchanged++;
+    else
+      plan.changed.push({
+        studentId: r.studentId,
+        questionId: r.questionId,
+        oldText: old.text === null ? null : String(old.text),
+        newText: r.text,
+        corrected: !!manual.get(old.id),
+        overrides: Number((ovs.get(old.id) as Row).n),
+      });
+  }
+  return plan;
+}
 
 /**
  * Store responses (already checked, see csv/responses.ts) in one transaction: new ones are
- * inserted; a changed text replaces the old one and drops its extraction and marks; identical
- * ones are left alone. Throws (and stores nothing) if the exam or a question is unknown.
+ * inserted; identical ones are left alone; a changed text replaces the old one (or, with
+ * `changed: 'keep'`, is left out) and drops its extraction and marks. What the instructor did
+ * on the old text (a corrected reading, overrides) is never applied to the new one: it is set
+ * aside as a change made on earlier text (earlier.ts), to confirm or drop. Throws (and stores
+ * nothing) if the exam or a question is unknown.
  */
 export function importResponses(
   st: Statements,
   examId: string,
   rows: readonly { studentId: string; questionId: string; text: string }[],
+  changed: 'replace' | 'keep' = 'replace',
 ): ImportResponsesResult {
   return st.transaction(() => {
     if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
@@ -23,7 +55,7 @@ export function importResponses(
     const ins = st.sql('INSERT INTO responses (exam_id, student_id, question_id, text, imported_at) VALUES (?, ?, ?, ?, ?)');
     const upd = st.sql('UPDATE responses SET text = ?, imported_at = ? WHERE id = ?');
     const dropX = st.sql('DELETE FROM extractions WHERE response_id = ?');
-    const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0 };
+    const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0, kept: 0, setAside: 0 };
     for (const r of rows) {
       const key = `${examId}/${r.studentId}/${r.questionId}`;
       const old = get.get(examId, r.studentId, r.questionId) as Row | undefined;
@@ -31,7 +63,9 @@ export function importResponses(
         ins.run(examId, r.studentId, r.questionId, r.text, now());
         audit(st, 'response.import', 'response', key, undefined, { text: r.text });
         res.inserted++;
-      } else if (old.text !== r.text) {
+      } else if (old.text !== r.text && changed === 'keep') res.kept++;
+      else if (old.text !== r.text) {
+        res.setAside += setAsideChanges(st, Number(old.id), old.text === null ? null : String(old.text));
         upd.run(r.text, now(), old.id);
         dropX.run(old.id);
         audit(st, 'response.update', 'response', key, { text: old.text }, { text: r.text });
@@ -52,7 +86,7 @@ export function importGiven(st: Statements, examId: string, rows: readonly Given
     if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
     const get = st.sql('SELECT id FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?');
     const ins = st.sql('INSERT INTO responses (exam_id, student_id, question_id, text, imported_at) VALUES (?, ?, ?, NULL, ?)');
-    const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0 };
+    const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0, kept: 0, setAside: 0 };
     for (const r of rows) {
       let row = get.get(examId, r.studentId, r.questionId) as Row | undefined;
       if (!row) {
@@ -130,6 +164,8 @@ function summary(st: Statements, r: Row): ResponseSummary {
     effective,
     overrides: ov.length,
     overriddenItems: ov.map((o) => o.itemId),
+    earlier: Number((st.sql('SELECT count(*) AS n FROM earlier_changes WHERE response_id = ?').get(id) as Row).n),
+    openRegrades: Number((st.sql('SELECT count(*) AS n FROM regrade_requests WHERE response_id = ? AND reply IS NULL').get(id) as Row).n),
   };
 }
 
@@ -152,4 +188,14 @@ export function getResponseDetail(st: Statements, responseId: number): ResponseD
   });
   const comments = commentsOf(st, responseId);
   return { ...s, text: r.text === null ? null : String(r.text), extractionDetail: getExtraction(st, responseId), items, overridesList, comments };
+}
+
+/** How many responses of the exam there are, how many are read, and how many are marked. */
+export function progressCounts(st: Statements, examId: string): { total: number; read: number; marked: number } {
+  const r = st
+    .sql(
+      'SELECT count(*) AS total, count(x.id) AS read, count(m.response_id) AS marked FROM responses r LEFT JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id WHERE r.exam_id = ?',
+    )
+    .get(examId) as Row;
+  return { total: Number(r.total), read: Number(r.read), marked: Number(r.marked) };
 }

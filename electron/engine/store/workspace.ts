@@ -21,6 +21,8 @@ import { getModelRecord } from './model-records.ts';
 import * as responses from './responses.ts';
 import { Statements, type Row } from './statements.ts';
 import * as verdicts from './verdicts.ts';
+import * as earlier from './earlier.ts';
+import * as regrades from './regrades.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -43,6 +45,47 @@ export type ResponseSummary = {
   overrides: number;
   /** The items the instructor marked (manual items marked by hand included). */
   overriddenItems?: string[];
+  /** Changes the instructor made on an earlier text of this response (set aside by a re-import), waiting to be confirmed or dropped (absent: none). */
+  earlier?: number;
+  /** Regrade requests on this response still open. */
+  openRegrades?: number;
+};
+
+/** A correction or override made on a text a re-import replaced: never applied to the new text until confirmed. */
+export type EarlierChange = {
+  id: number;
+  responseId: number;
+  kind: 'correction' | 'override';
+  itemId: string | null;
+  equations: string[] | null;
+  awarded: number | null;
+  comment: string | null;
+  madeAt: string;
+  earlierText: string | null;
+};
+
+/** A student's regrade request on one response, and the instructor's reply once resolved. */
+export type RegradeRequest = {
+  id: number;
+  responseId: number;
+  examId: string;
+  studentId: string;
+  questionId: string;
+  body: string;
+  /** The date the student asked (YYYY-MM-DD). */
+  requestedOn: string;
+  createdAt: string;
+  reply: string | null;
+  resolvedAt: string | null;
+  /** Marks the resolution changed (each also an audited override). */
+  changes: { itemId: string; from: number | null; to: number }[];
+};
+
+/** What importing responses would do (nothing stored): counts, and each row that would replace a stored text. */
+export type ImportPlan = {
+  inserted: number;
+  unchanged: number;
+  changed: { studentId: string; questionId: string; oldText: string | null; newText: string; corrected: boolean; overrides: number }[];
 };
 
 export type Override = { itemId: string; awarded: number; comment: string; createdAt: string };
@@ -74,7 +117,8 @@ export type StoredModelRecord = {
 
 export type AuditEntry = { id: number; at: string; action: string; entity: string; entityKey: string; old: unknown; new: unknown };
 
-export type ImportResponsesResult = { inserted: number; updated: number; unchanged: number };
+/** updated: texts replaced; kept: changed texts left as they were (`changed: 'keep'`); setAside: corrections and overrides set aside as made on earlier text. */
+export type ImportResponsesResult = { inserted: number; updated: number; unchanged: number; kept: number; setAside: number };
 
 /** A (student, question) to store with a given equation list (source 'given'). */
 export type GivenRow = { studentId: string; questionId: string; extraction: Extraction };
@@ -93,6 +137,8 @@ export const TABLES = [
   'verdicts',
   'model_records',
   'gold_lists',
+  'earlier_changes',
+  'regrade_requests',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -174,8 +220,66 @@ export class Workspace {
    * inserted; a changed text replaces the old one and drops its extraction and marks; identical
    * ones are left alone. Throws (and stores nothing) if the exam or a question is unknown.
    */
-  importResponses(examId: string, rows: readonly { studentId: string; questionId: string; text: string }[]): ImportResponsesResult {
-    return responses.importResponses(this.#st, examId, rows);
+  importResponses(
+    examId: string,
+    rows: readonly { studentId: string; questionId: string; text: string }[],
+    opts: { changed?: 'replace' | 'keep' } = {},
+  ): ImportResponsesResult {
+    return responses.importResponses(this.#st, examId, rows, opts.changed ?? 'replace');
+  }
+
+  /** What importing these rows would do (nothing is stored): new, unchanged, and changed rows with what was done on the old text. */
+  planImport(examId: string, rows: readonly { studentId: string; questionId: string; text: string }[]): ImportPlan {
+    return responses.classifyResponses(this.#st, examId, rows);
+  }
+
+  // ---- changes made on earlier text (earlier.ts) -----------------------------------------------
+
+  earlierChanges(responseId: number): EarlierChange[] {
+    return earlier.earlierChangesOf(this.#st, responseId);
+  }
+
+  earlierChange(id: number): EarlierChange | null {
+    return earlier.earlierChange(this.#st, id);
+  }
+
+  /** Remove a change set aside once the instructor confirmed (and made it again) or dropped it; audited. */
+  closeEarlierChange(id: number, outcome: 'confirmed' | 'dropped', comment: string): void {
+    earlier.closeEarlierChange(this.#st, id, outcome, comment);
+  }
+
+  // ---- regrade requests (regrades.ts) ----------------------------------------------------------
+
+  addRegradeRequest(responseId: number, body: string, requestedOn: string): number {
+    return regrades.addRegradeRequest(this.#st, responseId, body, requestedOn);
+  }
+
+  regradeRequest(id: number): RegradeRequest | null {
+    return regrades.regradeRequest(this.#st, id);
+  }
+
+  regradeRequests(filter: { examId?: string; responseId?: number }): RegradeRequest[] {
+    return regrades.regradeRequests(this.#st, filter);
+  }
+
+  /**
+   * Resolve a request with a reply; each changed mark becomes an override (comment: the reply),
+   * all in one transaction.
+   */
+  resolveRegradeRequest(id: number, reply: string, marks: { itemId: string; marks: number }[]): void {
+    this.#st.transaction(() => {
+      const q = regrades.regradeRequest(this.#st, id);
+      if (!q) throw new Error(`no regrade request with id ${id}`);
+      const changes: RegradeRequest['changes'] = [];
+      const detail = responses.getResponseDetail(this.#st, q.responseId)!;
+      for (const m of marks) {
+        const from = detail.effective[m.itemId] ?? null;
+        if (from === m.marks) continue;
+        marking.setOverride(this.#st, q.responseId, m.itemId, m.marks, `regrade request: ${reply.trim()}`);
+        changes.push({ itemId: m.itemId, from, to: m.marks });
+      }
+      regrades.resolveRegradeRequest(this.#st, id, reply, changes);
+    });
   }
 
   /**
@@ -247,6 +351,19 @@ export class Workspace {
   /** Save the reading after the instructor picked one reading of a choice; the pick audited beside the save, in one transaction. */
   saveReadingPick(responseId: number, extraction: Extraction, reader: string, pick: extractions.ReadingPick): number {
     return this.#st.transaction(() => extractions.writeReadingPick(this.#st, responseId, extraction, reader, pick));
+  }
+
+  /**
+   * Drop the readings made by another reader than `reader` (the next grading reads them again
+   * with it); corrected readings and imported lists are kept, and counted.
+   */
+  dropReadingsNotBy(examId: string, reader: string): { dropped: number; corrected: number; given: number } {
+    return extractions.dropReadingsNotBy(this.#st, examId, reader);
+  }
+
+  /** How many responses of the exam there are, how many are read, and how many marked (cheap: for progress polls). */
+  progressCounts(examId: string): { total: number; read: number; marked: number } {
+    return responses.progressCounts(this.#st, examId);
   }
 
   /** What a model read for this response (models, prompts, replies, tokens, time), or null. */

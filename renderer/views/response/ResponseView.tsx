@@ -20,6 +20,7 @@ import { Readings } from './Readings.tsx';
 import { Marks, QuickMark, isManual } from './Items.tsx';
 import { SympyPanel } from './Evidence.tsx';
 import { History } from './History.tsx';
+import { EarlierChanges } from './Earlier.tsx';
 
 export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string }) {
   const [d, setD] = useState<ResponseDetail>();
@@ -207,6 +208,7 @@ export function ResponseView({ nav, responseId }: { nav: Nav; responseId: string
           </span>
         </div>
       )}
+      <EarlierChanges d={d} onSaved={setD} />
       <div className="columns">
         <StudentCard d={d} hover={hover} />
         <div className="column-stack">

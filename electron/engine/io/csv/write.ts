@@ -74,6 +74,89 @@ export function studentMarksCsv(ws: Workspace, exam: Exam): string {
   return safeCsv(rows);
 }
 
+/**
+ * One row per answer (student, question) for the app's export: item columns named by question
+ * (`q1.a`; a question's row leaves the others' empty), total, available, the review state and
+ * its reasons (review/state.ts, the one rule), the items the instructor overrode, every comment
+ * (corrections, overrides with their reasons) and the regrade requests still open.
+ */
+export function answersCsv(ws: Workspace, exam: Exam): string {
+  const cols = exam.questions.flatMap((q) => q.scheme.map((s) => ({ q: q.id, item: s.id })));
+  const rows: string[][] = [
+    [
+      'student_id',
+      'question_id',
+      ...cols.map((c) => `${c.q}.${c.item}`),
+      'total',
+      'available',
+      'status',
+      'review_reasons',
+      'overridden',
+      'comments',
+      'open_regrade_requests',
+    ],
+  ];
+  for (const r of ws.listResponses(exam.id)) {
+    const d = ws.getResponseDetail(r.id)!;
+    const review = reviewOfResponse(r, exam);
+    const cells = cols.map((c) => {
+      const v = c.q === r.questionId && r.marks ? r.effective[c.item] : null;
+      return v === null || v === undefined ? '' : fmt(v);
+    });
+    const total = effectiveTotal(r);
+    const available = (exam.questions.find((q) => q.id === r.questionId)?.scheme ?? []).reduce((s, i) => s + i.marks, 0);
+    const comments = [...d.overridesList.map((o) => `${r.questionId}.${o.itemId}: ${o.comment}`), ...d.comments.map((c) => c.body)];
+    rows.push([
+      r.studentId,
+      r.questionId,
+      ...cells,
+      total === null ? '' : fmt(total),
+      fmt(available),
+      review.state,
+      review.reasons.join('; '),
+      d.overridesList.map((o) => `${r.questionId}.${o.itemId}`).join(';'),
+      comments.join(' | '),
+      String(r.openRegrades ?? 0),
+    ]);
+  }
+  return safeCsv(rows);
+}
+
+/**
+ * A gradebook CSV that Canvas and Moodle import as it is: one row per student, the columns of
+ * Canvas's gradebook export (`Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`) and one
+ * column for the exam, headed by its title, holding the student's total. Canvas matches a row by
+ * `SIS User ID` (the student id here; `ID`, Canvas's own number, is left empty) and makes a new
+ * assignment of a column it doesn't know; Moodle's CSV import maps `SIS User ID` to the user's ID
+ * number. Parentheses are kept out of the heading (Canvas reads "Name (123)" as assignment 123).
+ */
+export function gradebookCsv(ws: Workspace, exam: Exam): string {
+  const heading = (exam.title || exam.id).replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
+  const by = new Map<string, number>();
+  for (const r of ws.listResponses(exam.id)) by.set(r.studentId, (by.get(r.studentId) ?? 0) + (effectiveTotal(r) ?? 0));
+  const rows: string[][] = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', heading]];
+  for (const [sid, total] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) rows.push([sid, '', sid, '', '', fmt(total)]);
+  return safeCsv(rows);
+}
+
+/** Every regrade request and its reply, oldest first. */
+export function regradesCsv(ws: Workspace, exam: Exam): string {
+  const rows: string[][] = [['student_id', 'question_id', 'requested_on', 'request', 'state', 'reply', 'resolved_at', 'marks_changed']];
+  const list = [...ws.regradeRequests({ examId: exam.id })].sort((a, b) => a.requestedOn.localeCompare(b.requestedOn) || a.id - b.id);
+  for (const q of list)
+    rows.push([
+      q.studentId,
+      q.questionId,
+      q.requestedOn,
+      q.body,
+      q.reply === null ? 'open' : 'resolved',
+      q.reply ?? '',
+      q.resolvedAt ?? '',
+      q.changes.map((c) => `${q.questionId}.${c.itemId}: ${c.from ?? 'open'} -> ${c.to}`).join('; '),
+    ]);
+  return safeCsv(rows);
+}
+
 export function equationsCsv(ws: Workspace, exam: Exam): string {
   const rows: string[][] = [['student_id', 'question_id', 'equations', 'source', 'status', 'flags']];
   for (const r of ws.listResponses(exam.id)) {
