@@ -18,13 +18,14 @@ const t0 = performance.now();
 const exam = loadExamFile(examPath);
 const { rows } = parseEquationsCsv(readFileSync(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath);
 const ws = new Workspace(join(outDir, 'workspace.sqlite'));
-const engine = await createEngine({ sympy: false, onNotice: () => {} });
 const sequential = method === 'sequential';
+const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequential ? { entailer: { canonical: false } } : {}) });
 const summary = await grade({ workspace: ws, exam, engine, input: { kind: 'given', rows }, ...(sequential ? { sequential: true } : {}) } as Parameters<
   typeof grade
 >[0]);
-writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam));
-writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam));
+const list = ws.listResponses(exam.exam.id);
+writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam, list));
+writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam, list));
 const stats = engine.stats();
 await engine.close();
 ws.close();

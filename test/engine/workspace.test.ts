@@ -159,7 +159,7 @@ test('marks of a superseded extraction are refused (StaleError); overrides need 
   ws.close();
 });
 
-test('migrations 2 and 3: a version-1 workspace gains model_records and gold_lists, keeping its data', () => {
+test('migrations 2 to 4: a version-1 workspace gains model_records, gold_lists and decided, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -170,8 +170,8 @@ test('migrations 2 and 3: a version-1 workspace gains model_records and gold_lis
     db.prepare("INSERT INTO exams (id, title, json, imported_at) VALUES ('old', 'Old', '{}', 'then')").run();
     db.close();
     const ws = new Workspace(t.path);
-    assert.equal(ws.schemaVersion(), 3);
-    assert.equal(SCHEMA_VERSION, 3);
+    assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
+    assert.ok(SCHEMA_VERSION >= 4);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],
@@ -180,6 +180,7 @@ test('migrations 2 and 3: a version-1 workspace gains model_records and gold_lis
     assert.deepEqual(cols, ['response_id', 'extraction_id', 'technique', 'models', 'waiting', 'record', 'created_at']);
     const goldCols = ws.tableColumns('gold_lists');
     assert.deepEqual(goldCols, ['exam_id', 'student_id', 'question_id', 'equations']);
+    assert.deepEqual(ws.tableColumns('decided'), ['key', 'verdict']);
     ws.close();
   } finally {
     t.done();

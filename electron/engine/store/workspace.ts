@@ -91,6 +91,7 @@ export const TABLES = [
   'verdicts',
   'model_records',
   'gold_lists',
+  'decided',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -99,6 +100,8 @@ export class Workspace {
   readonly #db: Database.Database;
   /** Prepared statements over the handle: each statement is prepared once per open workspace. */
   readonly #st: Statements;
+  /** The engine's verdicts kept across runs (the `decided` table), buffered writes. */
+  readonly #decided: verdicts.DecidedStore;
 
   /** Open (creating if needed) a workspace file; ':memory:' for a throwaway one. */
   constructor(readonly path: string) {
@@ -109,6 +112,7 @@ export class Workspace {
     this.#db.pragma('busy_timeout = 5000');
     migrate(this.#db);
     this.#st = new Statements(this.#db);
+    this.#decided = new verdicts.DecidedStore(this.#st);
   }
 
   static open(path: string): Workspace {
@@ -116,6 +120,7 @@ export class Workspace {
   }
 
   close(): void {
+    this.#decided.close();
     this.#st.clear();
     this.#db.close();
   }
@@ -224,6 +229,11 @@ export class Workspace {
     return responses.listResponses(this.#st, examId, filter);
   }
 
+  /** Counts over the exam (responses by extraction status, inconsistent, marks awarded and available), without reading each response. */
+  examCounts(examId: string): ReturnType<typeof responses.examCounts> {
+    return responses.examCounts(this.#st, examId);
+  }
+
   findResponse(examId: string, studentId: string, questionId: string): number | undefined {
     return responses.findResponse(this.#st, examId, studentId, questionId);
   }
@@ -269,6 +279,11 @@ export class Workspace {
     return extractions.getExtraction(this.#st, responseId);
   }
 
+  /** The extractions of many responses in one query, by response id (absent: not extracted). */
+  getExtractions(responseIds: readonly number[]): Map<number, Extraction & { id: number; reader: string; createdAt: string }> {
+    return extractions.getExtractions(this.#st, responseIds);
+  }
+
   // ---- marks, overrides and comments (marks.ts) ------------------------------------------------
 
   /**
@@ -277,6 +292,14 @@ export class Workspace {
    */
   saveMarks(responseId: number, extractionId: number, marks: ResponseMarks): void {
     marking.saveMarks(this.#st, responseId, extractionId, marks);
+  }
+
+  /**
+   * Save the marks of many responses in one transaction (each as saveMarks, audited); a response
+   * whose extraction changed meanwhile is skipped and its id returned (mark it again).
+   */
+  saveMarksBatch(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+    return marking.saveMarksBatch(this.#st, batch);
   }
 
   getMarks(responseId: number): (ResponseMarks & { extractionId: number; markedAt: string }) | null {
@@ -302,6 +325,25 @@ export class Workspace {
   /** Audit log entries, oldest first; optionally of one entity kind or key prefix. */
   auditLog(filter: { entity?: string; keyPrefix?: string; action?: string } = {}): AuditEntry[] {
     return auditLog(this.#st, filter);
+  }
+
+  /**
+   * The engine's verdict store in this workspace (decide/entail's VerdictStore): proved and
+   * refuted pairs kept across runs, so a re-grade after a restart decides nothing twice. Writes
+   * are buffered until flushDecided() (or close).
+   */
+  decidedStore(): { get(key: string): unknown; put(key: string, value: unknown): void } {
+    return this.#decided;
+  }
+
+  /** Write the engine's buffered verdicts (one transaction). */
+  flushDecided(): void {
+    this.#decided.flush();
+  }
+
+  /** How many verdicts the workspace keeps (tests, diagnostics). */
+  decidedCount(): number {
+    return this.#decided.size();
   }
 
   getCachedVerdict<T>(key: string): T | undefined {
