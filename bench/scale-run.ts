@@ -15,6 +15,7 @@ import { Workspace } from '../electron/engine/store/workspace.ts';
 
 const [method, examPath, rowsPath, outDir] = process.argv.slice(2);
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const exam = loadExamFile(examPath);
 const { rows } = parseEquationsCsv(readFileSync(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath);
 const ws = new Workspace(join(outDir, 'workspace.sqlite'));
@@ -30,9 +31,11 @@ const stats = engine.stats();
 await engine.close();
 ws.close();
 const ms = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 process.stdout.write(
   `${JSON.stringify({
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     responses: summary.responses,
     markedNow: summary.markedNow,

@@ -32,6 +32,10 @@ export type Job = {
   phaseStart: number;
   phaseDone: number;
   phaseTotal: number;
+  /** grade()'s time left for the phase, from its rate over the recent window (null until measured). */
+  phaseEta?: number | null;
+  /** The needs-review count, recounted at most every few seconds while the job runs (it reads every response). */
+  reviewCount?: { at: number; needsReview: number };
 };
 
 /** A job just started: running, nothing counted yet. */
@@ -57,6 +61,9 @@ export function newJob(examId: string, technique: string, phase: Job['phase'], p
     phaseTotal,
   };
 }
+
+/** How often a running job's status recounts the responses needing review. */
+const RECOUNT_MS = 3000;
 
 const PAUSED = 'Paused. Work done so far is saved; resume to go on.';
 
@@ -87,35 +94,44 @@ export function progress(ctx: AppContext): GradeProgress {
       energyJoules: 0,
       message: null,
     };
-  const rows = ctx.ws.listResponses(j.examId);
-  const jobExam = ctx.ws.getExam(j.examId);
-  const done = rows.filter((r) => r.marks && r.extraction).length;
-  const read = rows.filter((r) => r.extraction).length;
+  // Counted in the store: a status poll never reads every response (the needs-review count,
+  // which does, is recounted at most every RECOUNT_MS while the job runs).
+  const counts = ctx.ws.examCounts(j.examId);
+  const total = counts.responses;
+  const done = ctx.ws.markedCount(j.examId);
+  const read = total - (counts.byExtraction.pending ?? 0);
   const running = j.state === 'running' || j.state === 'pausing';
+  if (!j.reviewCount || !running || Date.now() - j.reviewCount.at > RECOUNT_MS) {
+    const jobExam = ctx.ws.getExam(j.examId);
+    j.reviewCount = { at: Date.now(), needsReview: jobExam ? reviewCounts(ctx.ws.listResponses(j.examId), jobExam).needsReview : 0 };
+  }
   const stretch = running ? (Date.now() - j.stretchStart) / 1000 : 0;
   const elapsed = j.runSeconds + stretch;
   // Time left: the current phase at its measured rate, plus (while reading) the marking still
   // to come at the rate marking last ran in this session.
   const inPhase = (Date.now() - j.phaseStart) / 1000;
   const phaseLeft = Math.max(0, j.phaseTotal - j.phaseDone);
-  const markLater = j.phase === 'reading' ? (rows.length - done) * ctx.markSeconds : 0;
+  const markLater = j.phase === 'reading' ? (total - done) * ctx.markSeconds : 0;
+  // The phase at the rate it runs now (grade()'s recent window), else at its average so far.
   const eta = !running
-    ? rows.length === done
+    ? total === done
       ? 0
       : null
-    : j.phase && j.phaseDone > 0 && inPhase > 0.5
-      ? (inPhase / j.phaseDone) * phaseLeft + markLater
-      : null;
+    : j.phase && j.phaseEta != null
+      ? j.phaseEta + markLater
+      : j.phase && j.phaseDone > 0 && inPhase > 0.5
+        ? (inPhase / j.phaseDone) * phaseLeft + markLater
+        : null;
   return {
     state: j.state,
     examId: j.examId,
     technique: j.technique,
-    total: rows.length,
+    total,
     done,
     read,
     phase: running ? j.phase : null,
     failed: j.failed,
-    needsReview: jobExam ? reviewCounts(rows, jobExam).needsReview : 0,
+    needsReview: j.reviewCount.needsReview,
     startedAt: new Date(j.startedAt).toISOString(),
     elapsedSeconds: Math.round(elapsed * 10) / 10,
     etaSeconds: eta === null ? null : Math.round(eta),
@@ -138,7 +154,7 @@ export async function runStretch(ctx: AppContext, j: Job): Promise<void> {
   j.phaseDone = 0;
   j.phaseTotal = 0;
   j.phaseStart = Date.now();
-  j.finishedAtStart = ctx.ws.listResponses(j.examId).filter((r) => r.marks && r.extraction).length;
+  j.finishedAtStart = ctx.ws.markedCount(j.examId);
   j.run = (async () => {
     try {
       const summary = await grade({
@@ -157,6 +173,7 @@ export async function runStretch(ctx: AppContext, j: Job): Promise<void> {
           }
           j.phaseDone = p.done;
           j.phaseTotal = p.total;
+          j.phaseEta = p.etaSeconds ?? null;
           if (phase === 'marking' && p.done > 0 && p.done === p.total) ctx.markSeconds = (Date.now() - j.phaseStart) / 1000 / p.done;
         },
       });
@@ -200,6 +217,7 @@ export function remarkStretch(ctx: AppContext, j: Job): void {
         onProgress: (p) => {
           j.phaseDone = p.done;
           j.phaseTotal = p.total;
+          j.phaseEta = p.etaSeconds ?? null;
         },
       });
       j.failed += engineErrors.length;

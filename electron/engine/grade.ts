@@ -293,7 +293,9 @@ export async function markPending(opts: {
   const write = (): void => {
     const batch = finished.splice(0);
     const ok = batch.filter((f) => f.marks);
-    const stale = ws.saveMarksBatch(ok.map(({ r, x, marks }) => ({ responseId: r.id, extractionId: x.id, marks: marks! })));
+    const stale = ws.saveMarksBatch(
+      ok.map(({ r, x, marks }) => ({ responseId: r.id, extractionId: x.id, marks: marks!, key: `${exam.exam.id}/${r.studentId}/${r.questionId}` })),
+    );
     markedNow += ok.length - stale.length;
     for (const f of batch) {
       if (!('error' in f)) continue;

@@ -17,6 +17,7 @@ import { loadExamFile, validateExam, type LoadedExam } from '../../electron/engi
 import { parseEquationsCsv } from '../../electron/engine/io/csv/equations.ts';
 import { Workspace } from '../../electron/engine/store/workspace.ts';
 import { RecentRate } from '../../electron/engine/progress-rate.ts';
+import { answerGroups } from '../../electron/engine/review/groups.ts';
 import { scaleRows } from '../../bench/scale-rows.ts';
 
 const DATA = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared/data');
@@ -247,4 +248,45 @@ test('the time-left estimate uses the rate of the recent window', () => {
   assert.ok(Math.abs(r.perSecond()! - 20) < 0.01, String(r.perSecond()));
   assert.ok(Math.abs(r.etaSeconds(100)! - 5) < 0.01);
   assert.equal(r.etaSeconds(0), 0);
+});
+
+test('answer groups: lists of the same equations written differently are one group without a proof', async () => {
+  const ws = new Workspace(':memory:');
+  const engine = await Entailer.create();
+  try {
+    const lists = [['Eq(t, 2*S/u)', 'Eq(v, u + w)'], ['Eq(u + w, v)', 'Eq(3*(t), 3*(2*S/u))', 'Eq(v, u + w)'], ['Eq(v - u - w, 0)'], ['Eq(v, 2*u)']];
+    await grade({ workspace: ws, exam, engine, input: given(csv(lists)) });
+    const never = { compareLists: async () => ({ equivalent: false, aCoveredBy: [], bCoveredBy: [] }) };
+    const groups = await answerGroups(never, exam.exam.questions[0], ws.listResponses('scale'));
+    const ids = (sid: string) => ws.findResponse('scale', sid, 'q1');
+    const sizes = groups.map((g) => g.members.map((m) => m.id).sort());
+    assert.deepEqual(sizes, [[ids('S0'), ids('S1')], [ids('S2')], [ids('S3')]]);
+  } finally {
+    await engine.close();
+    ws.close();
+  }
+});
+
+test('a page of the class list is that slice of the whole list; counts come from the store', async () => {
+  const ws = new Workspace(':memory:');
+  const engine = await Entailer.create();
+  try {
+    await grade({ workspace: ws, exam, engine, input: given(csv(LISTS)) });
+    const all = ws.listResponses('scale');
+    ws.setOverride(all[3].id, 'a', 1, 'by hand');
+    const whole = ws.listResponses('scale');
+    assert.deepEqual(ws.listResponses('scale', { offset: 2, limit: 3 }), whole.slice(2, 5));
+    assert.deepEqual(ws.listResponses('scale', { offset: 4 }), whole.slice(4));
+    assert.equal(ws.countResponses('scale'), LISTS.length);
+    const c = ws.examCounts('scale');
+    assert.equal(c.responses, LISTS.length);
+    assert.equal(
+      c.awarded,
+      whole.reduce((s, r) => s + (r.marks?.total ?? 0), 0),
+    );
+    assert.equal(c.inconsistent, whole.filter((r) => r.marks?.inconsistent.length).length);
+  } finally {
+    await engine.close();
+    ws.close();
+  }
 });

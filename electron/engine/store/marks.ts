@@ -44,7 +44,10 @@ export function saveMarks(st: Statements, responseId: number, extractionId: numb
  * whose extraction changed since (`extractionId` no longer current) is skipped: its id is
  * returned among the stale ones, to be marked again.
  */
-export function saveMarksBatch(st: Statements, batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+export function saveMarksBatch(
+  st: Statements,
+  batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks; /** exam/student/question, when the caller knows it */ key?: string }[],
+): number[] {
   if (batch.length === 0) return [];
   return st.transaction(() => {
     const ids = json(batch.map((b) => b.responseId));
@@ -68,7 +71,7 @@ export function saveMarksBatch(st: Statements, batch: readonly { responseId: num
       'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const at = now();
-    for (const { responseId, extractionId, marks } of batch) {
+    for (const { responseId, extractionId, marks, key } of batch) {
       if (current.get(responseId) !== extractionId) {
         stale.push(responseId);
         continue;
@@ -77,7 +80,7 @@ export function saveMarksBatch(st: Statements, batch: readonly { responseId: num
       if (old) del.run(responseId);
       insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at);
       marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
-      audit(st, 'marks.save', 'marks', responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
+      audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
     }
     return stale;
   });

@@ -161,16 +161,24 @@ const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NUL
  * queries whatever the size (responses joined with extraction and marks; the item marks; the
  * overrides), and no evidence is parsed: what each row of the list needs, nothing more.
  */
-export function listResponses(st: Statements, examId: string, filter: { questionId?: string; studentId?: string }): ResponseSummary[] {
-  const args = [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
+export function listResponses(
+  st: Statements,
+  examId: string,
+  filter: { questionId?: string; studentId?: string; offset?: number; limit?: number },
+): ResponseSummary[] {
+  const paged = filter.offset !== undefined || filter.limit !== undefined;
+  let args: unknown[] = [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
   const rows = st
     .sql(
       `SELECT r.id, r.exam_id, r.student_id, r.question_id, x.id AS xid, x.status AS xstatus, x.source AS xsource, x.flags AS xflags, x.equations AS xequations,
          m.total, m.available, m.status AS mstatus, m.inconsistent
        FROM responses r LEFT JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id
-       WHERE ${FILTER} ORDER BY r.id`,
+       WHERE ${FILTER} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
     )
-    .all(...args) as Row[];
+    .all(...args, ...(paged ? [filter.limit ?? -1, filter.offset ?? 0] : [])) as Row[];
+  // A page: the item marks and overrides of its rows only (the ids, through the primary keys).
+  const where = paged ? 'r.id IN (SELECT value FROM json_each(?))' : FILTER;
+  if (paged) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
   const effective = new Map<number, Record<string, number | null>>();
   const overrides = new Map<number, number>();
   const at = (id: number): Record<string, number | null> => {
@@ -180,13 +188,13 @@ export function listResponses(st: Statements, examId: string, filter: { question
   };
   for (const m of st
     .sql(
-      `SELECT mk.response_id, mk.item_id, mk.awarded FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${FILTER} ORDER BY mk.response_id, mk.position`,
+      `SELECT mk.response_id, mk.item_id, mk.awarded FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
     )
     .all(...args) as Row[])
     at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
   for (const o of st
     .sql(
-      `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${FILTER} ORDER BY o.response_id, o.item_id`,
+      `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${where} ORDER BY o.response_id, o.item_id`,
     )
     .all(...args) as Row[]) {
     const id = Number(o.response_id);
@@ -254,4 +262,21 @@ export function examCounts(
     )
     .get(examId) as Row;
   return { responses, byExtraction, inconsistent: Number(m.inc), awarded: Number(m.awarded), available: Number(m.available) };
+}
+
+/** How many responses of the exam (optionally of one question): the size of the unpaged list. */
+export function countResponses(st: Statements, examId: string, questionId?: string): number {
+  return Number(
+    (
+      st
+        .sql('SELECT count(*) AS n FROM responses r WHERE r.exam_id = ? AND (? IS NULL OR r.question_id = ?)')
+        .get(examId, questionId ?? null, questionId ?? null) as Row
+    ).n,
+  );
+}
+
+/** The text of each of these responses (null for a given list), by id. */
+export function textsOf(st: Statements, ids: readonly number[]): Map<number, string | null> {
+  const rows = st.sql('SELECT id, text FROM responses WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as Row[];
+  return new Map(rows.map((r) => [Number(r.id), r.text === null ? null : String(r.text)]));
 }

@@ -224,9 +224,19 @@ export class Workspace {
     return responses.pending(this.#st, examId, step, opts.waiting ?? true);
   }
 
-  /** The class list of an exam, in import order; optionally one question or one student. */
-  listResponses(examId: string, filter: { questionId?: string; studentId?: string } = {}): ResponseSummary[] {
+  /** The class list of an exam, in import order; optionally one question or one student, and one page (`offset`, `limit`). */
+  listResponses(examId: string, filter: { questionId?: string; studentId?: string; offset?: number; limit?: number } = {}): ResponseSummary[] {
     return responses.listResponses(this.#st, examId, filter);
+  }
+
+  /** How many responses the exam has (optionally of one question). */
+  countResponses(examId: string, questionId?: string): number {
+    return responses.countResponses(this.#st, examId, questionId);
+  }
+
+  /** The text of each of these responses (null for a given list), by id. */
+  textsOf(ids: readonly number[]): Map<number, string | null> {
+    return responses.textsOf(this.#st, ids);
   }
 
   /** Counts over the exam (responses by extraction status, inconsistent, marks awarded and available), without reading each response. */
@@ -298,7 +308,7 @@ export class Workspace {
    * Save the marks of many responses in one transaction (each as saveMarks, audited); a response
    * whose extraction changed meanwhile is skipped and its id returned (mark it again).
    */
-  saveMarksBatch(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+  saveMarksBatch(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks; key?: string }[]): number[] {
     return marking.saveMarksBatch(this.#st, batch);
   }
 
