@@ -235,8 +235,11 @@ export async function markResponse(
 
 /** Responses read, marked and written per batch (one read query, one write transaction). */
 const MARK_BATCH = 512;
-/** Responses of a batch marked at once: their Z3 checks go to the pool's workers in parallel. */
-const MARK_LANES = 16;
+/**
+ * Responses marked at once: their Z3 checks go to the pool's workers in parallel, and a lane
+ * waiting for a slow pair (which many responses share) leaves the others to go on.
+ */
+const MARK_LANES = 64;
 
 /**
  * Mark every response of the exam that is extracted and not marked (see markResponse), in

@@ -94,6 +94,9 @@ test('canonical forms: moved to one side, both sides scaled, sides swapped are o
   assert.equal(k('Eq(3*(v - u), 3*(w))'), k('Eq(w, v - u)'));
   assert.equal(k('Eq(2*(v) - 2*(u), 0)'), k('Eq(v, u)'));
   assert.equal(k('Eq(-v, -u)'), k('Eq(u, v)'));
+  assert.equal(k('Eq(4*v*t/S, 4*u)'), k('Eq(v*t/S, u)'));
+  assert.notEqual(k('Eq(4*v*t/S, 5*u)'), k('Eq(v*t/S, u)'));
+  assert.notEqual(k('Eq(v*4*t, 4*u)'), k('Eq(v*t, u)'));
   assert.notEqual(k('Eq(0*v, 0*u)'), k('Eq(v, u)'));
   assert.notEqual(k('Eq(2*v, 3*u)'), k('Eq(v, u)'));
   assert.notEqual(k('Eq(v/v, 1)'), k('Eq(1, 1)'));
