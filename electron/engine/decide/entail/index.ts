@@ -192,6 +192,7 @@ export class Entailer implements EntailmentEngine {
       this.st.cacheHits++;
       this.st.storeHits++;
       this.pairCache.set(key, Promise.resolve(stored));
+      if (stored.method === 'numeric-agreement') this.numericKeys.add(key); // a prover set later asks again
       return { ...stored };
     }
     const generation = this.numericGeneration;
