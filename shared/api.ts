@@ -429,9 +429,22 @@ export const API = {
   'grade.resume': method(z.object({}), GradeProgressSchema),
   'grade.status': method(z.object({}), GradeProgressSchema),
 
+  /**
+   * The review list, in import order. Optional paging (`offset`, `limit`) and a question filter
+   * read only that page from the store; `total` is how many rows match without paging.
+   */
   'review.list': method(
-    z.object({ examId: Id }),
-    z.object({ rows: z.array(ReviewRowSchema), items: z.record(z.string(), z.array(z.object({ id: z.string(), marks: z.number() }))) }),
+    z.object({
+      examId: Id,
+      questionId: Id.optional(),
+      offset: z.number().int().nonnegative().optional(),
+      limit: z.number().int().positive().max(100_000).optional(),
+    }),
+    z.object({
+      rows: z.array(ReviewRowSchema),
+      items: z.record(z.string(), z.array(z.object({ id: z.string(), marks: z.number() }))),
+      total: z.number().optional(),
+    }),
   ),
   'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),
   /** Replace the equations of a response (the instructor's correction); regrades at once, audited. */

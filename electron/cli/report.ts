@@ -43,7 +43,9 @@ export function progressPrinter(io: Io): (p: GradeProgress) => void {
     if (p.done !== p.total && t - last < 100) return;
     last = t;
     const who = p.studentId ? ` ${p.studentId}/${p.questionId}` : '';
-    io.err(`\r\x1b[K${p.phase} ${p.done}/${p.total}${who}${p.done === p.total ? '\n' : ''}`);
+    // Time left at the rate of the recent window (grade()'s estimate), once there is one.
+    const left = p.etaSeconds != null && p.done < p.total ? `, about ${Math.ceil(p.etaSeconds)} s left` : '';
+    io.err(`\r\x1b[K${p.phase} ${p.done}/${p.total}${left}${who}${p.done === p.total ? '\n' : ''}`);
   };
 }
 

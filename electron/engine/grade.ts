@@ -35,6 +35,7 @@ import { pickReading as pickReadingOf } from '../../shared/alternatives.ts';
 import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 import { ServerRefusal } from './read/model/batch.ts';
+import { RecentRate } from './progress-rate.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -51,6 +52,9 @@ export type GradeProgress = {
   /** Done in this phase so far (this run), and the phase's size (this run). */
   done: number;
   total: number;
+  /** This phase's rate over the recent window (responses per second) and the time left at it; null until measured. */
+  perSecond?: number | null;
+  etaSeconds?: number | null;
   studentId?: string;
   questionId?: string;
 };
@@ -74,6 +78,11 @@ export type GradeOptions = {
    * their readings are dropped first; the instructor's corrections and imported lists are kept.
    */
   rereadOthers?: boolean;
+  /**
+   * The method before issue 14, kept as the benchmark's baseline: one response at a time, its
+   * reads and writes one by one, verdicts kept in memory only.
+   */
+  sequential?: boolean;
 };
 
 /**
@@ -176,10 +185,74 @@ function failedMarks(cq: CompiledQuestion | undefined, message: string): Respons
   return { items, total: 0, available: items.reduce((t, i) => t + i.available, 0), inconsistent: [], status: 'undecided' };
 }
 
+/** Parsed sources per question (trees are never changed): a source written by many students is parsed once. */
+const parsedSources = new WeakMap<CompiledQuestion, Map<string, Equation | null>>();
+
+/** Parse a stored extraction's equations against the question and mark them (throws on an engine error). */
+async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefined, questionId: string, x: Extraction): Promise<ResponseMarks> {
+  if (!cq) throw new Error(`question '${questionId}' is not in the exam`);
+  let parsed = parsedSources.get(cq);
+  if (!parsed) parsedSources.set(cq, (parsed = new Map()));
+  const equations: Equation[] = [];
+  for (const e of x.equations) {
+    let eq = parsed.get(e.source);
+    if (eq === undefined) {
+      const p = parseEquation(e.source, { variables: cq.variables });
+      eq = p.ok ? p.value : null;
+      if (parsed.size < 200_000) parsed.set(e.source, eq);
+    }
+    if (eq) equations.push(eq); // stored sources were parsed on the way in; a failure means the exam's variables changed
+  }
+  return markEquations(engine, cq, equations);
+}
+
+type StoredX = Extraction & { id: number; reader: string };
+
+/** Store a marking failure as the response's state (reading kept, needs-review, engine-error; items undecided). */
+function storeMarkingFailure(
+  ws: Workspace,
+  cq: CompiledQuestion | undefined,
+  r: { id: number; studentId: string; questionId: string },
+  x: StoredX,
+  e: unknown,
+): EngineError {
+  const message = `marking: ${errorText(e)}`;
+  const failed: Extraction = {
+    equations: x.equations,
+    status: 'needs-review',
+    source: x.source,
+    flags: [...x.flags.filter((f) => f !== ENGINE_ERROR_FLAG), ENGINE_ERROR_FLAG],
+    unread: x.unread,
+    notes: [...x.notes.filter((n) => n.kind !== 'engine-error'), note('engine-error', `engine error while ${message}`)],
+  };
+  const xid = ws.saveExtraction(r.id, failed, x.reader);
+  ws.saveMarks(r.id, xid, failedMarks(cq, message));
+  return { studentId: r.studentId, questionId: r.questionId, message };
+}
+
+/** One response marked with its own reads and writes (a correction; the sequential method). */
+async function markOne(
+  ws: Workspace,
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  r: { id: number; studentId: string; questionId: string },
+): Promise<{ marked: boolean; error?: EngineError }> {
+  const x = ws.getExtraction(r.id);
+  if (!x) return { marked: false };
+  try {
+    ws.saveMarks(r.id, x.id, await marksOf(engine, cq, r.questionId, x));
+    return { marked: true };
+  } catch (e) {
+    if (e instanceof StaleError) return { marked: false };
+    return { marked: true, error: storeMarkingFailure(ws, cq, r, x, e) };
+  }
+}
+
 /**
  * Mark one response on its stored extraction: the one marking step, used by grading, by
- * re-marking after a scheme change and by the instructor's correction. Never throws for the
- * response's own sake: an exception (a bad equation, the engine failing) is stored as the
+ * re-marking after a scheme change and by the instructor's correction (only this response's
+ * pairs are looked at; those decided before come from the workspace's verdicts). Never throws for
+ * the response's own sake: an exception (a bad equation, the engine failing) is stored as the
  * response's state (the reading kept, status needs-review, flag 'engine-error', the reason in its
  * notes; automatic items undecided) and returned. `marked` is false when there was nothing to
  * mark or the extraction changed meanwhile (a later run marks it).
@@ -190,31 +263,11 @@ export async function markResponse(
   cq: CompiledQuestion | undefined,
   r: { id: number; studentId: string; questionId: string },
 ): Promise<{ marked: boolean; error?: EngineError }> {
-  const x = ws.getExtraction(r.id);
-  if (!x) return { marked: false };
+  engine.setVerdictStore?.(ws.decidedStore());
   try {
-    if (!cq) throw new Error(`question '${r.questionId}' is not in the exam`);
-    const equations: Equation[] = [];
-    for (const e of x.equations) {
-      const p = parseEquation(e.source, { variables: cq.variables });
-      if (p.ok) equations.push(p.value); // stored sources were parsed on the way in; a failure means the exam's variables changed
-    }
-    ws.saveMarks(r.id, x.id, await markEquations(engine, cq, equations));
-    return { marked: true };
-  } catch (e) {
-    if (e instanceof StaleError) return { marked: false };
-    const message = `marking: ${errorText(e)}`;
-    const failed: Extraction = {
-      equations: x.equations,
-      status: 'needs-review',
-      source: x.source,
-      flags: [...x.flags.filter((f) => f !== ENGINE_ERROR_FLAG), ENGINE_ERROR_FLAG],
-      unread: x.unread,
-      notes: [...x.notes.filter((n) => n.kind !== 'engine-error'), note('engine-error', `engine error while ${message}`)],
-    };
-    const xid = ws.saveExtraction(r.id, failed, x.reader);
-    ws.saveMarks(r.id, xid, failedMarks(cq, message));
-    return { marked: true, error: { studentId: r.studentId, questionId: r.questionId, message } };
+    return await markOne(ws, engine, cq, r);
+  } finally {
+    ws.flushDecided();
   }
 }
 
@@ -271,13 +324,28 @@ export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, s
   return markEquations(engine, cq, equations);
 }
 
-/** Mark every response of the exam that is extracted and not marked (see markResponse). */
+/** Responses read, marked and written per batch (one read query, one write transaction). */
+const MARK_BATCH = 512;
+/**
+ * Responses marked at once: their Z3 checks go to the pool's workers in parallel, and a lane
+ * waiting for a slow pair (which many responses share) leaves the others to go on.
+ */
+const MARK_LANES = 64;
+
+/**
+ * Mark every response of the exam that is extracted and not marked (see markResponse), in
+ * batches: one query reads a batch's extractions, its responses are marked concurrently (the Z3
+ * pool decides their checks on every core; a pair asked twice is decided once), and one
+ * transaction writes their marks with the verdicts decided meanwhile. Marks are those of marking
+ * each response alone: every verdict is a function of its pair.
+ */
 export async function markPending(opts: {
   workspace: Workspace;
   exam: LoadedExam;
   engine: EntailmentEngine;
   signal?: AbortSignal;
   onProgress?: (p: GradeProgress) => void;
+  sequential?: boolean;
 }): Promise<{ markedNow: number; engineErrors: EngineError[] }> {
   const { workspace: ws, exam, engine, signal, onProgress } = opts;
   const toMark = ws.pending(exam.exam.id, 'mark');
@@ -285,13 +353,84 @@ export async function markPending(opts: {
   let done = 0;
   const engineErrors: EngineError[] = [];
   const breathe = breather();
-  for (const r of toMark) {
-    await breathe();
-    if (signal?.aborted) break;
-    const res = await markResponse(ws, engine, exam.questions.get(r.questionId), r);
-    if (res.error) engineErrors.push(res.error);
-    if (res.marked) markedNow++;
-    onProgress?.({ phase: 'mark', done: ++done, total: toMark.length, studentId: r.studentId, questionId: r.questionId });
+  const rate = new RecentRate();
+  const tick = (r: { studentId: string; questionId: string }) => {
+    rate.tick();
+    done++;
+    onProgress?.({
+      phase: 'mark',
+      done,
+      total: toMark.length,
+      studentId: r.studentId,
+      questionId: r.questionId,
+      perSecond: rate.perSecond(),
+      etaSeconds: rate.etaSeconds(toMark.length - done),
+    });
+  };
+  if (opts.sequential) {
+    for (const r of toMark) {
+      await breathe();
+      if (signal?.aborted) break;
+      const res = await markOne(ws, engine, exam.questions.get(r.questionId), r);
+      if (res.error) engineErrors.push(res.error);
+      if (res.marked) markedNow++;
+      tick(r);
+    }
+    return { markedNow, engineErrors };
+  }
+  engine.setVerdictStore?.(ws.decidedStore());
+  // Lanes take responses one after another from the whole list (no batch waits for its slowest
+  // response); extractions are read a batch at a time, and finished marks are written a batch
+  // at a time, between awaits.
+  let xs = new Map<number, StoredX>();
+  let xsFrom = -MARK_BATCH; // no batch read yet
+  let next = 0;
+  const finished: { r: (typeof toMark)[number]; x: StoredX; marks?: ResponseMarks; error?: unknown }[] = [];
+  const write = (): void => {
+    const batch = finished.splice(0);
+    const ok = batch.filter((f) => f.marks);
+    const stale = ws.saveMarksBatch(
+      ok.map(({ r, x, marks }) => ({ responseId: r.id, extractionId: x.id, marks: marks!, key: `${exam.exam.id}/${r.studentId}/${r.questionId}` })),
+    );
+    markedNow += ok.length - stale.length;
+    for (const f of batch) {
+      if (!('error' in f)) continue;
+      try {
+        engineErrors.push(storeMarkingFailure(ws, exam.questions.get(f.r.questionId), f.r, f.x, f.error));
+        markedNow++;
+      } catch (e) {
+        if (!(e instanceof StaleError)) throw e;
+      }
+    }
+    ws.flushDecided();
+  };
+  const lane = async (): Promise<void> => {
+    while (next < toMark.length && !signal?.aborted) {
+      await breathe(); // let a pause or a status poll through between responses
+      if (signal?.aborted) break;
+      const i = next++;
+      if (i >= xsFrom + MARK_BATCH || i < xsFrom) {
+        xsFrom = i - (i % MARK_BATCH);
+        xs = ws.getExtractions(toMark.slice(xsFrom, xsFrom + MARK_BATCH).map((r) => r.id));
+      }
+      const r = toMark[i];
+      const x = xs.get(r.id);
+      if (x) {
+        try {
+          const marks = await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x);
+          finished.push({ r, x, marks });
+        } catch (e) {
+          finished.push({ r, x, error: e });
+        }
+      }
+      tick(r);
+      if (finished.length >= MARK_BATCH) write();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(MARK_LANES, toMark.length) }, lane));
+  } finally {
+    write();
   }
   return { markedNow, engineErrors };
 }
@@ -335,8 +474,20 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     unread: [],
     notes: [note('other', 'no text and no equations')],
   };
-  const tick = (r: { studentId: string; questionId: string }) =>
-    onProgress?.({ phase: 'extract', done: ++extractDone, total: toExtract.length, studentId: r.studentId, questionId: r.questionId });
+  const extractRate = new RecentRate();
+  const tick = (r: { studentId: string; questionId: string }) => {
+    extractRate.tick();
+    extractDone++;
+    onProgress?.({
+      phase: 'extract',
+      done: extractDone,
+      total: toExtract.length,
+      studentId: r.studentId,
+      questionId: r.questionId,
+      perSecond: extractRate.perSecond(),
+      etaSeconds: extractRate.etaSeconds(toExtract.length - extractDone),
+    });
+  };
   for (const r of toExtract) if (!exam.questions.get(r.questionId)) throw new Error(`response ${r.studentId}/${r.questionId}: question not in the exam`);
   if (technique.batch) {
     const byId = new Map(toExtract.map((r) => [String(r.id), r]));
@@ -426,25 +577,19 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   }
 
   // Mark.
-  const marked = await markPending({ workspace: ws, exam, engine, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+  const marked = await markPending({
+    workspace: ws,
+    exam,
+    engine,
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress } : {}),
+    ...(opts.sequential ? { sequential: true } : {}),
+  });
   const markedNow = marked.markedNow;
   engineErrors.push(...marked.engineErrors);
 
-  // Summary over the whole exam.
-  const all = ws.listResponses(examId);
-  const byExtraction: Record<string, number> = {};
-  let inconsistent = 0;
-  let awarded = 0;
-  let available = 0;
-  for (const r of all) {
-    const k = r.extraction?.status ?? 'pending';
-    byExtraction[k] = (byExtraction[k] ?? 0) + 1;
-    if (r.marks?.inconsistent.length) inconsistent++;
-    if (r.marks) {
-      awarded += r.marks.total;
-      available += r.marks.available;
-    }
-  }
+  // Summary over the whole exam (counted in the store: nothing per response is read).
+  const { responses, byExtraction, inconsistent, awarded, available } = ws.examCounts(examId);
   const undecidedItems = ws.undecidedItemCount(examId);
   const waiting = ws.waiting(examId).map((w) => {
     const why = ws
@@ -456,7 +601,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   });
   return {
     examId,
-    responses: all.length,
+    responses,
     imported,
     extractedNow,
     markedNow,

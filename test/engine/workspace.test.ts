@@ -211,7 +211,7 @@ test('marks of a superseded extraction are refused (StaleError); overriding an a
   ws.close();
 });
 
-test('migrations 2 to 4: a version-1 workspace gains model_records, gold_lists and extractions.alternatives, keeping its data', () => {
+test('migrations 2 to 6: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests and decided, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -223,7 +223,7 @@ test('migrations 2 to 4: a version-1 workspace gains model_records, gold_lists a
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(SCHEMA_VERSION, 4);
+    assert.equal(SCHEMA_VERSION, 6);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],
@@ -232,7 +232,8 @@ test('migrations 2 to 4: a version-1 workspace gains model_records, gold_lists a
     assert.deepEqual(cols, ['response_id', 'extraction_id', 'technique', 'models', 'waiting', 'record', 'created_at']);
     const goldCols = ws.tableColumns('gold_lists');
     assert.deepEqual(goldCols, ['exam_id', 'student_id', 'question_id', 'equations']);
-    assert.equal(ws.tableColumns('extractions').at(-1), 'alternatives');
+    assert.ok(ws.tableColumns('extractions').includes('alternatives'));
+    assert.deepEqual(ws.tableColumns('decided'), ['key', 'verdict']);
     ws.close();
   } finally {
     t.done();

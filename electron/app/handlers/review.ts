@@ -11,13 +11,20 @@ type Handlers = Pick<
 
 export function reviewHandlers(ctx: AppContext): Handlers {
   return {
-    'review.list': async ({ examId }) => {
+    'review.list': async ({ examId, questionId, offset, limit }) => {
       const exam = ctx.exam(examId);
-      const texts = ctx.ws.responseTexts(examId);
       const avail = new Map(exam.questions.map((q) => [q.id, q.scheme.reduce((s, i) => s + i.marks, 0)]));
+      // One page (or the whole list) read from the store, with the texts of its rows only.
+      const list = ctx.ws.listResponses(examId, {
+        ...(questionId ? { questionId } : {}),
+        ...(offset !== undefined ? { offset } : {}),
+        ...(limit ? { limit } : {}),
+      });
+      const texts = ctx.ws.textsOf(list.map((r) => r.id));
       return {
-        rows: ctx.ws.listResponses(examId).map((r) => row(r, exam, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
+        rows: list.map((r) => row(r, exam, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
         items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),
+        total: offset !== undefined || limit ? ctx.ws.countResponses(examId, questionId) : list.length,
       };
     },
 

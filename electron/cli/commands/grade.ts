@@ -60,8 +60,9 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
       const technique = await makeTechnique(plan.names[0], plan, engine, cache);
       return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
     });
-    writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam));
-    writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam));
+    const list = ws.listResponses(exam.exam.id);
+    writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam, list));
+    writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam, list));
     writeFileAtomic(join(outDir, 'gradebook.csv'), gradebookCsv(ws, exam.exam));
     const by = Object.entries(summary.byExtraction)
       .map(([k, n]) => `${k} ${n}`)

@@ -29,7 +29,7 @@ export type EngineOptions = {
    * of worker threads under a hard deadline; close() terminates them (idle ones never keep the
    * process alive), so a CLI command exits as soon as it is done.
    */
-  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number };
+  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number; canonical?: boolean };
 };
 
 /** The engine with its SymPy worker (null when disabled) for the other computer algebra (solve, limits, simplify). */
@@ -99,6 +99,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     consistent: (e, d) => inner.consistent(e, d),
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
     stats: () => inner.stats(),
+    setVerdictStore: (store) => inner.setVerdictStore?.(store),
     async close() {
       try {
         await inner.close();

@@ -26,6 +26,14 @@ export function solvedFor(eq: Equation, target: string): boolean {
   return false;
 }
 
+/** One domain object per question, so the engine's keys for it are computed once. */
+const domains = new WeakMap<Question, ReturnType<typeof questionDomain>>();
+function domainOf(q: Question): ReturnType<typeof questionDomain> {
+  let d = domains.get(q);
+  if (!d) domains.set(q, (d = questionDomain(q)));
+  return d;
+}
+
 const isVacuous = (v: Verdict): boolean => v.method === 'vacuous-premise';
 
 /**
@@ -34,7 +42,7 @@ const isVacuous = (v: Verdict): boolean => v.method === 'vacuous-premise';
  */
 export async function markEquations(engine: EntailmentEngine, cq: CompiledQuestion, equations: readonly Equation[]): Promise<ResponseMarks> {
   const q: Question = cq.question;
-  const domain = questionDomain(q);
+  const domain = domainOf(q);
   const sources = equations.map(equationToSympy);
 
   // 1. Inconsistent student equations entail nothing: set them aside.

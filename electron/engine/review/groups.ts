@@ -1,7 +1,9 @@
 // Answer groups: responses to one question whose equation lists say the same thing, so the
 // instructor can check (and correct or mark) them once. Same canonical list first (cheap), then
-// lists the engine proves equivalent under the question's assumptions are merged.
-import { parseEquation } from '../../../shared/equation/index.ts';
+// lists of the same equations written differently (canonical.ts), then lists the engine proves
+// equivalent under the question's assumptions are merged. Each list is parsed once.
+import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
+import { canonicalEquation } from '../decide/entail/canonical.ts';
 import { questionDomain, type Question } from '../../../shared/exam.ts';
 import type { EntailmentEngine } from '../decide/entail/types.ts';
 import type { ResponseSummary } from '../store/workspace.ts';
@@ -28,18 +30,40 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
   question: Question,
   rows: readonly R[],
 ): Promise<AnswerGroup<R>[]> {
+  const domain = questionDomain(question);
+  const variables = question.variables.map((v) => v.name);
+  const parsedKeys = new Map<string, Equation[]>();
+  const parse = (k: string): Equation[] => {
+    let eqs = parsedKeys.get(k);
+    if (!eqs) {
+      eqs = (JSON.parse(k) as string[]).map((s) => parseEquation(s, { variables })).flatMap((p) => (p.ok ? [p.value] : []));
+      parsedKeys.set(k, eqs);
+    }
+    return eqs;
+  };
+  // Same canonical list first; then lists written differently but made of the same equations
+  // (moved to one side, both sides scaled, sides swapped: decide/entail/canonical.ts), without a proof.
   const buckets = new Map<string, R[]>();
   for (const r of rows) {
     if (!r.extraction || !r.marks) continue;
     const key = listKey(r.extraction.equations);
-    buckets.set(key, [...(buckets.get(key) ?? []), r]);
+    const b = buckets.get(key);
+    if (b) b.push(r);
+    else buckets.set(key, [r]);
   }
-  const keys = [...buckets.keys()].sort((a, b) => buckets.get(b)!.length - buckets.get(a)!.length);
-  const domain = questionDomain(question);
-  const variables = question.variables.map((v) => v.name);
-  const parse = (k: string) => (JSON.parse(k) as string[]).map((s) => parseEquation(s, { variables })).flatMap((p) => (p.ok ? [p.value] : []));
+  const bySize = (m: Map<string, R[]>) => [...m.keys()].sort((a, b) => m.get(b)!.length - m.get(a)!.length);
+  const same = new Map<string, { key: string; members: R[] }>();
+  for (const k of bySize(buckets)) {
+    const sources = JSON.parse(k) as string[];
+    const eqs = parse(k);
+    const ck = eqs.length === sources.length ? listKey(eqs.map((e) => canonicalEquation(e).key)) : `raw:${k}`;
+    const home = same.get(ck);
+    if (home) home.members.push(...buckets.get(k)!);
+    else same.set(ck, { key: k, members: [...buckets.get(k)!] });
+  }
+  const firsts = [...same.values()].sort((a, b) => b.members.length - a.members.length);
   const groups: AnswerGroup<R>[] = [];
-  for (const k of keys) {
+  for (const { key: k, members } of firsts) {
     const mine = parse(k);
     let home: AnswerGroup<R> | undefined;
     if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
@@ -51,8 +75,8 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
         }
       }
     }
-    if (home) home.members.push(...buckets.get(k)!);
-    else groups.push({ key: k, members: [...buckets.get(k)!] });
+    if (home) home.members.push(...members);
+    else groups.push({ key: k, members: [...members] });
   }
   return groups.sort((a, b) => b.members.length - a.members.length);
 }

@@ -16,7 +16,16 @@ export type StoredExtraction = Extraction & { id: number; reader: string; create
 
 export function getExtraction(st: Statements, responseId: number): StoredExtraction | null {
   const r = st.sql('SELECT * FROM extractions WHERE response_id = ?').get(responseId) as Row | undefined;
-  if (!r) return null;
+  return r ? extractionOf(r) : null;
+}
+
+/** The extractions of many responses in one query, by response id (absent: not extracted). */
+export function getExtractions(st: Statements, responseIds: readonly number[]): Map<number, StoredExtraction> {
+  const rows = st.sql('SELECT * FROM extractions WHERE response_id IN (SELECT value FROM json_each(?))').all(json(responseIds)) as Row[];
+  return new Map(rows.map((r) => [Number(r.response_id), extractionOf(r)]));
+}
+
+function extractionOf(r: Row): StoredExtraction {
   return {
     id: Number(r.id),
     reader: String(r.reader),

@@ -39,6 +39,53 @@ export function saveMarks(st: Statements, responseId: number, extractionId: numb
   });
 }
 
+/**
+ * Save the marks of many responses in one transaction (each as saveMarks, audited). A response
+ * whose extraction changed since (`extractionId` no longer current) is skipped: its id is
+ * returned among the stale ones, to be marked again.
+ */
+export function saveMarksBatch(
+  st: Statements,
+  batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks; /** exam/student/question, when the caller knows it */ key?: string }[],
+): number[] {
+  if (batch.length === 0) return [];
+  return st.transaction(() => {
+    const ids = json(batch.map((b) => b.responseId));
+    const current = new Map(
+      (st.sql('SELECT response_id, id FROM extractions WHERE response_id IN (SELECT value FROM json_each(?))').all(ids) as Row[]).map((r) => [
+        Number(r.response_id),
+        Number(r.id),
+      ]),
+    );
+    const marked = new Set(
+      (st.sql('SELECT response_id FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))').all(ids) as Row[]).map((r) =>
+        Number(r.response_id),
+      ),
+    );
+    const stale: number[] = [];
+    const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
+    const insResult = st.sql(
+      'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const ins = st.sql(
+      'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const at = now();
+    for (const { responseId, extractionId, marks, key } of batch) {
+      if (current.get(responseId) !== extractionId) {
+        stale.push(responseId);
+        continue;
+      }
+      const old = marked.has(responseId) ? getMarks(st, responseId) : null;
+      if (old) del.run(responseId);
+      insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at);
+      marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
+      audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
+    }
+    return stale;
+  });
+}
+
 export function getMarks(st: Statements, responseId: number): StoredMarks | null {
   const m = st.sql('SELECT * FROM mark_results WHERE response_id = ?').get(responseId) as Row | undefined;
   if (!m) return null;

@@ -162,6 +162,18 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX regrade_requests_response ON regrade_requests(response_id);
     `,
   },
+  {
+    version: 6,
+    description: 'decided: verdicts kept across runs (pairs and premise consistency, by canonical key), so a re-grade decides nothing twice',
+    up: `
+      CREATE TABLE decided (
+        key TEXT PRIMARY KEY,            -- 'p' or 'c', the engine's settings, the canonical equations, the domain
+        verdict TEXT NOT NULL            -- JSON
+      ) WITHOUT ROWID;
+      CREATE INDEX marks_outcome ON marks(outcome, response_id);
+      CREATE INDEX responses_question ON responses(exam_id, question_id, id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -5,7 +5,9 @@ import { audit } from './audit.ts';
 import { getExam } from './exams.ts';
 import { ENGINE_ERROR_FLAG, getExtraction, sameExtraction, WAITING_FLAG, writeExtraction } from './extractions.ts';
 import { commentsOf, getMarks, overridesOf } from './marks.ts';
-import { now, type Row, type Statements } from './statements.ts';
+import { json, now, parse, type Row, type Statements } from './statements.ts';
+import type { ExtractionSource, ExtractionStatus } from '../../../shared/extraction.ts';
+import type { ResponseMarks } from '../../../shared/marks.ts';
 import { setAsideChanges } from './earlier.ts';
 
 /**
@@ -84,11 +86,31 @@ export function importResponses(
 export function importGiven(st: Statements, examId: string, rows: readonly GivenRow[]): ImportResponsesResult {
   return st.transaction(() => {
     if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
-    const get = st.sql('SELECT id FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?');
     const ins = st.sql('INSERT INTO responses (exam_id, student_id, question_id, text, imported_at) VALUES (?, ?, ?, NULL, ?)');
     const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0, kept: 0, setAside: 0 };
+    // What the exam holds, read in one query: a list stored exactly as given (same JSON) is
+    // unchanged without parsing anything; only the others are compared in full.
+    const stored = new Map<string, Row>();
+    for (const row of st
+      .sql(
+        'SELECT r.id, r.student_id, r.question_id, x.source, x.status, x.flags, x.equations, x.notes FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ?',
+      )
+      .all(examId) as Row[])
+      stored.set(`${row.student_id}\u0000${row.question_id}`, row);
     for (const r of rows) {
-      let row = get.get(examId, r.studentId, r.questionId) as Row | undefined;
+      let row = stored.get(`${r.studentId}\u0000${r.questionId}`);
+      const x = r.extraction;
+      if (
+        row &&
+        row.source === x.source &&
+        row.status === x.status &&
+        row.flags === json(x.flags) &&
+        row.equations === json(x.equations) &&
+        row.notes === json(x.notes)
+      ) {
+        res.unchanged++;
+        continue;
+      }
       if (!row) {
         const id = ins.run(examId, r.studentId, r.questionId, now()).lastInsertRowid;
         audit(st, 'response.import', 'response', `${examId}/${r.studentId}/${r.questionId}`, undefined, { text: null });
@@ -169,12 +191,78 @@ function summary(st: Statements, r: Row): ResponseSummary {
   };
 }
 
-/** The class list of an exam, in import order; optionally one question or one student. */
-export function listResponses(st: Statements, examId: string, filter: { questionId?: string; studentId?: string }): ResponseSummary[] {
+const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NULL OR r.student_id = ?)';
+
+/**
+ * The class list of an exam, in import order; optionally one question or one student. Three
+ * queries whatever the size (responses joined with extraction and marks; the item marks; the
+ * overrides), and no evidence is parsed: what each row of the list needs, nothing more.
+ */
+export function listResponses(
+  st: Statements,
+  examId: string,
+  filter: { questionId?: string; studentId?: string; offset?: number; limit?: number },
+): ResponseSummary[] {
+  const paged = filter.offset !== undefined || filter.limit !== undefined;
+  let args: unknown[] = [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
   const rows = st
-    .sql('SELECT * FROM responses WHERE exam_id = ? AND (? IS NULL OR question_id = ?) AND (? IS NULL OR student_id = ?) ORDER BY id')
-    .all(examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null) as Row[];
-  return rows.map((r) => summary(st, r));
+    .sql(
+      `SELECT r.id, r.exam_id, r.student_id, r.question_id, x.id AS xid, x.status AS xstatus, x.source AS xsource, x.flags AS xflags, x.equations AS xequations,
+         m.total, m.available, m.status AS mstatus, m.inconsistent
+       FROM responses r LEFT JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id
+       WHERE ${FILTER} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
+    )
+    .all(...args, ...(paged ? [filter.limit ?? -1, filter.offset ?? 0] : [])) as Row[];
+  // A page: the item marks and overrides of its rows only (the ids, through the primary keys).
+  const where = paged ? 'r.id IN (SELECT value FROM json_each(?))' : FILTER;
+  if (paged) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
+  const effective = new Map<number, Record<string, number | null>>();
+  const overrides = new Map<number, number>();
+  const at = (id: number): Record<string, number | null> => {
+    let e = effective.get(id);
+    if (!e) effective.set(id, (e = {}));
+    return e;
+  };
+  for (const m of st
+    .sql(
+      `SELECT mk.response_id, mk.item_id, mk.awarded FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
+    )
+    .all(...args) as Row[])
+    at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
+  for (const o of st
+    .sql(
+      `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${where} ORDER BY o.response_id, o.item_id`,
+    )
+    .all(...args) as Row[]) {
+    const id = Number(o.response_id);
+    at(id)[String(o.item_id)] = Number(o.awarded);
+    overrides.set(id, (overrides.get(id) ?? 0) + 1);
+  }
+  return rows.map((r): ResponseSummary => {
+    const id = Number(r.id);
+    return {
+      id,
+      examId: String(r.exam_id),
+      studentId: String(r.student_id),
+      questionId: String(r.question_id),
+      extraction:
+        r.xid === null
+          ? null
+          : {
+              id: Number(r.xid),
+              status: r.xstatus as ExtractionStatus,
+              source: r.xsource as ExtractionSource,
+              flags: parse(r.xflags),
+              equations: parse<{ source: string }[]>(r.xequations).map((e) => e.source),
+            },
+      marks:
+        r.mstatus === null
+          ? null
+          : { total: Number(r.total), available: Number(r.available), status: r.mstatus as ResponseMarks['status'], inconsistent: parse(r.inconsistent) },
+      effective: effective.get(id) ?? {},
+      overrides: overrides.get(id) ?? 0,
+    };
+  });
 }
 
 export function getResponseDetail(st: Statements, responseId: number): ResponseDetail | null {
@@ -198,4 +286,44 @@ export function progressCounts(st: Statements, examId: string): { total: number;
     )
     .get(examId) as Row;
   return { total: Number(r.total), read: Number(r.read), marked: Number(r.marked) };
+}
+
+/** Counts over the exam for a run's summary, in two queries (nothing per response is read). */
+export function examCounts(
+  st: Statements,
+  examId: string,
+): { responses: number; byExtraction: Record<string, number>; inconsistent: number; awarded: number; available: number } {
+  const byExtraction: Record<string, number> = {};
+  let responses = 0;
+  for (const r of st
+    .sql(
+      "SELECT coalesce(x.status, 'pending') AS k, count(*) AS n FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ? GROUP BY k",
+    )
+    .all(examId) as Row[]) {
+    byExtraction[String(r.k)] = Number(r.n);
+    responses += Number(r.n);
+  }
+  const m = st
+    .sql(
+      "SELECT coalesce(sum(CASE WHEN m.inconsistent != '[]' THEN 1 ELSE 0 END), 0) AS inc, coalesce(sum(m.total), 0) AS awarded, coalesce(sum(m.available), 0) AS available FROM mark_results m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ?",
+    )
+    .get(examId) as Row;
+  return { responses, byExtraction, inconsistent: Number(m.inc), awarded: Number(m.awarded), available: Number(m.available) };
+}
+
+/** How many responses of the exam (optionally of one question): the size of the unpaged list. */
+export function countResponses(st: Statements, examId: string, questionId?: string): number {
+  return Number(
+    (
+      st
+        .sql('SELECT count(*) AS n FROM responses r WHERE r.exam_id = ? AND (? IS NULL OR r.question_id = ?)')
+        .get(examId, questionId ?? null, questionId ?? null) as Row
+    ).n,
+  );
+}
+
+/** The text of each of these responses (null for a given list), by id. */
+export function textsOf(st: Statements, ids: readonly number[]): Map<number, string | null> {
+  const rows = st.sql('SELECT id, text FROM responses WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as Row[];
+  return new Map(rows.map((r) => [Number(r.id), r.text === null ? null : String(r.text)]));
 }

@@ -139,6 +139,7 @@ export const TABLES = [
   'gold_lists',
   'earlier_changes',
   'regrade_requests',
+  'decided',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -147,6 +148,8 @@ export class Workspace {
   readonly #db: Database.Database;
   /** Prepared statements over the handle: each statement is prepared once per open workspace. */
   readonly #st: Statements;
+  /** The engine's verdicts kept across runs (the `decided` table), buffered writes. */
+  readonly #decided: verdicts.DecidedStore;
 
   /** Open (creating if needed) a workspace file; ':memory:' for a throwaway one. */
   constructor(readonly path: string) {
@@ -157,6 +160,7 @@ export class Workspace {
     this.#db.pragma('busy_timeout = 5000');
     migrate(this.#db);
     this.#st = new Statements(this.#db);
+    this.#decided = new verdicts.DecidedStore(this.#st);
   }
 
   static open(path: string): Workspace {
@@ -164,6 +168,7 @@ export class Workspace {
   }
 
   close(): void {
+    this.#decided.close();
     this.#st.clear();
     this.#db.close();
   }
@@ -325,9 +330,24 @@ export class Workspace {
     return responses.pending(this.#st, examId, step, opts.waiting ?? true);
   }
 
-  /** The class list of an exam, in import order; optionally one question or one student. */
-  listResponses(examId: string, filter: { questionId?: string; studentId?: string } = {}): ResponseSummary[] {
+  /** The class list of an exam, in import order; optionally one question or one student, and one page (`offset`, `limit`). */
+  listResponses(examId: string, filter: { questionId?: string; studentId?: string; offset?: number; limit?: number } = {}): ResponseSummary[] {
     return responses.listResponses(this.#st, examId, filter);
+  }
+
+  /** How many responses the exam has (optionally of one question). */
+  countResponses(examId: string, questionId?: string): number {
+    return responses.countResponses(this.#st, examId, questionId);
+  }
+
+  /** The text of each of these responses (null for a given list), by id. */
+  textsOf(ids: readonly number[]): Map<number, string | null> {
+    return responses.textsOf(this.#st, ids);
+  }
+
+  /** Counts over the exam (responses by extraction status, inconsistent, marks awarded and available), without reading each response. */
+  examCounts(examId: string): ReturnType<typeof responses.examCounts> {
+    return responses.examCounts(this.#st, examId);
   }
 
   findResponse(examId: string, studentId: string, questionId: string): number | undefined {
@@ -393,6 +413,11 @@ export class Workspace {
     return extractions.getExtraction(this.#st, responseId);
   }
 
+  /** The extractions of many responses in one query, by response id (absent: not extracted). */
+  getExtractions(responseIds: readonly number[]): Map<number, Extraction & { id: number; reader: string; createdAt: string }> {
+    return extractions.getExtractions(this.#st, responseIds);
+  }
+
   // ---- marks, overrides and comments (marks.ts) ------------------------------------------------
 
   /**
@@ -401,6 +426,14 @@ export class Workspace {
    */
   saveMarks(responseId: number, extractionId: number, marks: ResponseMarks): void {
     marking.saveMarks(this.#st, responseId, extractionId, marks);
+  }
+
+  /**
+   * Save the marks of many responses in one transaction (each as saveMarks, audited); a response
+   * whose extraction changed meanwhile is skipped and its id returned (mark it again).
+   */
+  saveMarksBatch(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks; key?: string }[]): number[] {
+    return marking.saveMarksBatch(this.#st, batch);
   }
 
   getMarks(responseId: number): (ResponseMarks & { extractionId: number; markedAt: string }) | null {
@@ -426,6 +459,25 @@ export class Workspace {
   /** Audit log entries, oldest first; optionally of one entity kind or key prefix. */
   auditLog(filter: { entity?: string; keyPrefix?: string; action?: string } = {}): AuditEntry[] {
     return auditLog(this.#st, filter);
+  }
+
+  /**
+   * The engine's verdict store in this workspace (decide/entail's VerdictStore): proved and
+   * refuted pairs kept across runs, so a re-grade after a restart decides nothing twice. Writes
+   * are buffered until flushDecided() (or close).
+   */
+  decidedStore(): { get(key: string): unknown; put(key: string, value: unknown): void } {
+    return this.#decided;
+  }
+
+  /** Write the engine's buffered verdicts (one transaction). */
+  flushDecided(): void {
+    this.#decided.flush();
+  }
+
+  /** How many verdicts the workspace keeps (tests, diagnostics). */
+  decidedCount(): number {
+    return this.#decided.size();
   }
 
   getCachedVerdict<T>(key: string): T | undefined {

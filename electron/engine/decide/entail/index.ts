@@ -35,8 +35,10 @@ import { reduceEquation } from './reduce.ts';
 import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
 import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
+import { canonicalEquation } from './canonical.ts';
+import type { VerdictStore } from './types.ts';
 
-export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict };
+export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict, VerdictStore };
 
 export type EntailerOptions = {
   prover?: AlgebraProver;
@@ -58,6 +60,11 @@ export type EntailerOptions = {
    * when the entailment is proved). Non-algebraic pairs are still decided numerically.
    */
   mode?: 'engine' | 'pairwise-z3';
+  /**
+   * Decide each equation as its representative (./canonical.ts), so `a - b = 0`, `k*a = k*b` and
+   * `b = a` are decided once as `a = b` (default true; false: as written, the method before issue 14).
+   */
+  canonical?: boolean;
 };
 
 type Env = Record<string, number>;
@@ -66,7 +73,17 @@ type PremiseInfo = { consistency: Consistency; points: Env[] };
 /** Minimum number of agreeing premise points for a numeric-agreement verdict. */
 const MIN_AGREEMENT_POINTS = 8;
 
+const domainKeys = new WeakMap<Domain, string>();
+
 export function domainKey(domain: Domain): string {
+  const hit = domainKeys.get(domain);
+  if (hit !== undefined) return hit;
+  const key = domainKeyOf(domain);
+  domainKeys.set(domain, key);
+  return key;
+}
+
+function domainKeyOf(domain: Domain): string {
   const vs = [...domain.variables]
     .map((v) => ({ n: v.name, a: [...new Set(v.assumptions ?? [])].filter((a) => a !== 'real').sort(), r: v.range ?? null }))
     .sort((x, y) => (x.n < y.n ? -1 : x.n > y.n ? 1 : 0));
@@ -88,7 +105,14 @@ export class Entailer implements EntailmentEngine {
   /** Bumped by forgetNumericVerdicts(): numeric verdicts decided before it are not kept. */
   private numericGeneration = 0;
   private readonly premiseCache = new Map<string, Promise<PremiseInfo>>();
-  private readonly st = { pairs: 0, cacheHits: 0, decidedWithoutZ3: 0 };
+  /** Consistency verdicts read from the store (their premise points were not computed). */
+  private readonly storedConsistency = new Map<string, Consistency>();
+  private readonly st = { pairs: 0, cacheHits: 0, decidedWithoutZ3: 0, storeHits: 0 };
+  /** Verdicts kept in the workspace across runs (see setVerdictStore), or none. */
+  private store: VerdictStore | undefined;
+  /** What a stored verdict depends on besides the pair: the sampling and the deciding rules' version. */
+  private readonly storeSpace: string;
+  private readonly canonical: boolean;
   private readonly samples: number;
   private readonly seed: number;
   private readonly pairwise: boolean;
@@ -102,6 +126,18 @@ export class Entailer implements EntailmentEngine {
     this.seed = opts.seed ?? 1;
     this.pairwise = opts.mode === 'pairwise-z3';
     this.prover = opts.prover;
+    this.canonical = opts.canonical ?? true;
+    this.storeSpace = `v1 samples=${this.samples} seed=${this.seed}${this.canonical ? '' : ' as-written'}`;
+  }
+
+  /**
+   * Keep proved and refuted verdicts in `store` (the workspace's) and look there before deciding,
+   * so a pair is decided once across runs. Kept: a verdict with holds true or false, except
+   * 'numeric-agreement' where Z3 timed out or a prover could still prove it (those are decided
+   * again); unknowns are never kept. Consistency of premises the same way.
+   */
+  setVerdictStore(store: VerdictStore | undefined): void {
+    this.store = store;
   }
 
   static async create(opts: EntailerOptions = {}): Promise<Entailer> {
@@ -137,14 +173,27 @@ export class Entailer implements EntailmentEngine {
     return n;
   }
 
-  async entails(premise: Equation, conclusion: Equation, domain: Domain): Promise<Verdict> {
+  async entails(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Promise<Verdict> {
     this.st.pairs++;
-    if (this.pairwise) return this.decidePairwise(premise, conclusion, domain);
-    const key = `${equationToSympy(premise)}\u0000${equationToSympy(conclusion)}\u0000${domainKey(domain)}`;
+    if (this.pairwise) return this.decidePairwise(premiseAsWritten, conclusionAsWritten, domain);
+    // Decided on the representatives (./canonical.ts): same solutions, same definedness.
+    const cp = this.representative(premiseAsWritten);
+    const cc = this.representative(conclusionAsWritten);
+    const premise = cp.eq;
+    const conclusion = cc.eq;
+    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
     const hit = this.pairCache.get(key);
     if (hit) {
       this.st.cacheHits++;
       return { ...(await hit) };
+    }
+    const stored = this.storedVerdict(key);
+    if (stored) {
+      this.st.cacheHits++;
+      this.st.storeHits++;
+      this.pairCache.set(key, Promise.resolve(stored));
+      if (stored.method === 'numeric-agreement') this.numericKeys.add(key); // a prover set later asks again
+      return { ...stored };
     }
     const generation = this.numericGeneration;
     let self: Promise<Verdict> | undefined; // set below, before `decide` resumes
@@ -152,6 +201,7 @@ export class Entailer implements EntailmentEngine {
       const before = this.z3.calls;
       const v = await this.decide(premise, conclusion, domain);
       if (this.z3.calls === before && v.holds !== null) this.st.decidedWithoutZ3++;
+      if (generation === this.numericGeneration) this.keepVerdict(key, v, premise, conclusion);
       // Verdicts a prover can change: sampling agreement, and unknowns left by unchecked counterexamples.
       if (v.method === 'numeric-agreement' || (v.method === 'unknown' && /could not be checked exactly/.test(v.note ?? ''))) {
         // Decided with a prover that has since been replaced: answer it, but don't keep it.
@@ -171,8 +221,39 @@ export class Entailer implements EntailmentEngine {
     }
   }
 
-  async consistent(eq: Equation, domain: Domain): Promise<Consistency> {
-    return { ...(await this.premise(eq, domain)).consistency };
+  async consistent(asWritten: Equation, domain: Domain): Promise<Consistency> {
+    const c = this.representative(asWritten);
+    const skey = `c\u0000${this.storeSpace}\u0000${c.key}\u0000${domainKey(domain)}`;
+    const mkey = `${c.key}\u0000${domainKey(domain)}`;
+    const known = this.storedConsistency.get(mkey);
+    if (known) return { ...known };
+    const stored = this.premiseCache.has(mkey) ? undefined : (this.store?.get(skey) as Consistency | undefined);
+    if (stored) {
+      this.st.storeHits++;
+      this.storedConsistency.set(mkey, stored);
+      return { ...stored };
+    }
+    const got = (await this.premise(c.eq, domain)).consistency;
+    if (got.satisfiable !== null) this.store?.put(skey, got);
+    return { ...got };
+  }
+
+  private representative(eq: Equation): { eq: Equation; key: string } {
+    return this.canonical ? canonicalEquation(eq) : { eq, key: equationToSympy(eq) };
+  }
+
+  /** A verdict kept in the store for this pair, if it may be used now (see setVerdictStore). */
+  private storedVerdict(key: string): Verdict | undefined {
+    const s = this.store?.get(`p\u0000${this.storeSpace}\u0000${key}`) as { v: Verdict } | undefined;
+    if (!s) return undefined;
+    if (s.v.method === 'numeric-agreement' && this.prover) return undefined; // a prover may prove it now
+    return s.v;
+  }
+
+  private keepVerdict(key: string, v: Verdict, premise: Equation, conclusion: Equation): void {
+    if (!this.store || v.holds === null) return;
+    if (v.method === 'numeric-agreement' && (this.prover || (encodable(premise) && encodable(conclusion)))) return; // a prover or Z3 could still decide it
+    this.store.put(`p\u0000${this.storeSpace}\u0000${key}`, { v });
   }
 
   async compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison> {

@@ -31,7 +31,18 @@ export type EntailerStats = {
   z3Calls: number;
   /** decided without Z3 (identical, numeric counterexample). */
   decidedWithoutZ3: number;
+  /** answered from the verdict store (kept from an earlier run; included in cacheHits for pairs). */
+  storeHits?: number;
 };
+
+/**
+ * Where verdicts are kept across runs (the workspace's decided pairs): values are JSON data.
+ * `put` may buffer; the owner writes the buffer out.
+ */
+export interface VerdictStore {
+  get(key: string): unknown;
+  put(key: string, value: unknown): void;
+}
 
 export interface EntailmentEngine {
   /** Does every admissible assignment satisfying `premise` satisfy `conclusion`? Vacuous premises entail nothing (holds: false, method 'vacuous-premise'). */
@@ -41,5 +52,7 @@ export interface EntailmentEngine {
   /** The list equivalence of ../shared/data/README.md (each equation of either list entailed by one of the other; empty ≡ empty only). */
   compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison>;
   stats(): EntailerStats;
+  /** Keep verdicts in `store` and look there before deciding (undefined: in memory only). */
+  setVerdictStore?(store: VerdictStore | undefined): void;
   close(): Promise<void>;
 }

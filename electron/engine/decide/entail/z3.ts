@@ -393,10 +393,48 @@ export class Z3Backend {
     return new Z3Backend(timeoutMs, options);
   }
 
-  /** Decide one query; a time-out (deadline passed, worker terminated) or a worker crash is 'unknown' with a note. */
-  check(query: Z3Query): Promise<CheckResult> {
+  /** Checks under way; `crowded` once another ran beside it (they shared the cores). */
+  private readonly running = new Set<{ crowded: boolean }>();
+  private drainedWaiters: (() => void)[] = [];
+  /** Set while a check runs alone (a retry): new checks wait for it. */
+  private alone: Promise<void> | null = null;
+  private retries: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Decide one query; a time-out (deadline passed, worker terminated) or a worker crash is
+   * 'unknown' with a note. A check that timed out while others ran beside it (checks asked
+   * concurrently share the cores) is asked once more alone, with nothing else running, under the
+   * same deadline: as it would have run one check at a time, so asking many at once never turns
+   * a verdict the sequential method would reach into 'unknown'.
+   */
+  async check(query: Z3Query): Promise<CheckResult> {
     this.calls++;
-    return this.pool.run(query);
+    while (this.alone) await this.alone;
+    const me = { crowded: this.running.size > 0 };
+    for (const o of this.running) o.crowded = true;
+    this.running.add(me);
+    let r: CheckResult;
+    try {
+      r = await this.pool.run(query);
+    } finally {
+      this.running.delete(me);
+      if (this.running.size === 0) for (const w of this.drainedWaiters.splice(0)) w();
+    }
+    if (r.result !== 'unknown' || !me.crowded || !/no answer within/.test(r.note ?? '')) return r;
+    const retry = this.retries.then(async () => {
+      let release!: () => void;
+      this.alone = new Promise((res) => (release = res));
+      try {
+        while (this.running.size > 0) await new Promise<void>((res) => this.drainedWaiters.push(res));
+        this.calls++;
+        return await this.pool.run(query);
+      } finally {
+        this.alone = null;
+        release();
+      }
+    });
+    this.retries = retry.catch(() => undefined);
+    return retry;
   }
 
   /** Pool statistics (workers started, terminated on a deadline, crashed). */

@@ -23,6 +23,23 @@ export type EquationsRow = {
 
 export const EQUATIONS_COLUMNS = ['student_id', 'question_id', 'equations'] as const;
 
+/**
+ * One file's lists repeat their equations (a class writes the same lines): each (variables,
+ * source) is parsed once per process. The trees are never changed after parsing, so sharing
+ * them is safe; the memo is bounded.
+ */
+const memo = new Map<string, ReturnType<typeof parseEquation>>();
+function parseMemo(src: string, variables: readonly string[] | undefined): ReturnType<typeof parseEquation> {
+  const key = `${variables ? variables.join(',') : '*'}\u0000${src}`;
+  let r = memo.get(key);
+  if (!r) {
+    r = parseEquation(src, variables ? { variables } : {});
+    if (memo.size >= 100_000) memo.clear();
+    memo.set(key, r);
+  }
+  return r;
+}
+
 /** Parse an equations list: a JSON array of strings, each in the grammar with the question's variables. */
 export function parseEquationList(json: string, variables: readonly string[] | undefined): { equations: Equation[]; error?: string } {
   let data: unknown;
@@ -35,7 +52,7 @@ export function parseEquationList(json: string, variables: readonly string[] | u
   const equations: Equation[] = [];
   const errors: string[] = [];
   (data as string[]).forEach((src, i) => {
-    const r = parseEquation(src, variables ? { variables } : {});
+    const r = parseMemo(src, variables);
     if (r.ok) equations.push(r.value);
     else errors.push(`equations[${i}] ${JSON.stringify(src)}: ${formatErrors(r.errors)}`);
   });

@@ -31,12 +31,13 @@ export function safeCsv(rows: readonly (readonly string[])[]): string {
 
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000));
 
-export function marksCsv(ws: Workspace, exam: Exam): string {
+/** marks.csv; `list` is the class list when the caller has read it already (one read for both files). */
+export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
   const cols = itemColumns(exam);
   const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status']];
-  for (const r of ws.listResponses(exam.id)) {
-    const q = exam.questions.find((x) => x.id === r.questionId);
-    const own = new Set((q?.scheme ?? []).map((s) => s.id));
+  const questions = new Map(exam.questions.map((q) => [q.id, { q, own: new Set(q.scheme.map((s) => s.id)) }]));
+  for (const r of list) {
+    const own = questions.get(r.questionId)?.own ?? new Set<string>();
     const cells = cols.map((c) => {
       const v = own.has(c) ? r.effective[c] : null;
       return v === null || v === undefined ? '' : fmt(v);
@@ -157,9 +158,9 @@ export function regradesCsv(ws: Workspace, exam: Exam): string {
   return safeCsv(rows);
 }
 
-export function equationsCsv(ws: Workspace, exam: Exam): string {
+export function equationsCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
   const rows: string[][] = [['student_id', 'question_id', 'equations', 'source', 'status', 'flags']];
-  for (const r of ws.listResponses(exam.id)) {
+  for (const r of list) {
     const x = r.extraction;
     const flags = [...(x?.flags ?? [])];
     if (r.marks?.inconsistent.length && !flags.includes('inconsistent')) flags.push('inconsistent');

@@ -1,0 +1,46 @@
+// One step of the scale bench, in its own process (so each step starts as a fresh CLI run would,
+// and its peak memory is its own): what `equimark grade --equations` does, timed.
+//   node --import tsx bench/scale-run.ts METHOD EXAM.json ROWS.csv OUTDIR
+// METHOD 'sequential' (one response at a time, per-response reads and writes, the pair cache in
+// memory only: the method before issue 14) or 'scale' (the default path). Prints one JSON line.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createEngine } from '../electron/engine/decide/engine-factory.ts';
+import { grade } from '../electron/engine/grade.ts';
+import { loadExamFile } from '../electron/engine/io/exam.ts';
+import { parseEquationsCsv } from '../electron/engine/io/csv/equations.ts';
+import { equationsCsv, marksCsv, writeFileAtomic } from '../electron/engine/io/csv/write.ts';
+import { Workspace } from '../electron/engine/store/workspace.ts';
+
+const [method, examPath, rowsPath, outDir] = process.argv.slice(2);
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+const exam = loadExamFile(examPath);
+const { rows } = parseEquationsCsv(readFileSync(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath);
+const ws = new Workspace(join(outDir, 'workspace.sqlite'));
+const sequential = method === 'sequential';
+const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequential ? { entailer: { canonical: false } } : {}) });
+const summary = await grade({ workspace: ws, exam, engine, input: { kind: 'given', rows }, ...(sequential ? { sequential: true } : {}) } as Parameters<
+  typeof grade
+>[0]);
+const list = ws.listResponses(exam.exam.id);
+writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam, list));
+writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam, list));
+const stats = engine.stats();
+await engine.close();
+ws.close();
+const ms = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+process.stdout.write(
+  `${JSON.stringify({
+    ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    responses: summary.responses,
+    markedNow: summary.markedNow,
+    decided: stats.pairs - stats.cacheHits,
+    z3Calls: stats.z3Calls,
+    marks: readFileSync(join(outDir, 'marks.csv'), 'utf8').length,
+  })}\n`,
+);

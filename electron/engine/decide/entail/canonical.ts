@@ -1,0 +1,55 @@
+// One representative for equations that are the same equation written differently, so a pair is
+// decided once however its equations were written: `a - b = 0` and `0 = a - b` are `a = b`;
+// `k*a = k*b` and `-a = -b` (k a non-zero number, also leading a product `k*a*c/d`) are `a = b`; and of `a = b` and `b = a` the one
+// whose source sorts first stands for both. Each rewrite keeps the solution set and the points
+// where the equation is defined (k*a is defined exactly where a is; a - b where both are), so
+// every verdict about the representative (a proof, a counterexample point, a vacuous premise) is
+// a verdict about the equation as written. Nothing is expanded or cancelled: x/x = 1 stays itself.
+import { equationToSympy, numberToRational, type Equation, type Expr } from '../../../../shared/equation/index.ts';
+
+const isZero = (e: Expr): boolean => e.kind === 'num' && numberToRational(e.text).n === 0n;
+
+/**
+ * The leading non-zero number `k` of a product or quotient written `k*x*y/z` (parsed left to right,
+ * so k sits at the left end of the chain), and the chain without it; undefined when there is none.
+ * k*x*y/z is k*(x*y/z) exactly, defined at the same points.
+ */
+function leadingFactor(e: Expr): { k: string; rest: Expr } | undefined {
+  if (e.kind !== 'bin' || (e.op !== '*' && e.op !== '/')) return undefined;
+  if (e.op === '*' && e.left.kind === 'num') return isZero(e.left) ? undefined : { k: e.left.text, rest: e.right };
+  const inner = leadingFactor(e.left);
+  return inner && { k: inner.k, rest: { kind: 'bin', op: e.op, left: inner.rest, right: e.right } };
+}
+
+/** One rewrite step, or null when none applies. */
+function step(eq: Equation): Equation | null {
+  const { lhs, rhs } = eq;
+  if (isZero(rhs) && lhs.kind === 'bin' && lhs.op === '-') return { lhs: lhs.left, rhs: lhs.right };
+  if (isZero(lhs) && rhs.kind === 'bin' && rhs.op === '-') return { lhs: rhs.left, rhs: rhs.right };
+  const a = leadingFactor(lhs);
+  const b = a && leadingFactor(rhs);
+  if (a && b && a.k === b.k) return { lhs: a.rest, rhs: b.rest };
+  if (lhs.kind === 'neg' && rhs.kind === 'neg') return { lhs: lhs.arg, rhs: rhs.arg };
+  return null;
+}
+
+export type Canonical = { eq: Equation; key: string };
+
+const memo = new WeakMap<Equation, Canonical>();
+
+/** The representative of `eq` and its source (the cache key). */
+export function canonicalEquation(eq: Equation): Canonical {
+  const hit = memo.get(eq);
+  if (hit) return hit;
+  let e = eq;
+  for (let n = 0; n < 64; n++) {
+    const next = step(e);
+    if (!next) break;
+    e = next;
+  }
+  const a = equationToSympy(e);
+  const b = equationToSympy({ lhs: e.rhs, rhs: e.lhs });
+  const c: Canonical = a <= b ? { eq: e, key: a } : { eq: { lhs: e.rhs, rhs: e.lhs }, key: b };
+  memo.set(eq, c);
+  return c;
+}
