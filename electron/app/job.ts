@@ -196,6 +196,7 @@ export async function runStretch(ctx: AppContext, j: Job, opts: { rereadOthers?:
     } catch (e) {
       j.state = 'failed';
       j.message = (e as Error).message;
+      if (process.env.EQUIMARK_DEBUG) console.error(e);
     } finally {
       j.runSeconds += (Date.now() - j.stretchStart) / 1000;
       if (technique.dispose) await technique.dispose().catch(() => {});

@@ -407,7 +407,8 @@ export async function markPending(opts: {
   const lane = async (): Promise<void> => {
     while (next < toMark.length && !signal?.aborted) {
       await breathe(); // let a pause or a status poll through between responses
-      if (signal?.aborted) break;
+      // Other lanes went on meanwhile: the list may be done, or the run stopped.
+      if (signal?.aborted || next >= toMark.length) break;
       const i = next++;
       if (i >= xsFrom + MARK_BATCH || i < xsFrom) {
         xsFrom = i - (i % MARK_BATCH);

@@ -126,7 +126,7 @@ describe('downloading a model into Ollama from the app', () => {
     const { last } = await finish();
     assert.equal(last.state, 'failed');
     assert.equal(last.model, 'no-such-model:70b');
-    assert.match(last.error ?? '', /Ollama could not download 'no-such-model:70b': pull model manifest: file does not exist/);
+    assert.match(last.error ?? '', /Ollama could not download 'no-such-model:70b': (Ollama at \S+ failed: )?pull model manifest: file does not exist/);
     assert.equal((await call('grade.options', {})).ollama.models.length, 2, 'nothing was added');
   });
 

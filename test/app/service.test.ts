@@ -35,7 +35,7 @@ describe('app service', { skip }, () => {
     assert.equal(eq.imported, 85);
     await call('grade.start', { examId, technique: 'embedded', models: [] });
     const p = await settle();
-    assert.equal(p.state, 'done');
+    assert.equal(p.state, 'done', String(p.message));
     assert.equal(p.done, 85);
   });
   after(async () => {

@@ -217,7 +217,7 @@ export function listResponses(
   const where = paged ? 'r.id IN (SELECT value FROM json_each(?))' : FILTER;
   if (paged) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
   const effective = new Map<number, Record<string, number | null>>();
-  const overrides = new Map<number, number>();
+  const overrides = new Map<number, string[]>();
   const at = (id: number): Record<string, number | null> => {
     let e = effective.get(id);
     if (!e) effective.set(id, (e = {}));
@@ -236,8 +236,19 @@ export function listResponses(
     .all(...args) as Row[]) {
     const id = Number(o.response_id);
     at(id)[String(o.item_id)] = Number(o.awarded);
-    overrides.set(id, (overrides.get(id) ?? 0) + 1);
+    overrides.set(id, [...(overrides.get(id) ?? []), String(o.item_id)]);
   }
+  // Changes set aside by a re-import, and open regrade requests: counted per response in one query each.
+  const countBy = (table: string, extra: string): Map<number, number> =>
+    new Map(
+      (
+        st
+          .sql(`SELECT t.response_id, count(*) AS n FROM ${table} t JOIN responses r ON r.id = t.response_id WHERE ${where} ${extra} GROUP BY t.response_id`)
+          .all(...args) as Row[]
+      ).map((c) => [Number(c.response_id), Number(c.n)]),
+    );
+  const earlier = countBy('earlier_changes', '');
+  const openRegrades = countBy('regrade_requests', 'AND t.reply IS NULL');
   return rows.map((r): ResponseSummary => {
     const id = Number(r.id);
     return {
@@ -260,7 +271,10 @@ export function listResponses(
           ? null
           : { total: Number(r.total), available: Number(r.available), status: r.mstatus as ResponseMarks['status'], inconsistent: parse(r.inconsistent) },
       effective: effective.get(id) ?? {},
-      overrides: overrides.get(id) ?? 0,
+      overrides: overrides.get(id)?.length ?? 0,
+      overriddenItems: overrides.get(id) ?? [],
+      earlier: earlier.get(id) ?? 0,
+      openRegrades: openRegrades.get(id) ?? 0,
     };
   });
 }
