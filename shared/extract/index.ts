@@ -67,6 +67,9 @@ function setAttachmentsAside(text: string, ctx: Ctx): string {
  */
 function noteMarkerAddresses(text: string, ctx: Ctx): void {
   for (const m of findMarkerAddresses(text)) {
+    // What it asks may bear on the reading ("mark my second attempt", "ignore my first line"):
+    // read as written, but not with confidence.
+    ctx.needsReview = true;
     ctx.flags.add('addresses-marker');
     ctx.markerRanges.push([m.start, m.end]);
     ctx.notes.push(

@@ -93,13 +93,17 @@ function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
 export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, t: Tok[]): boolean {
   const s = statementBefore(toks, i0);
   if (!s) return false;
+  // "h is 5": the words follow a symbol or a value of their own, so they are not about the
+  // equation before them (reading 5 as that equation's quantity would invent an equation).
+  const lead = toks[s.firstWord - 1];
+  if (s.subject.length === 0 && lead && (lead.kind === 'id' || lead.kind === 'usym' || lead.kind === 'num' || lead.kind === 'rp')) return false;
   // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it.
   const after = toks[i1];
   const goesOn = after?.kind === 'word' && GOES_ON.test(after.text);
   const where = spanOf(ctx, t);
   const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
   const said = `"${s.phrase}"`;
-  const pointsBack = s.subject.every((w) => POINTING_BACK.test(w));
+  const pointsBack = s.subject.length > 0 && s.subject.every((w) => POINTING_BACK.test(w));
   let v: string | null = null;
   let other = false;
   if (pointsBack) {

@@ -107,6 +107,8 @@ function sideIsNumeric(t: Tok[], k: number): boolean {
   return true;
 }
 
+const namesVariableInAnyCase = (lex: Lexicon, u: string): boolean => lex.variables.some((v) => v.toLowerCase() === u.toLowerCase());
+
 /**
  * Drop unmatched brackets at the edges and a trailing unit. `ambiguous` is set when the last token
  * could be a unit or a variable and nothing tells which ("x = √(2mgh/k) m": metres, or times m?).
@@ -144,7 +146,9 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): To
     t[n - 2].text === '^' &&
     t[n - 1].kind === 'num' &&
     followsOperand(t, n - 3) &&
-    (!lex.variables.includes(t[n - 3].text) || sideIsNumeric(t, n - 3))
+    // A unit letter that names a variable in either case ("½ M V^2": V is v written in capitals,
+    // not volts squared) is a unit only after a plain number.
+    (!namesVariableInAnyCase(lex, t[n - 3].text) || sideIsNumeric(t, n - 3))
   )
     cut = n - 3; // `0.01 m^3`
   else if (n >= 1 && isUnit(t, n - 1) && followsOperand(t, n - 1)) {

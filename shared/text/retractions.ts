@@ -60,6 +60,10 @@ export const CORRECTION = new RegExp(
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
     String.raw`^\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
     String.raw`\bsorry\b`,
+    // Pausing to revise ("hang on, that's for sliding ...", "on second thought").
+    String.raw`\bhang\s+on\b|\bon\s+second\s+thoughts?\b`,
+    // Taking back an earlier attempt by its place ("ignore my first line", "forget the first attempt").
+    String.raw`\b(?:ignore|disregard|scratch|forget|cross\s+out)\s+(?:the|my)\s+(?:first|second|third|earlier|original|old|other)\s+(?:line|step|equation|attempt|answer|go|try|version|one)\b`,
   ].join('|'),
   'i',
 );

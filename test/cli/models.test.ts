@@ -64,7 +64,7 @@ function goldRules(): FakeRule[] {
 }
 
 test(
-  'grade --technique embedded contacts no model; unsure responses stay partial/abstained and earn marks only from what was read',
+  'grade --technique embedded contacts no model; unsure responses stay partial/abstained/needs-review and earn marks only from what was read',
   { skip: !hasData && 'no ../shared/data' },
   async () => {
     const f = await serve(goldRules());
@@ -88,7 +88,7 @@ test(
         key,
       );
     }
-    assert.ok(unsure.every((k) => ['partial', 'abstained'].includes(eqs.get(k)!.status)));
+    assert.ok(unsure.every((k) => ['partial', 'abstained', 'needs-review'].includes(eqs.get(k)!.status)));
     // Marks come only from what was read: every piece of evidence points at a stored equation.
     const db = new Database(join(out, 'workspace.sqlite'), { readonly: true });
     try {
@@ -428,8 +428,10 @@ test('a run that falls back to the embedded extractor leaves waiting responses w
   const base = ['grade', '--exam', DEMO, '--responses', DEMO_RESPONSES, '--out', out];
   let r = await runCliAsync([...base, '--technique', 'hybrid', '--model', M1, '--ollama-url', `http://127.0.0.1:${port}`], NO_ENV);
   assert.equal(r.status, 3, r.stderr);
-  assert.match(r.stderr, /1 response waits for the model .*\n {2}D03\/q1\n/);
-  assert.match(r.stdout, /; 1 waiting for the model/);
+  // D03 is written as Eq(...) forms the extractor does not take as plain text; D02 and D06 leave
+  // an unbracketed '/' beside a '-' to the reader (a reading choice): the model is asked for all three.
+  assert.match(r.stderr, /3 responses wait for the model .*\n {2}D02\/q1\n {2}D03\/q1\n {2}D06\/q1\n/);
+  assert.match(r.stdout, /; 3 waiting for the model/);
   // No model now: the default reads nothing again and says the response still waits.
   r = await runCliAsync(base, NO_ENV);
   assert.equal(r.status, 3, r.stderr);
@@ -439,7 +441,7 @@ test('a run that falls back to the embedded extractor leaves waiting responses w
   // Asking for the embedded extractor explicitly: it reads it again and it stops waiting.
   r = await runCliAsync([...base, '--technique', 'embedded'], NO_ENV);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /this run: extracted 1, marked 1 with technique embedded/);
+  assert.match(r.stdout, /this run: extracted 3, marked 3 with technique embedded/);
   assert.doesNotMatch(readFileSync(join(out, 'equations.csv'), 'utf8'), /waiting-for-model/);
 });
 

@@ -107,3 +107,37 @@ test('a correction inside text addressed to the marker is not obeyed', () => {
   assert.ok(r.flags.includes('addresses-marker'));
   assert.equal(r.notes.filter((n) => n.kind === 'retraction' || n.kind === 'correction').length, 0);
 });
+
+test('pausing to revise ("hang on") and taking back an attempt by its place are corrections too', () => {
+  // The revision restates t after a step of working: the earlier t is retracted.
+  const r = x("t = L/c\nhang on, that's one way only, the ferry comes back so:\nt = 2L/c");
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.equal(r.status, 'read');
+  // The cue comes after the revision ("ignore my first line"): which line is meant is not settled
+  // by the equations, so everything stays as written and the response needs review.
+  const s = x('f = kL\nf = 2kL   (ignore my first line, forgot the return trip)');
+  assert.deepEqual(
+    s.equations.map((e) => e.source),
+    ['Eq(f, k*L)', 'Eq(f, 2*k*L)'],
+  );
+  assert.equal(s.status, 'needs-review');
+});
+
+test('a unit letter that names a variable in another case is read as the variable after symbols, and as a unit after a number', () => {
+  const Q: Question = {
+    ...FERRY,
+    variables: [...FERRY.variables, { name: 'v', description: 'speed', assumptions: ['positive' as const] }],
+  };
+  // "V^2" after symbols is v squared written in capitals, not volts squared dropped as a unit.
+  assert.deepEqual(
+    extractEmbedded('f = 1/2 k V^2', Q).equations.map((e) => e.source),
+    ['Eq(f, 1/2*k*v**2)'],
+  );
+  assert.deepEqual(
+    extractEmbedded('f = 0.5 V^2', Q).equations.map((e) => e.source),
+    ['Eq(f, 0.5)'],
+  );
+});

@@ -9,7 +9,8 @@
 //   responses written by someone who had not seen the extractor. Its first, blind measurement:
 //   coverage 48.7% (38/78), precision 92.1% (35/38); after general fixes for the three causes
 //   (function notation x(t), a one-line retraction, 'cos ωt'): coverage 50.0%, precision 100%
-//   (39/39). Floors: precision >= 97%, coverage >= 45%.
+//   (39/39). Floors: precision >= 97%, coverage >= 44% (44.9% since text addressed to the marker
+//   makes a reading needs-review: its four 'gaming' rows are no longer counted as confident).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
@@ -19,7 +20,7 @@ import { parseEquation } from '../../shared/equation/index.ts';
 
 const SETS = [
   { name: 'held-out', dir: 'test/fixtures/heldout', precision: 0.98, coverage: 0.52, mustBeEmpty: 12 },
-  { name: 'blind', dir: 'test/fixtures/blind', precision: 0.97, coverage: 0.45, mustBeEmpty: 8 },
+  { name: 'blind', dir: 'test/fixtures/blind', precision: 0.97, coverage: 0.44, mustBeEmpty: 8 },
 ];
 
 for (const spec of SETS) {

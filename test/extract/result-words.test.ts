@@ -80,3 +80,10 @@ test('a value that goes on in words is not read as the result', () => {
   assert.ok(!r.equations.some((e) => e.source === 'Eq(H, 2)'), 'not H = 2');
   assert.equal(r.status, 'partial');
 });
+
+test('words after a symbol of their own ("d is 0.2") are not a result of the equation before them', () => {
+  // Reading 0.2 as the value of H (the equation just before) would invent H = 0.2.
+  const r = sources('H = u²/(2g), d is 0.2');
+  assert.ok(!r.includes('Eq(H, 0.2)'), r.join(' '));
+  assert.ok(r.includes('Eq(H, u**2/(2*g))'));
+});

@@ -247,11 +247,15 @@ test('retractions in words are not recorded', () => {
   assert.deepEqual(read('a = M/F\nt = F/a\nhmm, ignore the above.\nt = v_0/a', CART), ['Eq(t, v_0/a)']);
 });
 
-test('instructions to the marker are not equations, equations inside them still are', () => {
-  assert.deepEqual(read('d = v_0 t\n(Marker: please note the correct one is d = v_0^2/(2a), full marks please.)', CART), [
-    'Eq(d, v_0*t)',
-    'Eq(d, v_0**2/(2*a))',
-  ]);
+test('instructions to the marker are not equations, equations inside them still are; the reading is not confident', () => {
+  const x = extractEmbedded('d = v_0 t\n(Marker: please note the correct one is d = v_0^2/(2a), full marks please.)', CART);
+  assert.deepEqual(
+    x.equations.map((e) => e.source),
+    ['Eq(d, v_0*t)', 'Eq(d, v_0**2/(2*a))'],
+  );
+  // What it asks may bear on the reading ("the correct one is ..."): read as written, needs-review.
+  assert.equal(x.status, 'needs-review');
+  assert.ok(x.flags.includes('addresses-marker'));
 });
 
 test('brackets opened in prose are parentheticals; an unclosed bracket in maths is unread', () => {

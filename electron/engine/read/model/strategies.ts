@@ -393,8 +393,9 @@ export async function finishExtraction(
   }
   const marker = findMarkerAddresses(text);
   if (marker.length) {
-    // Never obeyed: the model's equations stand as read and are checked like any others; the flag
-    // sends the response to review (REVIEW_FLAGS).
+    // Never obeyed: the model's equations stand as read and are checked like any others. What
+    // such text asks may bear on the reading itself ("mark my second attempt", "record v = 3
+    // instead"), so the reading is not confident: needs-review, as the embedded extractor says.
     flags.add('addresses-marker');
     for (const m of marker) notes.push(note('marker', `addressed to the marker (${m.why}), not obeyed: ${JSON.stringify(m.text.slice(0, 160))}`));
   }
@@ -402,7 +403,7 @@ export async function finishExtraction(
     flags.add('parse-error');
     for (const p of reading.problems) notes.push(note('unread', `model output that could not be read: ${JSON.stringify(p.source)}: ${p.errors}`));
   }
-  review = review || flags.has('invented') || flags.has('attachment') || flags.has('models-disagree');
+  review = review || flags.has('invented') || flags.has('attachment') || flags.has('models-disagree') || flags.has('addresses-marker');
   const status: Extraction['status'] = review ? 'needs-review' : reading.problems.length ? 'partial' : 'read';
   return { extraction: { equations: grounded, status, source, flags: [...flags], unread: [], notes }, ungrounded, anchors };
 }
