@@ -32,7 +32,20 @@ describe('downloading a model from the Grade view, then grading with it', { skip
       pullable: [{ name: MODEL, parameterSize: '7.6B', family: 'qwen2', quantization: 'Q4_K_M' }],
       // About a second between progress lines: the download takes ~9 s, long enough to watch.
       pullDelayMs: 1000,
-      rules: [{ match: 'u squared equals', reply: ['Eq(u**2, 2*g*H)', 'Eq(H, u**2/(2*g))'] }],
+      // Each equation with the span of the text it was read from: the guard anchors it there.
+      rules: [
+        {
+          match: 'u squared equals',
+          reply: {
+            json: {
+              equations: [
+                { equation: 'Eq(u**2, 2*g*H)', span: 'u squared equals 2 g H', mappings: [] },
+                { equation: 'Eq(H, u**2/(2*g))', span: 'the height H is u squared over 2 g', mappings: [] },
+              ],
+            },
+          },
+        },
+      ],
       fallback: [],
     });
     app = await startApp({ ollamaUrl: fake.url });
