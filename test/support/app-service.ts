@@ -24,7 +24,8 @@ export function serviceApi(getService: () => AppService, pollMs = 100) {
     return r.value as ApiResponse<M>;
   };
   const settle = async (): Promise<GradeProgress> => {
-    for (let i = 0; i < 600; i++) {
+    // Up to 10 minutes: a loaded machine can take minutes to grade a class; a hang still fails.
+    for (let i = 0; i < 6000; i++) {
       const p = await call('grade.status', {});
       if (p.state !== 'running' && p.state !== 'pausing') return p;
       await new Promise((r) => setTimeout(r, pollMs));
