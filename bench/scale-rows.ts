@@ -9,18 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { bin, equationToSympy, num, parseEquation, type Equation } from '../shared/equation/index.ts';
 import { ExamSchema } from '../shared/exam.ts';
-
-/** mulberry32: a small seeded PRNG (the bench must give the same rows every run). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../electron/engine/decide/entail/rng.ts';
 
 const FACTORS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', '12', '15', '16', '20', '25'];
 
