@@ -18,10 +18,41 @@ export const ItemOutcomeSchema = z.enum([
 export type ItemOutcome = z.infer<typeof ItemOutcomeSchema>;
 
 /** The rule an item was marked by (an exam item without `match`, or with `manual`, is 'manual'). */
-export const ItemMatchSchema = z.enum(['implied', 'equivalent', 'answer', 'manual']);
+export const ItemMatchSchema = z.enum(['implied', 'equivalent', 'answer', 'numeric', 'manual']);
 export type ItemMatch = z.infer<typeof ItemMatchSchema>;
 
 const Index = z.number().int().nonnegative();
+
+/**
+ * A follow-through (error carried forward) award: the student's equation follows from the
+ * student's own earlier equations (with the accepted relations the item names), though their
+ * result for `fromItem` is wrong.
+ */
+export const FollowThroughSchema = z.object({
+  /** The scheme item whose wrong result was carried forward. */
+  fromItem: z.string(),
+  /** The student's own earlier equations (indices in the extraction's list) it follows from. */
+  fromStudent: z.array(Index),
+  note: z.string().optional(),
+});
+export type FollowThrough = z.infer<typeof FollowThroughSchema>;
+
+/** How a number with a unit was compared for a `numeric` item (shown to the instructor as written). */
+export const NumericEvidenceSchema = z.object({
+  /** What the student wrote, or the symbolic answer the given values were substituted into. */
+  written: z.string(),
+  /** 'stated': a number with its unit in the text; 'substituted': the question's given values put into a symbolic answer. */
+  source: z.enum(['stated', 'substituted']),
+  /** The student's value in the expected unit (null when it can't be converted: wrong or no unit). */
+  value: z.number().nullable(),
+  expected: z.number(),
+  unit: z.string(),
+  /** The tolerance used, in words ("±2%", "±0.05 m"). */
+  tolerance: z.string(),
+  /** The conversion and checks in words ("3.2 kJ = 3200 J"; "given to 2 significant figures, 3 required"). */
+  note: z.string(),
+});
+export type NumericEvidence = z.infer<typeof NumericEvidenceSchema>;
 
 /** One (student equation, accepted form) check that the decision rests on. */
 export const MarkEvidenceSchema = z.object({
@@ -39,6 +70,10 @@ export const MarkEvidenceSchema = z.object({
   backward: VerdictSchema.optional(),
   /** For 'answer': whether the student equation has the target alone on one side and not on the other. */
   solvedForTarget: z.boolean().optional(),
+  /** Set when the item was earned by follow-through from the student's own wrong earlier result. */
+  followThrough: FollowThroughSchema.optional(),
+  /** For 'numeric': how the number was read, converted and compared. */
+  numeric: NumericEvidenceSchema.optional(),
 });
 export type MarkEvidence = z.infer<typeof MarkEvidenceSchema>;
 
@@ -70,6 +105,18 @@ export const InconsistentEquationSchema = z.object({
 });
 export type InconsistentEquation = z.infer<typeof InconsistentEquationSchema>;
 
+/** A student equation whose two sides have different dimensions (evidence beside the marks; changes no mark by itself). */
+export const DimensionIssueSchema = z.object({
+  studentIndex: Index,
+  student: z.string(),
+  /** Dimensions of each side as SI units ("m/s", "m^2/s"); for a function argument, the argument's. */
+  left: z.string(),
+  right: z.string(),
+  /** Plain words: "left: m/s, right: m²/s", or "the argument of sin must be dimensionless, it is m". */
+  note: z.string(),
+});
+export type DimensionIssue = z.infer<typeof DimensionIssueSchema>;
+
 export const ResponseMarksSchema = z.object({
   items: z.array(ItemMarkSchema),
   /** Sum of awarded automatic marks (manual and undecided items count 0 until decided). */
@@ -80,5 +127,7 @@ export const ResponseMarksSchema = z.object({
   inconsistent: z.array(InconsistentEquationSchema),
   /** 'complete': every automatic item decided; 'manual-open': manual items wait; 'undecided': some item undecided. */
   status: z.enum(['complete', 'manual-open', 'undecided']),
+  /** Equations found dimensionally inconsistent (only where the exam declares units); flag `dimensions`. */
+  dimensions: z.array(DimensionIssueSchema).optional(),
 });
 export type ResponseMarks = z.infer<typeof ResponseMarksSchema>;
