@@ -19,7 +19,7 @@
 // as it is read (read/alternatives.ts): equivalent readings change nothing, differing ones hold the
 // response at 'partial' until the instructor picks one (pickReading). Model techniques' batches
 // keep the extractor's provisional 'ambiguous' (a waiting response's embedded reading).
-import { parseEquation, type Equation } from '../../shared/equation/index.ts';
+import { formatErrors, parseEquation, type Equation } from '../../shared/equation/index.ts';
 import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
 import type { CompiledQuestion, LoadedExam } from './io/exam.ts';
@@ -194,16 +194,28 @@ async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefine
   let parsed = parsedSources.get(cq);
   if (!parsed) parsedSources.set(cq, (parsed = new Map()));
   const equations: Equation[] = [];
-  for (const e of x.equations) {
+  const broken: string[] = [];
+  for (const [i, e] of x.equations.entries()) {
     let eq = parsed.get(e.source);
     if (eq === undefined) {
       const p = parseEquation(e.source, { variables: cq.variables });
       eq = p.ok ? p.value : null;
       if (parsed.size < 200_000) parsed.set(e.source, eq);
     }
-    if (eq) equations.push(eq); // stored sources were parsed on the way in; a failure means the exam's variables changed
+    if (eq) equations.push(eq);
+    else broken.push(`equation ${i + 1} (${e.source}): ${brokenWhy(e.source, cq)}`);
   }
+  // Stored sources parsed on the way in, so a failure means the exam's variables changed since
+  // (a kept correction). Dropping it would mark the rest unseen and shift every evidence index:
+  // the response is held for the instructor instead (needs-review, items undecided).
+  if (broken.length) throw new Error(`${broken.join('; ')}: the question's variables changed since it was read; correct the reading or read it again`);
   return markEquations(engine, cq, equations);
+}
+
+/** Why a stored equation no longer parses against the question (the grammar's own words). */
+function brokenWhy(source: string, cq: CompiledQuestion): string {
+  const p = parseEquation(source, { variables: cq.variables });
+  return p.ok ? 'it parses again' : formatErrors(p.errors);
 }
 
 type StoredX = Extraction & { id: number; reader: string };

@@ -4,10 +4,17 @@ import { audit } from './audit.ts';
 import { json, now, parse, type Row, type Statements } from './statements.ts';
 
 /**
+ * What a reading depends on: the variables' names and descriptions (the readers map words to
+ * symbols by them). Assumptions, ranges and units change marks, not readings.
+ */
+const readingInputs = (q: Exam['questions'][number]): string => json(q.variables.map((v) => [v.name, v.description]));
+
+/**
  * Store an exam (already validated, see exam-io.ts). Re-importing the same exam changes
  * nothing; a changed exam replaces the stored one and drops its marks (they must be redone),
- * and extractions too when a question's variables changed. Refuses to drop a question that
- * has responses.
+ * and the readers' extractions too when a question's variable names or descriptions changed
+ * (the instructor's corrections and given lists are kept). Refuses to drop a question that has
+ * responses.
  */
 export function importExam(st: Statements, exam: Exam): { examId: string; created: boolean; changed: boolean } {
   const parsed = ExamSchema.parse(exam);
@@ -26,11 +33,12 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
       }
       for (const q of oldExam.questions) {
         const nq = parsed.questions.find((x) => x.id === q.id);
-        if (nq && json(nq.variables) !== json(q.variables)) {
-          st.sql("DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source != 'given'").run(
-            parsed.id,
-            q.id,
-          );
+        if (nq && readingInputs(nq) !== readingInputs(q)) {
+          // The instructor's corrections ('manual') and given lists stay: a corrected equation that
+          // no longer parses is flagged when it is marked (grade.ts), never dropped unseen.
+          st.sql(
+            "DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source NOT IN ('given', 'manual')",
+          ).run(parsed.id, q.id);
         }
       }
       st.sql('DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ?)').run(parsed.id);
