@@ -396,6 +396,8 @@ function splitPieces(run: string, lex: Lexicon, aliases: ReadonlyMap<string, str
   const seen = new Map<string, Piece | null>(); // pieces are never changed, so one object can be shared
   const tryPiece = (i: number, j: number): boolean => {
     if (j < n && run[j] === '_') return false; // never cut a name from its subscript
+    // Nor keep the '_' and drop the subscript: "v_m" with no v_m is a name the question lacks, not v*m.
+    if (run[j - 1] === '_') return false;
     if (end[j] < 0) return false;
     const part = run.slice(i, j);
     let p = seen.get(part);

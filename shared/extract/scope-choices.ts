@@ -4,7 +4,8 @@
 //    root over the difference;
 //  - a '/' beside an unbracketed '+'/'-': "F/m+M" is F/m + M or F/(m+M); "u + √D/2" is u + √D/2
 //    or (u + √D)/2;
-//  - a fraction in a power: "(1 - β²)^-1/2" is (1 - β²)^(-1)/2 or (1 - β²)^(-1/2).
+//  - a fraction in a power: "(1 - β²)^-1/2" is (1 - β²)^(-1)/2 or (1 - β²)^(-1/2);
+//  - a '/' before a product written with spaces: "(d - f)/f d" is (d - f)/f·d or (d - f)/(f d).
 // Each such place is a choice point with its options (option 0 is the reading the gold
 // conventions give as written, or the most likely one where the reader used to refuse). Nothing
 // here decides which one the student meant: every option becomes a reading (see
@@ -216,7 +217,43 @@ export function fractionScopes(items: Item[], st: Structure = structure(items)):
 /** The choice points of a side whose '√' reaches are settled: its fractions and its powers. */
 export function scopeChoices(items: Item[]): ChoicePoint[] {
   const st = structure(items);
-  return [...fractionScopes(items, st), ...powerScopes(items)];
+  return [...fractionScopes(items, st), ...spacedDenominators(items, st), ...powerScopes(items)];
+}
+
+/**
+ * '/' whose denominator is followed, after a space, by more factors of the same term: "m v/q B" is
+ * (m v/q)·B as written or m v/(q B) as often meant. Not where the student bracketed the
+ * denominator, where it is a number ("1/2 m v²" is ½·m·v²), or where the factors are glued to it
+ * ("mv/qB": the run is read as one product already).
+ */
+export function spacedDenominators(items: Item[], st: Structure = structure(items)): ChoicePoint[] {
+  const points: ChoicePoint[] = [];
+  for (let k = 0; k < items.length && points.length < MAX_POINTS; k++) {
+    if (items[k].k !== 'op' || items[k].text !== '/') continue;
+    const q = k + 1;
+    const den = items[q];
+    if (!den || den.k === 'num' || (den.k === 'lp' && !den.made)) continue;
+    const d = factorEndIn(items, st, q);
+    if (d < 0 || !items[d]?.sp) continue;
+    let e = d;
+    while (e < st.termEnd[q] && startsOperand(items[e])) {
+      const f = factorEndIn(items, st, e);
+      if (f < 0 || f > st.termEnd[q]) break;
+      e = f;
+    }
+    if (e === d || onlyNumbers(st, d, e)) continue;
+    points.push({
+      reason: "how far an unbracketed '/' reaches over a product written with spaces",
+      options: [
+        [],
+        [
+          [q, 'lp'],
+          [e, 'rp'],
+        ],
+      ],
+    });
+  }
+  return points;
 }
 
 /** "x^-1/2", "x^1/2": a power whose exponent may be the fraction (x^(-1/2)) or only its numerator ((x^-1)/2). */

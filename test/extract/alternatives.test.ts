@@ -113,3 +113,23 @@ test("picking a reading replaces the span's equations in place and settles the c
   assert.equal(settled.status, 'read');
   assert.ok(!settled.flags.includes('ambiguous-reading'));
 });
+
+test("a '/' before a product written with spaces gives both readings; a number, a bracket or a glued run gives none", () => {
+  assert.deepEqual(choices('q = (p - f)/f p', LENS).readings, [[['Eq(q, (p - f)/f*p)'], ['Eq(q, (p - f)/(f*p))']]]);
+  assert.deepEqual(choices('a = F/m M', CART).readings, [[['Eq(a, F/m*M)'], ['Eq(a, F/(m*M))']]]);
+  assert.equal(choices('a = F/m M', CART).x.status, 'partial');
+  for (const clear of ['y = 1/2 g h', 'y = g h/(p q)', 'y = gh/pq', 'y = h/p']) assert.deepEqual(choices(clear, LENS).readings, [], clear);
+});
+
+test("a name with '_' the question lacks is not read as a product of its letters ('v_x' is not v*x)", () => {
+  for (const text of ['x = c_v', 'x = v_c', 'L_x = 2 L']) {
+    const x = extractEmbedded(text, FAST);
+    assert.ok(!x.equations.some((e) => /c\*v|v\*c|L\*x/.test(e.source)), `${text}: ${JSON.stringify(x.equations)}`);
+    assert.notEqual(x.status, 'read', text);
+  }
+  // A subscript the question has, or a numbered one, still reads.
+  assert.deepEqual(
+    extractEmbedded('x = L_0 v', FAST).equations.map((e) => e.source),
+    ['Eq(x, L_0*v)'],
+  );
+});
