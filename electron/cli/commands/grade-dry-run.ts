@@ -5,7 +5,7 @@
 // parts from or comes to agree with are printed; --diff writes every change as CSV.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { LoadedExam } from '../../engine/io/exam.ts';
+import { loadExamFile } from '../../engine/io/exam.ts';
 import { writeFileAtomic } from '../../engine/io/csv/write.ts';
 import { schemeDiffCsv } from '../../engine/io/csv/scheme-diff.ts';
 import { previewScheme } from '../../engine/preview-scheme.ts';
@@ -35,8 +35,9 @@ function checkArgs(opts: Record<string, string>): { wsPath: string; diff?: strin
   return { wsPath, ...(opts.diff ? { diff: opts.diff } : {}) };
 }
 
-export async function cmdGradeDryRun(opts: Record<string, string>, exam: LoadedExam, examPath: string, io: Io): Promise<number> {
+export async function cmdGradeDryRun(opts: Record<string, string>, examPath: string, io: Io): Promise<number> {
   const { wsPath, diff } = checkArgs(opts);
+  const exam = loadExamFile(examPath);
   if (!existsSync(wsPath)) throw new InputError(`${wsPath}: no workspace there; a dry run compares with the marks of a graded workspace (grade first)`);
   let ws: Workspace;
   try {

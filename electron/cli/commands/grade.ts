@@ -25,7 +25,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
   });
   const examPath = need(opts, 'exam', 'grade');
   // A dry run re-marks the workspace's readings under the edited exam and writes nothing there.
-  if (flags.has('dry-run')) return cmdGradeDryRun(opts, loadExamFile(examPath), examPath, io);
+  if (flags.has('dry-run')) return cmdGradeDryRun(opts, examPath, io);
   if (opts.diff !== undefined) throw new UsageError('grade: --diff FILE.csv goes with --dry-run (a dry run writes what the exam given would change)');
   const outDir = need(opts, 'out', 'grade');
   if (!!opts.responses === !!opts.equations) throw new UsageError('grade: give exactly one of --responses R.csv or --equations L.csv');
