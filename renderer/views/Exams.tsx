@@ -118,6 +118,8 @@ function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; g
   const [saved, setSaved] = useState<string>();
   const [preview, setPreview] = useState<SchemePreviewStatus>();
   const [busy, setBusy] = useState(false);
+  // Bumped by Discard: the question's fields are drawn again from the saved exam.
+  const [drawn, setDrawn] = useState(0);
   const live = useRef(true);
   useEffect(() => {
     live.current = true;
@@ -185,6 +187,7 @@ function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; g
     setPreview(undefined);
     setExamState(loaded);
     reload();
+    setDrawn((n) => n + 1);
     setSaved('Changes discarded: the exam is as it was saved.');
   };
   return (
@@ -233,7 +236,7 @@ function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; g
           </button>
         ))}
       </div>
-      <QuestionEditor q={q} onChange={setQ} />
+      <QuestionEditor key={drawn} q={q} onChange={setQ} />
     </div>
   );
 }
