@@ -18,7 +18,14 @@ const REPO = fileURLToPath(new URL('../', import.meta.url));
 const FROM = resolve(REPO, 'test-results/screenshots');
 const TO = resolve(REPO, 'docs/screenshots');
 /** The e2e files that take screenshots. */
-const SHOOTERS = ['test/e2e/workflow.test.ts', 'test/e2e/held-back.test.ts', 'test/e2e/ollama.test.ts', 'test/e2e/pull.test.ts', 'test/e2e/keyboard.test.ts'];
+const SHOOTERS = [
+  'test/e2e/workflow.test.ts',
+  'test/e2e/held-back.test.ts',
+  'test/e2e/ollama.test.ts',
+  'test/e2e/pull.test.ts',
+  'test/e2e/keyboard.test.ts',
+  'test/e2e/scheme-preview.test.ts',
+];
 
 const args = process.argv.slice(2);
 const copyOnly = args.includes('--copy');

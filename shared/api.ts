@@ -15,6 +15,7 @@ import {
 } from './extraction.ts';
 import { InconsistentEquationSchema, ItemMarkSchema } from './marks.ts';
 import { TECHNIQUE_NAMES } from './techniques.ts';
+import { OverrideCasesSchema, SchemePreviewStatusSchema } from './scheme-preview.ts';
 
 // ---------- building blocks ----------
 
@@ -348,6 +349,18 @@ export const API = {
       z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) }),
     ]),
   ),
+  /**
+   * Preview saving an edited exam, storing nothing (shared/scheme-preview.ts): its changed
+   * questions' responses are marked again in the background; poll scheme.previewStatus for the
+   * progress and the result (who gains or loses which mark, counts per item, totals, overrides).
+   * A conflict while grading or re-marking runs.
+   */
+  'scheme.preview': method(z.object({ exam: ExamSchema }), SchemePreviewStatusSchema),
+  'scheme.previewStatus': method(z.object({}), SchemePreviewStatusSchema),
+  /** Stop and forget the preview (the edit itself lives in the renderer). */
+  'scheme.previewDiscard': method(z.object({}), SchemePreviewStatusSchema),
+  /** Overrides as regression cases: the exam's overrides of automatic items that the automatic mark now disagrees with. */
+  'overrides.cases': method(z.object({ examId: Id }), OverrideCasesSchema),
   /** Load the bundled demo exam and its responses. */
   'exam.loadDemo': method(z.object({}), z.object({ examId: z.string(), responses: z.number() })),
 

@@ -14,6 +14,7 @@ import { exportHandlers } from './handlers/export.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { regradeHandlers } from './handlers/regrades.ts';
 import { modelHandlers } from './handlers/models.ts';
+import { schemePreviewHandlers, stopPreview } from './handlers/scheme-preview.ts';
 
 export { gpuWatts, type ServiceOptions } from './context.ts';
 
@@ -34,6 +35,7 @@ export class AppService {
       ...exportHandlers(ctx),
       ...settingsHandlers(ctx),
       ...regradeHandlers(ctx),
+      ...schemePreviewHandlers(ctx),
     };
   }
 
@@ -50,6 +52,7 @@ export class AppService {
     const ctx = this.#ctx;
     ctx.job?.controller.abort();
     await ctx.job?.run?.catch(() => {});
+    await stopPreview(ctx);
     await ctx.downloads.close();
     await (await ctx.startedEngine())?.close();
     ctx.ws.close();

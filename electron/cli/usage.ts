@@ -6,6 +6,13 @@ export const USAGE = `Usage:
       Grade a class: writes DIR/marks.csv, DIR/equations.csv and DIR/gradebook.csv (Canvas and
       Moodle import it as it is). The workspace (default
       DIR/workspace.sqlite) keeps every step; re-running finishes an interrupted run.
+  equimark grade --dry-run --exam E.json (--workspace W.sqlite | --out DIR) [--diff FILE.csv]
+      What grading the edited exam E.json against a graded workspace would change, writing
+      nothing to it: the responses of the questions whose marking changes are marked again on
+      their stored readings. Prints per scheme item how many responses gain, lose or keep it,
+      the students whose totals move, and the overrides the change would make the automatic
+      mark disagree or agree with (an override stays in force). --diff writes every change:
+      student_id,question_id,item_id,before,after,outcome_before,outcome_after,override.
   equimark check --exam E.json --question ID "EQ1" "EQ2" [--json]
       Whether EQ1 entails EQ2 and EQ2 entails EQ1 under the question's assumptions, with evidence.
   equimark eval --exam E.json --responses R.csv --gold G.csv [--technique T[,T2,...]] [model options as for grade] [--json]

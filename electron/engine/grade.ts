@@ -188,8 +188,12 @@ function failedMarks(cq: CompiledQuestion | undefined, message: string): Respons
 /** Parsed sources per question (trees are never changed): a source written by many students is parsed once. */
 const parsedSources = new WeakMap<CompiledQuestion, Map<string, Equation | null>>();
 
-/** Parse a stored extraction's equations against the question and mark them (throws on an engine error). */
-async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefined, questionId: string, x: Extraction): Promise<ResponseMarks> {
+/**
+ * Parse a stored extraction's equations against the question and mark them (throws on an engine
+ * error): the one marking step of grading and re-marking, and of a scheme change's preview
+ * (preview-scheme.ts), which stores nothing.
+ */
+export async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefined, questionId: string, x: Extraction): Promise<ResponseMarks> {
   if (!cq) throw new Error(`question '${questionId}' is not in the exam`);
   let parsed = parsedSources.get(cq);
   if (!parsed) parsedSources.set(cq, (parsed = new Map()));

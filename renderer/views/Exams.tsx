@@ -1,6 +1,6 @@
 // Exams: the empty state (demo exam), importing exam.v1 JSON, and editing questions, variables,
 // target and marking scheme with accepted forms checked as you type.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../nav.ts';
 import { FileDrop } from '../drop.tsx';
@@ -8,6 +8,8 @@ import { EquationField } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
 import { ASSUMPTIONS, type Exam, type Question, type SchemeItem } from '../../shared/exam.ts';
 import type { ValidationIssue } from '../../shared/api.ts';
+import type { SchemePreviewStatus } from '../../shared/scheme-preview.ts';
+import { OverrideCasesSection, SchemePreviewPanel, usePreviewPolling } from './SchemePreview.tsx';
 
 type ExamRow = { id: string; title: string; questions: number; responses: number; graded: number };
 
@@ -15,6 +17,9 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
   const [issues, setIssues] = useState<ValidationIssue[]>([]);
   const [msg, setMsg] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // Bumped when a re-mark after a scheme change has finished: the overrides' list is read again.
+  const [remarked, setRemarked] = useState(0);
+  const current = exams.find((e) => e.id === nav.examId);
 
   const importJson = async (text: string, fileName: string) => {
     setIssues([]);
@@ -75,7 +80,19 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
           </ul>
         </div>
       )}
-      {nav.examId && <ExamEditor key={nav.examId} examId={nav.examId} onSaved={nav.refreshExams} />}
+      {nav.examId && (
+        <ExamEditor
+          key={nav.examId}
+          examId={nav.examId}
+          graded={current?.graded ?? 0}
+          onSaved={nav.refreshExams}
+          onRemarked={() => {
+            setRemarked((n) => n + 1);
+            nav.refreshExams();
+          }}
+        />
+      )}
+      {nav.examId && (current?.responses ?? 0) > 0 && <OverrideCasesSection examId={nav.examId} reloadKey={remarked} onOpen={(id) => nav.openResponse(id)} />}
       {exams.length > 0 && (
         <p className="muted small">
           <button className="link" onClick={demo} disabled={busy}>
@@ -88,41 +105,118 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
   );
 }
 
-function ExamEditor({ examId, onSaved }: { examId: string; onSaved(): void }) {
-  const [loaded, error] = useLoad(() => api['exam.get']({ examId }), [examId]);
-  const [exam, setExam] = useState<Exam>();
+/**
+ * The exam's editor. Once responses are marked, a change is previewed before it is saved
+ * ("Preview changes": who gains or loses which mark), then applied or discarded; an exam with no
+ * marks yet is saved at once.
+ */
+function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; graded: number; onSaved(): void; onRemarked(): void }) {
+  const [loaded, error, reload] = useLoad(() => api['exam.get']({ examId }), [examId]);
+  const [exam, setExamState] = useState<Exam>();
   const [qi, setQi] = useState(0);
   const [issues, setIssues] = useState<ValidationIssue[]>([]);
   const [saved, setSaved] = useState<string>();
-  useEffect(() => setExam(loaded), [loaded]);
+  const [preview, setPreview] = useState<SchemePreviewStatus>();
+  const [busy, setBusy] = useState(false);
+  // Bumped by Discard: the question's fields are drawn again from the saved exam.
+  const [drawn, setDrawn] = useState(0);
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+  useEffect(() => setExamState(loaded), [loaded]);
+  usePreviewPolling(preview, setPreview);
   if (error) return <div className="banner error">{error}</div>;
   if (!exam) return <div className="muted">Loading the exam…</div>;
   const q = exam.questions[qi] ?? exam.questions[0];
-  const setQ = (nq: Question) => {
+  /** An edit: a preview made of the exam before it no longer says what saving would do. */
+  const setExam = (next: Exam) => {
     setSaved(undefined);
-    setExam({ ...exam, questions: exam.questions.map((x, i) => (i === qi ? nq : x)) });
+    if (preview) {
+      if (preview.state === 'running') api['scheme.previewDiscard']({}).catch(() => {});
+      setPreview(undefined);
+    }
+    setExamState(next);
+  };
+  const setQ = (nq: Question) => setExam({ ...exam, questions: exam.questions.map((x, i) => (i === qi ? nq : x)) });
+  /** After a save, wait for the re-mark to finish, then let the overrides' list be read again. */
+  const afterRemark = async () => {
+    for (let i = 0; i < 7200 && live.current; i++) {
+      const p = await api['grade.status']({}).catch(() => null);
+      if (!p || (p.state !== 'running' && p.state !== 'pausing')) break;
+      await new Promise((ok) => setTimeout(ok, 500));
+    }
+    if (live.current) onRemarked();
   };
   const save = async () => {
     setIssues([]);
+    setBusy(true);
     try {
       const r = await api['exam.save']({ exam });
       if (r.ok) {
+        setPreview(undefined);
         setSaved(r.remarking ? `Saved. Re-marking ${r.remarking} responses with the changed scheme now (progress under Grade).` : 'Saved.');
         onSaved();
+        if (r.remarking) void afterRemark();
       } else setIssues(r.issues);
     } catch (e) {
       setIssues([{ path: '', message: errorText(e) }]);
+    } finally {
+      setBusy(false);
     }
+  };
+  const runPreview = async () => {
+    setIssues([]);
+    setSaved(undefined);
+    setBusy(true);
+    try {
+      const s = await api['scheme.preview']({ exam });
+      if (s.state === 'invalid') setIssues(s.issues ?? []);
+      else setPreview(s);
+    } catch (e) {
+      setIssues([{ path: '', message: errorText(e) }]);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const discard = async () => {
+    await api['scheme.previewDiscard']({}).catch(() => {});
+    setPreview(undefined);
+    setExamState(loaded);
+    reload();
+    setDrawn((n) => n + 1);
+    setSaved('Changes discarded: the exam is as it was saved.');
   };
   return (
     <div className="card editor">
       <div className="row spread">
         <input className="title-input" aria-label="exam title" value={exam.title} onChange={(e) => setExam({ ...exam, title: e.target.value })} />
-        <button className="primary" onClick={save}>
-          Save exam
-        </button>
+        {graded > 0 ? (
+          <button className="primary" onClick={runPreview} disabled={busy || preview?.state === 'running'} data-testid="preview-changes">
+            Preview changes
+          </button>
+        ) : (
+          <button className="primary" onClick={save} disabled={busy}>
+            Save exam
+          </button>
+        )}
       </div>
       {saved && <div className="banner ok">{saved}</div>}
+      {preview && (
+        <SchemePreviewPanel
+          status={preview}
+          busy={busy}
+          onApply={save}
+          onDiscard={discard}
+          onStop={() => {
+            api['scheme.previewDiscard']({}).catch(() => {});
+            setPreview(undefined);
+          }}
+        />
+      )}
       {issues.length > 0 && (
         <div className="banner error" role="alert">
           <ul>
@@ -142,7 +236,7 @@ function ExamEditor({ examId, onSaved }: { examId: string; onSaved(): void }) {
           </button>
         ))}
       </div>
-      <QuestionEditor q={q} onChange={setQ} />
+      <QuestionEditor key={drawn} q={q} onChange={setQ} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
 import { givenExtraction } from '../../engine/grade.ts';
 import { unavailable, type AppContext } from '../context.ts';
 import { startRemark } from '../job.ts';
+import { stopPreview } from './scheme-preview.ts';
 
 type Handlers = Pick<
   ApiHandlers,
@@ -44,6 +45,7 @@ export function importHandlers(ctx: AppContext): Handlers {
 
     'exam.save': async ({ exam }) => {
       if (ctx.grading()) throw new ApiFailure({ code: 'conflict', message: 'grading is running: pause it, or wait until it is done, then save the exam' });
+      await stopPreview(ctx); // a preview still running would compare with marks this save drops
       try {
         const lx = validateExam(exam);
         const { examId } = ctx.ws.importExam(lx.exam);

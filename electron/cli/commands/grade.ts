@@ -13,11 +13,20 @@ import { parseArgs, UsageError } from '../args.ts';
 import { EXIT_ENGINE_ERRORS, EXIT_WAITING, InputError, need, readInput, type Io } from '../io.ts';
 import { makeTechnique, MODEL_LIST_OPTIONS, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
 import { withEngine } from '../engine.ts';
+import { cmdGradeDryRun } from './grade-dry-run.ts';
+import { overrideCases } from '../../engine/review/override-cases.ts';
 import { accountingLines, engineErrorLines, engineErrorsOf, progressPrinter, serverLines, shellQuote, waitingLines } from '../report.ts';
 
 export async function cmdGrade(argv: string[], io: Io): Promise<number> {
-  const { opts } = parseArgs(argv, { values: ['exam', 'responses', 'equations', 'out', 'workspace', ...MODEL_OPTIONS], lists: MODEL_LIST_OPTIONS, flags: [] });
+  const { opts, flags } = parseArgs(argv, {
+    values: ['exam', 'responses', 'equations', 'out', 'workspace', 'diff', ...MODEL_OPTIONS],
+    lists: MODEL_LIST_OPTIONS,
+    flags: ['dry-run'],
+  });
   const examPath = need(opts, 'exam', 'grade');
+  // A dry run re-marks the workspace's readings under the edited exam and writes nothing there.
+  if (flags.has('dry-run')) return cmdGradeDryRun(opts, examPath, io);
+  if (opts.diff !== undefined) throw new UsageError('grade: --diff FILE.csv goes with --dry-run (a dry run writes what the exam given would change)');
   const outDir = need(opts, 'out', 'grade');
   if (!!opts.responses === !!opts.equations) throw new UsageError('grade: give exactly one of --responses R.csv or --equations L.csv');
   if (opts.technique !== undefined) {
@@ -61,6 +70,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
       return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
     });
     const list = ws.listResponses(exam.exam.id);
+    const parted = overrideCases(ws, exam.exam.id).disagreeing;
     writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam, list));
     writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam, list));
     writeFileAtomic(join(outDir, 'gradebook.csv'), gradebookCsv(ws, exam.exam));
@@ -75,6 +85,15 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
         `automatic marks: ${summary.awarded} of ${summary.available} available (manual items open)`,
         ...(summary.inconsistent ? [`${summary.inconsistent} responses contain an inconsistent equation (flagged, no marks from it)`] : []),
         ...(summary.undecidedItems ? [`${summary.undecidedItems} items undecided: the instructor decides`] : []),
+        ...(parted.length
+          ? [
+              `${parted.length} automatic mark${parted.length === 1 ? ' disagrees' : 's disagree'} with the instructor's override (the override counts; listed in the app's Exam view): ` +
+                `${parted
+                  .slice(0, 5)
+                  .map((c) => `${c.studentId}/${c.questionId}.${c.itemId} automatic ${c.automatic}, override ${c.override}`)
+                  .join('; ')}${parted.length > 5 ? `; and ${parted.length - 5} more` : ''}`,
+            ]
+          : []),
         ...(summary.imported.setAside
           ? [
               `${summary.imported.setAside} corrections or overrides were made on texts this import replaced: set aside, not applied to the new texts (the responses need review: confirm or drop them in the app)`,

@@ -23,6 +23,7 @@ import { Statements, type Row } from './statements.ts';
 import * as verdicts from './verdicts.ts';
 import * as earlier from './earlier.ts';
 import * as regrades from './regrades.ts';
+import * as itemMarks from './item-marks.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -452,6 +453,16 @@ export class Workspace {
 
   addComment(responseId: number, body: string): number {
     return marking.addComment(this.#st, responseId, body);
+  }
+
+  /** The automatic item marks of every marked response of the exam, by response id (one query). */
+  itemMarksOfExam(examId: string): Map<number, itemMarks.StoredItemMark[]> {
+    return itemMarks.itemMarksOfExam(this.#st, examId);
+  }
+
+  /** Every override of the exam (manual items marked by hand included), with its student and question (one query). */
+  overridesOfExam(examId: string): itemMarks.ExamOverride[] {
+    return itemMarks.overridesOfExam(this.#st, examId);
   }
 
   // ---- audit log (audit.ts) and verdict cache (verdicts.ts) ------------------------------------
