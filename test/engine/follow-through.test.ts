@@ -3,10 +3,15 @@
 // cases against the real engine (Z3) are in follow-through-z3.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import { validateExam, ExamError } from '../../electron/engine/io/exam.ts';
 import { markEquations } from '../../electron/engine/decide/marking.ts';
 import { resultQuantity, solvedSymbol } from '../../electron/engine/decide/follow-through.ts';
+import { Workspace } from '../../electron/engine/store/workspace.ts';
+import { answersCsv, marksCsv, studentMarksCsv } from '../../electron/engine/io/csv/write.ts';
 import { FakeEngine } from './fake-engine.ts';
 
 // A force F pushes a crate of mass m from rest for a time T: acceleration a, then speed v.
@@ -184,4 +189,46 @@ test('validation: follow_through names items of the same question, not itself, w
     ],
   });
   assert.deepEqual(cycle, ['questions[0].scheme[1].follow_through[0]: follow-through cycle: a1 → v1 → a1 (an item can\'t depend on its own result)']);
+});
+
+test('marks CSVs: a follow_through column names the items whose mark stands by follow-through (not once overridden)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-ft-'));
+  const ws = new Workspace(join(dir, 'w.sqlite'));
+  try {
+    ws.importExam(exam.exam);
+    const answers: [string, string[]][] = [
+      ['S1', ['Eq(a, F*m)', 'Eq(v, F*m*T)']],
+      ['S2', ['Eq(a, F*m)', 'Eq(v, F*m*T/2)']],
+      ['S3', ['Eq(a, F/m)', 'Eq(v, F*T/m)']],
+    ];
+    ws.importResponses(
+      'ft',
+      answers.map(([studentId]) => ({ studentId, questionId: 'q1', text: '...' })),
+    );
+    for (const [sid, list] of answers) {
+      const id = ws.findResponse('ft', sid, 'q1')!;
+      const xid = ws.saveExtraction(id, { equations: list.map((source) => ({ source })), status: 'read', source: 'given', flags: [], unread: [], notes: [] }, 'given');
+      ws.saveMarks(id, xid, await markEquations(new FakeEngine(), cq, eqs(...list)));
+    }
+    const rows = (csv: string) => csv.trim().split('\n');
+    assert.deepEqual(rows(marksCsv(ws, exam.exam)), [
+      'student_id,question_id,a1,v1,s1,total,status,follow_through',
+      'S1,q1,0,2,0,2,complete,v1',
+      'S2,q1,0,0,0,0,complete,',
+      'S3,q1,1,2,0,3,complete,',
+    ]);
+    assert.match(rows(answersCsv(ws, exam.exam))[0], /,open_regrade_requests,follow_through$/);
+    assert.match(rows(answersCsv(ws, exam.exam))[1], /^S1,q1,.*,q1\.v1$/);
+    assert.match(rows(studentMarksCsv(ws, exam.exam))[1], /^S1,.*,q1\.v1$/);
+    // Overridden by the instructor: the mark is theirs, no longer a follow-through mark.
+    ws.setOverride(ws.findResponse('ft', 'S1', 'q1')!, 'v1', 1, 'half: the method was shown only in words');
+    assert.equal(rows(marksCsv(ws, exam.exam))[1], 'S1,q1,0,1,0,1,complete,');
+    // An exam with no follow-through keeps its columns as they were.
+    const plain = validateExam({ format: 'exam.v1', id: 'plain', questions: [{ ...question(), scheme: [question().scheme[0]] }] });
+    ws.importExam(plain.exam);
+    assert.equal(rows(marksCsv(ws, plain.exam))[0], 'student_id,question_id,a1,total,status');
+  } finally {
+    ws.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -186,6 +186,7 @@ function summary(st: Statements, r: Row): ResponseSummary {
     effective,
     overrides: ov.length,
     overriddenItems: ov.map((o) => o.itemId),
+    followThrough: (m?.items ?? []).filter((it) => it.outcome === 'awarded' && it.evidence[0]?.followThrough).map((it) => it.itemId),
     earlier: Number((st.sql('SELECT count(*) AS n FROM earlier_changes WHERE response_id = ?').get(id) as Row).n),
     openRegrades: Number((st.sql('SELECT count(*) AS n FROM regrade_requests WHERE response_id = ? AND reply IS NULL').get(id) as Row).n),
   };
@@ -218,6 +219,7 @@ export function listResponses(
   if (paged) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
   const effective = new Map<number, Record<string, number | null>>();
   const overrides = new Map<number, string[]>();
+  const followThrough = new Map<number, string[]>();
   const at = (id: number): Record<string, number | null> => {
     let e = effective.get(id);
     if (!e) effective.set(id, (e = {}));
@@ -225,10 +227,13 @@ export function listResponses(
   };
   for (const m of st
     .sql(
-      `SELECT mk.response_id, mk.item_id, mk.awarded FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
+      // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed).
+      `SELECT mk.response_id, mk.item_id, mk.awarded, (mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%') AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
     )
-    .all(...args) as Row[])
+    .all(...args) as Row[]) {
     at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
+    if (Number(m.ft) === 1) followThrough.set(Number(m.response_id), [...(followThrough.get(Number(m.response_id)) ?? []), String(m.item_id)]);
+  }
   for (const o of st
     .sql(
       `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${where} ORDER BY o.response_id, o.item_id`,
@@ -273,6 +278,7 @@ export function listResponses(
       effective: effective.get(id) ?? {},
       overrides: overrides.get(id)?.length ?? 0,
       overriddenItems: overrides.get(id) ?? [],
+      followThrough: followThrough.get(id) ?? [],
       earlier: earlier.get(id) ?? 0,
       openRegrades: openRegrades.get(id) ?? 0,
     };
