@@ -58,7 +58,7 @@ test('a wrong result carried forward correctly earns the item by follow-through,
   });
   assert.equal(ev.forward.holds, true);
   assert.equal(ev.backward?.holds, true);
-  assert.match(v1.note ?? '', /follow-through from your equation 1/);
+  assert.match(v1.note ?? '', /follow-through from equation 1/);
   assert.equal(m.total, 2, 'a follow-through mark counts in the total');
   assert.equal(m.status, 'complete');
 });

@@ -152,7 +152,7 @@ async function followFrom(x: FollowThroughInput, d: SchemeItem, from: string, q:
             fromItem: from,
             fromStudent: [k],
             relation,
-            note: `your ${sources[k]} (equation ${k + 1}) put into ${d.accept[a]} gives ${relation}`,
+            note: `${sources[k]} (equation ${k + 1}) put into ${d.accept[a]} gives ${relation}`,
           },
         },
       };
@@ -192,9 +192,9 @@ export async function applyFollowThrough(x: FollowThroughInput, items: readonly 
         won = r.won;
         break;
       }
-      if (r.won) doubts.push(`it follows through from item ${from}, which is undecided: whether your result for ${from} is wrong decides it`);
+      if (r.won) doubts.push(`it follows through from item ${from}, which is undecided: whether the result for ${from} is wrong decides it`);
       else if (r.undecided) doubts.push(`whether it follows through from item ${from} could not be decided`);
-      else if (r.result) misses.push(`no follow-through from item ${from}: none of your later equations is this item's relation worked with your own result for ${from}`);
+      else if (r.result) misses.push(`no follow-through from item ${from}: no later equation is this item's relation worked with the student's own result for ${from}`);
     }
     if (won) {
       const k = won.followThrough!.fromStudent[0];
@@ -205,7 +205,7 @@ export async function applyFollowThrough(x: FollowThroughInput, items: readonly 
         outcome: 'awarded',
         match: it.match,
         evidence: [won],
-        note: `follow-through from your equation ${k + 1}: item ${won.followThrough!.fromItem} was wrong, and equation ${won.studentIndex + 1} follows correctly from it`,
+        note: `follow-through from equation ${k + 1}: the result for item ${won.followThrough!.fromItem} was wrong, and equation ${won.studentIndex + 1} follows correctly from it`,
       });
     } else if (doubts.length > 0)
       out.push({
