@@ -192,6 +192,12 @@ function summary(st: Statements, r: Row): ResponseSummary {
   };
 }
 
+/** Whether the stored exam has an item with `follow_through` (only then can a mark be earned by it). */
+function declaresFollowThrough(st: Statements, examId: string): boolean {
+  const r = st.sql(`SELECT instr(json, '"follow_through"') > 0 AS ft FROM exams WHERE id = ?`).get(examId) as Row | undefined;
+  return Number(r?.ft ?? 0) === 1;
+}
+
 const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NULL OR r.student_id = ?)';
 
 /**
@@ -227,8 +233,11 @@ export function listResponses(
   };
   for (const m of st
     .sql(
-      // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed).
-      `SELECT mk.response_id, mk.item_id, mk.awarded, (mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%') AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
+      // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed),
+      // looked for only when the exam declares follow-through.
+      `SELECT mk.response_id, mk.item_id, mk.awarded, ${
+        declaresFollowThrough(st, examId) ? `(mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%')` : '0'
+      } AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
     )
     .all(...args) as Row[]) {
     at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
