@@ -22,7 +22,9 @@ c.follow_through = ['a'];
 const withFt = validateExam(copy);
 
 const engine = await createEngine();
-const rows = parseEquationsCsv(readFileSync(join(dir, 'gold.csv'), 'utf8'), (id) => original.questions.get(id)?.variables).rows.filter((r) => r.questionId === 'q2');
+const rows = parseEquationsCsv(readFileSync(join(dir, 'gold.csv'), 'utf8'), (id) => original.questions.get(id)?.variables).rows.filter(
+  (r) => r.questionId === 'q2',
+);
 let lists = 0;
 const counts = { byFollowThrough: 0, byRelation: 0, lost: 0, undecided: 0 };
 for (const r of rows) {

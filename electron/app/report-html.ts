@@ -53,10 +53,10 @@ function section(d: Detail, exam: Exam): string {
                   ev.followThrough.fromItem,
                 )} was wrong, but your equation ${ev.studentIndex + 1} follows correctly from it.`
               : it.outcome === 'awarded'
-              ? `Earned by your equation ${ev.studentIndex + 1}.`
-              : it.outcome === 'undecided'
-                ? 'Not decided automatically: the instructor looks at it.'
-                : 'Not earned: none of your equations gives an accepted form.'
+                ? `Earned by your equation ${ev.studentIndex + 1}.`
+                : it.outcome === 'undecided'
+                  ? 'Not decided automatically: the instructor looks at it.'
+                  : 'Not earned: none of your equations gives an accepted form.'
           }${how}`
         : it.outcome === 'manual'
           ? 'Marked by the instructor.'

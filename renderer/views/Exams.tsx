@@ -306,7 +306,10 @@ function FollowThroughField({ item, onChange }: { item: SchemeItem; onChange(lis
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the item's list changes
   }, [listed]);
   return (
-    <label className="field inline small" title="When the student's own result for one of these items is wrong, this item can still be earned by working on it correctly (the accepted form that uses that result is the relation).">
+    <label
+      className="field inline small"
+      title="When the student's own result for one of these items is wrong, this item can still be earned by working on it correctly (the accepted form that uses that result is the relation)."
+    >
       <span>Follow-through from (item ids)</span>
       <input
         className="mono"

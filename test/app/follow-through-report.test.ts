@@ -52,7 +52,10 @@ const detail = {
 
 test('plain-text report: earned by follow-through from your equation 1, checked against the relation on your result', () => {
   const text = report(detail, demo);
-  assert.match(text, /earned by follow-through from your equation 1 \(your result for item a was wrong\): equation 2 Eq\(H, 3\*u\*\*2\/\(8\*g\)\) {2}vs {2}Eq\(H, u\*u\/\(2\*g\) - g\*\(u\/\(2\*g\)\)\*\*2\/2\)/);
+  assert.match(
+    text,
+    /earned by follow-through from your equation 1 \(your result for item a was wrong\): equation 2 Eq\(H, 3\*u\*\*2\/\(8\*g\)\) {2}vs {2}Eq\(H, u\*u\/\(2\*g\) - g\*\(u\/\(2\*g\)\)\*\*2\/2\)/,
+  );
   assert.match(text, /equation => relation: holds \(z3-proved\); relation => equation: holds \(z3-proved\)/);
 });
 

@@ -70,7 +70,10 @@ describe('follow-through: the evidence in the response view, the report and the 
   it('the student report and the marks-by-answer export mark the follow-through', async () => {
     const h = app.service.handlers();
     const report = await h['export.studentReport']({ examId, studentId: 'S01' });
-    assert.match(report.html, /Earned by follow-through from your equation 1: your result for item a was wrong, but your equation 2 follows correctly from it\./);
+    assert.match(
+      report.html,
+      /Earned by follow-through from your equation 1: your result for item a was wrong, but your equation 2 follows correctly from it\./,
+    );
     const rows = readSimpleCsv((await h['export.marks']({ examId })).csv);
     assert.deepEqual(
       rows.map((r) => [r.student_id, r['q1.b'], r.follow_through]),

@@ -30,7 +30,11 @@ const crate = validateExam({
 });
 
 async function mark(exam: typeof demo, q: string, ...list: string[]) {
-  const m = await markEquations(engine, exam.questions.get(q)!, list.map((s) => parseEquationOrThrow(s)));
+  const m = await markEquations(
+    engine,
+    exam.questions.get(q)!,
+    list.map((s) => parseEquationOrThrow(s)),
+  );
   return Object.fromEntries(m.items.map((i) => [i.itemId, i]));
 }
 

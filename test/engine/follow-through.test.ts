@@ -167,7 +167,10 @@ test('validation: follow_through names items of the same question, not itself, w
   assert.deepEqual(problems(scheme({ follow_through: ['x'] })), ["questions[0].scheme[1].follow_through[0]: no item 'x' in this question (its items: a1, v1)"]);
   assert.deepEqual(problems(scheme({ follow_through: ['v1'] })), ["questions[0].scheme[1].follow_through[0]: an item can't follow through from itself ('v1')"]);
   assert.deepEqual(problems(scheme({ follow_through: ['a1', 'a1'] })), ["questions[0].scheme[1].follow_through[1]: 'a1' is listed twice"]);
-  assert.match(problems(scheme({ accept: ['Eq(v, F*T/m)'] }))[0], /^questions\[0\]\.scheme\[1\]\.follow_through\[0\]: item 'a1' gives a, but none of this item's accepted forms uses a/);
+  assert.match(
+    problems(scheme({ accept: ['Eq(v, F*T/m)'] }))[0],
+    /^questions\[0\]\.scheme\[1\]\.follow_through\[0\]: item 'a1' gives a, but none of this item's accepted forms uses a/,
+  );
   assert.match(
     problems(scheme({ follow_through: ['n'] }, [{ id: 'n', marks: 1, manual: true }]))[0],
     /^questions\[0\]\.scheme\[1\]\.follow_through\[0\]: item 'n' is manual/,
@@ -188,7 +191,7 @@ test('validation: follow_through names items of the same question, not itself, w
       { id: 'v1', marks: 2, match: 'answer', accept: ['Eq(v, F*T/m)', 'Eq(v, a*T)'], follow_through: ['a1'] },
     ],
   });
-  assert.deepEqual(cycle, ['questions[0].scheme[1].follow_through[0]: follow-through cycle: a1 → v1 → a1 (an item can\'t depend on its own result)']);
+  assert.deepEqual(cycle, ["questions[0].scheme[1].follow_through[0]: follow-through cycle: a1 → v1 → a1 (an item can't depend on its own result)"]);
 });
 
 test('marks CSVs: a follow_through column names the items whose mark stands by follow-through (not once overridden)', async () => {
@@ -207,7 +210,11 @@ test('marks CSVs: a follow_through column names the items whose mark stands by f
     );
     for (const [sid, list] of answers) {
       const id = ws.findResponse('ft', sid, 'q1')!;
-      const xid = ws.saveExtraction(id, { equations: list.map((source) => ({ source })), status: 'read', source: 'given', flags: [], unread: [], notes: [] }, 'given');
+      const xid = ws.saveExtraction(
+        id,
+        { equations: list.map((source) => ({ source })), status: 'read', source: 'given', flags: [], unread: [], notes: [] },
+        'given',
+      );
       ws.saveMarks(id, xid, await markEquations(new FakeEngine(), cq, eqs(...list)));
     }
     const rows = (csv: string) => csv.trim().split('\n');

@@ -194,7 +194,8 @@ export async function applyFollowThrough(x: FollowThroughInput, items: readonly 
       }
       if (r.won) doubts.push(`it follows through from item ${from}, which is undecided: whether the result for ${from} is wrong decides it`);
       else if (r.undecided) doubts.push(`whether it follows through from item ${from} could not be decided`);
-      else if (r.result) misses.push(`no follow-through from item ${from}: no later equation is this item's relation worked with the student's own result for ${from}`);
+      else if (r.result)
+        misses.push(`no follow-through from item ${from}: no later equation is this item's relation worked with the student's own result for ${from}`);
     }
     if (won) {
       const k = won.followThrough!.fromStudent[0];

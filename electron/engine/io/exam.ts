@@ -178,7 +178,8 @@ function followThroughProblems(q: Question, accept: ReadonlyMap<string, Equation
       if (from === item.id) out.push({ path: fp, message: `an item can't follow through from itself ('${from}')` });
       else if (!c) out.push({ path: fp, message: `no item '${from}' in this question (its items: ${ids.join(', ')})` });
       else if (list.indexOf(from) !== fi) out.push({ path: fp, message: `'${from}' is listed twice` });
-      else if (c.manual || !c.match) out.push({ path: fp, message: `item '${from}' is manual: the instructor marks it, so there is no result of the student's to carry forward` });
+      else if (c.manual || !c.match)
+        out.push({ path: fp, message: `item '${from}' is manual: the instructor marks it, so there is no result of the student's to carry forward` });
       else {
         const quantity = resultQuantity(c, accept.get(from) ?? [], q);
         if (!quantity)

@@ -136,7 +136,13 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
       d.overridesList.map((o) => `${r.questionId}.${o.itemId}`).join(';'),
       comments.join(' | '),
       String(r.openRegrades ?? 0),
-      ...(ft ? [followThroughItems(r).map((i) => `${r.questionId}.${i}`).join(';')] : []),
+      ...(ft
+        ? [
+            followThroughItems(r)
+              .map((i) => `${r.questionId}.${i}`)
+              .join(';'),
+          ]
+        : []),
     ]);
   }
   return safeCsv(rows);
