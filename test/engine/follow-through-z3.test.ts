@@ -82,6 +82,9 @@ test('crate: an answer item follows through on the student own acceleration; a s
     assert.equal(m.v1.outcome, wrong === 'v = F*T/m' ? 'awarded' : 'withheld', wrong);
     assert.equal(m.v1.evidence[0]?.followThrough, undefined, `${wrong}: the right answer is earned normally, a wrong one not at all`);
   }
+  // The relation written as it is is not an answer, even on the right acceleration.
+  const relation = await mark(crate, 'q1', 'a = F/m', 'v = a*T');
+  assert.equal(relation.v1.outcome, 'withheld');
   // Not solved for the target: not an answer, by follow-through or otherwise.
   const unsolved = await mark(crate, 'q1', 'a = F*m', 'v/T = F*m');
   assert.equal(unsolved.v1.outcome, 'withheld');

@@ -85,6 +85,20 @@ test('a right result: the item is marked normally, and no follow-through is trie
   assert.ok(!engine.calls.some((c) => c.includes('Eq(v, F/m*T)')), `no check with a1's value put in: ${engine.calls.join(' | ')}`);
 });
 
+test('an answer item: a form that uses the earlier quantity is a relation, not an answer (v = a*T earns nothing by itself)', async () => {
+  const m = await markEquations(new FakeEngine(), cq, eqs('Eq(a, F/m)', 'Eq(v, a*T)'));
+  assert.equal(item(m, 'a1').outcome, 'awarded');
+  assert.equal(item(m, 'v1').outcome, 'withheld');
+  assert.ok(
+    item(m, 'v1').evidence.every((e) => e.acceptIndex === 0),
+    'only the final answer is checked',
+  );
+  assert.match(
+    problems({ ...question(), scheme: [question().scheme[0], { ...question().scheme[1], accept: ['Eq(v, a*T)'] }] })[0],
+    /every accepted form of this answer item uses a/,
+  );
+});
+
 test('an undecided earlier item: the follow-through item is undecided, never awarded', async () => {
   const engine = new FakeEngine([], [], [['Eq(a, F*m)', 'Eq(a, F/m)']]);
   const m = await markEquations(engine, cq, eqs('Eq(a, F*m)', 'Eq(v, F*m*T)'));

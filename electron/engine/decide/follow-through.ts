@@ -8,8 +8,10 @@
 //   - c's quantity q is the variable c's first accepted form has alone on one side (`t` for
 //     `Eq(t, u/g)`; for a numeric item, its quantity or the question's target).
 //   - d's relations are d's accepted forms that use q (`Eq(H, u*t - g*t**2/2)`); validation
-//     (io/exam.ts) refuses a follow_through whose item has none. Like every accepted form they
-//     also earn d directly when the student writes them.
+//     (io/exam.ts) refuses a follow_through whose item has none. For an implied or equivalent
+//     item they also earn d directly when the student writes them; for an answer item they are
+//     relations only (`v = a*T` is not a final answer): marking.ts skips them
+//     (`relationOnlyForms`), so they earn it only with the student's own result put in.
 //   - The student's result for c is their last equation with q alone on one side (`t = 2*u/g`,
 //     index k) before the equation that follows through; its other side V is their value.
 //   - Student equation E (index j > k, consistent, without q, and for an `answer` item solved for
@@ -81,6 +83,24 @@ function substitute(e: Expr, name: string, by: Expr): Expr {
 /** `eq` with `by` put for every `name`. */
 export function substituteEquation(eq: Equation, name: string, by: Expr): Equation {
   return { lhs: substitute(eq.lhs, name, by), rhs: substitute(eq.rhs, name, by) };
+}
+
+/**
+ * The accepted forms of an `answer` item with follow-through that use the quantity of an item it
+ * follows from (`Eq(v, a*T)`): relations, not answers. They earn the item only through
+ * follow-through, with the student's own result put in; written as they are ("v = a*T") they are
+ * not a final answer. Empty for other items, whose relations earn them directly as well.
+ */
+export function relationOnlyForms(cq: CompiledQuestion, item: SchemeItem): Set<number> {
+  const out = new Set<number>();
+  if (item.match !== 'answer' || !item.follow_through?.length) return out;
+  const forms = cq.accept.get(item.id) ?? [];
+  for (const from of item.follow_through) {
+    const c = cq.question.scheme.find((s) => s.id === from);
+    const q = c && resultQuantity(c, cq.accept.get(from) ?? [], cq.question);
+    if (q) forms.forEach((f, a) => symbolsOf(f).includes(q) && out.add(a));
+  }
+  return out;
 }
 
 /** What marking hands over: the response's equations and which of them may earn anything. */

@@ -14,7 +14,7 @@ import { questionDomain, type Question } from '../../../shared/exam.ts';
 import type { ItemMark, MarkEvidence, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
 import type { EntailmentEngine, Verdict } from './entail/types.ts';
 import type { CompiledQuestion } from '../io/exam.ts';
-import { applyFollowThrough } from './follow-through.ts';
+import { applyFollowThrough, relationOnlyForms } from './follow-through.ts';
 
 export type { ItemMark, MarkEvidence, ResponseMarks };
 
@@ -78,6 +78,7 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
     }
     const match = item.match;
     const forms = cq.accept.get(item.id) ?? [];
+    const relationsOnly = relationOnlyForms(cq, item); // used only by follow-through
     const considered: MarkEvidence[] = [];
     let won: MarkEvidence | undefined;
     let undecided = false;
@@ -85,6 +86,7 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
       if (inconsistent.some((x) => x.studentIndex === i)) continue;
       const solved = match === 'answer' ? solvedFor(equations[i], q.target ?? '') : undefined;
       for (let a = 0; a < forms.length; a++) {
+        if (relationsOnly.has(a)) continue;
         const base = { studentIndex: i, student: sources[i], acceptIndex: a, accepted: item.accept[a], solvedForTarget: solved };
         if (solved === false) {
           // Not an answer whatever it entails; keep one line of evidence, no engine call.

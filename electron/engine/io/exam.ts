@@ -187,6 +187,11 @@ function followThroughProblems(q: Question, accept: ReadonlyMap<string, Equation
             path: fp,
             message: `item '${from}' has no result to carry forward: its first accepted form must have one variable alone on one side (like Eq(t, u/g))`,
           });
+        else if (parsed && item.match === 'answer' && forms.every((f) => symbolsOf(f).includes(quantity)))
+          out.push({
+            path: fp,
+            message: `every accepted form of this answer item uses ${quantity}: add the final answer without ${quantity} (the forms that use it are relations, earned only with the student's own ${quantity} put in)`,
+          });
         else if (parsed && !forms.some((f) => symbolsOf(f).includes(quantity)))
           out.push({
             path: fp,
