@@ -33,6 +33,8 @@ export const FollowThroughSchema = z.object({
   fromItem: z.string(),
   /** The student's own earlier equations (indices in the extraction's list) it follows from. */
   fromStudent: z.array(Index),
+  /** The item's accepted relation with the student's own value put in (SymPy source): what the earning equation was checked against. */
+  relation: z.string().optional(),
   note: z.string().optional(),
 });
 export type FollowThrough = z.infer<typeof FollowThroughSchema>;

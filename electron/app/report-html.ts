@@ -42,15 +42,21 @@ function section(d: Detail, exam: Exam): string {
       const ev = it.evidence[0];
       // In words first; the engine's verdict (method, counterexample) one click away.
       const how = ev
-        ? `<details><summary>how this was decided</summary>${esc(verdictLine(ev.forward))}${ev.backward ? `; the reverse: ${esc(verdictLine(ev.backward))}` : ''}</details>`
+        ? `<details><summary>how this was decided</summary>${
+            ev.followThrough?.relation ? `Checked against ${esc(ev.followThrough.relation)}, this item's relation with your own result put in: ` : ''
+          }${esc(verdictLine(ev.forward))}${ev.backward ? `; the reverse: ${esc(verdictLine(ev.backward))}` : ''}</details>`
         : '';
       const why = ev
         ? `${
-            it.outcome === 'awarded'
-              ? `Earned by your equation ${ev.studentIndex + 1}.`
-              : it.outcome === 'undecided'
-                ? 'Not decided automatically: the instructor looks at it.'
-                : 'Not earned: none of your equations gives an accepted form.'
+            it.outcome === 'awarded' && ev.followThrough
+              ? `Earned by follow-through from your equation ${ev.followThrough.fromStudent.map((k) => k + 1).join(', ')}: your result for item ${esc(
+                  ev.followThrough.fromItem,
+                )} was wrong, but your equation ${ev.studentIndex + 1} follows correctly from it.`
+              : it.outcome === 'awarded'
+                ? `Earned by your equation ${ev.studentIndex + 1}.`
+                : it.outcome === 'undecided'
+                  ? 'Not decided automatically: the instructor looks at it.'
+                  : 'Not earned: none of your equations gives an accepted form.'
           }${how}`
         : it.outcome === 'manual'
           ? 'Marked by the instructor.'

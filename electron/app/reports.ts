@@ -55,7 +55,13 @@ export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
   for (const it of d.items) {
     lines.push(`  [${it.itemId}] ${it.description} — ${it.final ?? 'open'} / ${it.available}${it.override ? ' (set by the instructor)' : ''}`);
     const ev = it.evidence[0];
-    if (ev) {
+    if (ev?.followThrough && it.outcome === 'awarded') {
+      const ft = ev.followThrough;
+      lines.push(
+        `      earned by follow-through from your equation ${ft.fromStudent.map((k) => k + 1).join(', ')} (your result for item ${ft.fromItem} was wrong): equation ${ev.studentIndex + 1} ${ev.student}  vs  ${ft.relation ?? ev.accepted} (${ev.accepted} with your result put in)`,
+      );
+      lines.push(`      equation => relation: ${verdictLine(ev.forward)}${ev.backward ? `; relation => equation: ${verdictLine(ev.backward)}` : ''}`);
+    } else if (ev) {
       lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
       lines.push(`      student => accepted: ${verdictLine(ev.forward)}${ev.backward ? `; accepted => student: ${verdictLine(ev.backward)}` : ''}`);
     } else if (it.outcome === 'manual') lines.push('      marked by the instructor');

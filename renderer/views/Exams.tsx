@@ -364,6 +364,7 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
               <button className="link" onClick={() => setItem(i, { ...it, accept: [...it.accept, ''] })}>
                 + add an accepted form
               </button>
+              <FollowThroughField item={it} onChange={(follow_through) => setItem(i, { ...it, follow_through })} />
             </div>
           )}
         </div>
@@ -380,6 +381,42 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
         + add a scheme item
       </button>
     </div>
+  );
+}
+
+/** Item ids typed with commas or spaces between them. */
+const idsOf = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
+
+/**
+ * The items this one may follow through from (error carried forward), as ids separated by commas.
+ * The text is kept as typed; the list is what it names. The engine validates it on saving.
+ */
+function FollowThroughField({ item, onChange }: { item: SchemeItem; onChange(list: string[] | undefined): void }) {
+  const [text, setText] = useState((item.follow_through ?? []).join(', '));
+  const listed = (item.follow_through ?? []).join(',');
+  // Another item shown here (a question switched): its own list, not the text typed for the last one.
+  useEffect(() => {
+    if (idsOf(text).join(',') !== listed) setText(listed.split(',').filter(Boolean).join(', '));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the item's list changes
+  }, [listed]);
+  return (
+    <label
+      className="field inline small"
+      title="When the student's own result for one of these items is wrong, this item can still be earned by working on it correctly (the accepted form that uses that result is the relation)."
+    >
+      <span>Follow-through from (item ids)</span>
+      <input
+        className="mono"
+        aria-label={`follow-through of item ${item.id}`}
+        placeholder="none"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          const ids = idsOf(e.target.value);
+          onChange(ids.length ? ids : undefined);
+        }}
+      />
+    </label>
   );
 }
 

@@ -96,13 +96,17 @@ test('grade the demo: marks.csv with the union of item columns, manual items emp
     // As `npm run demo` runs it: no model configured, so the embedded extractor reads everything.
     const r = await cli(['grade', '--exam', DEMO, '--responses', join(ROOT, 'resources/demo/responses.csv'), '--out', dir]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /graded 15 responses/);
+    assert.match(r.out, /graded 17 responses/);
     const marks = readFileSync(join(dir, 'marks.csv'), 'utf8').trim().split('\n');
-    assert.equal(marks[0], 'student_id,question_id,a,b,c,d,r1,r2,total,status');
-    assert.ok(marks.includes('D01,q1,1,1,2,,,,4,manual-open'), marks.join('\n'));
-    assert.ok(marks.includes('D01,q2,,,,,1,1,2,complete'));
-    assert.ok(marks.includes('D05,q1,0,0,0,,,,0,blank'));
-    assert.ok(marks.includes('D03,q1,0,1,0,,,,1,manual-open'), 'an unsolved equivalent equation is not an answer');
+    assert.equal(marks[0], 'student_id,question_id,a,b,c,d,r1,r2,total,status,follow_through');
+    assert.ok(marks.includes('D01,q1,1,1,2,,,,4,manual-open,'), marks.join('\n'));
+    assert.ok(marks.includes('D01,q2,,,,,1,1,2,complete,'));
+    assert.ok(marks.includes('D05,q1,0,0,0,,,,0,blank,'));
+    assert.ok(marks.includes('D03,q1,0,1,0,,,,1,manual-open,'), 'an unsolved equivalent equation is not an answer');
+    // Error carried forward: a wrong time to the top (t = u/(2g)) worked on correctly earns b by
+    // follow-through, marked in the last column; a second error (a wrong height from it) earns nothing.
+    assert.ok(marks.includes('D09,q1,0,1,0,,,,1,manual-open,b'), marks.join('\n'));
+    assert.ok(marks.includes('D10,q1,0,0,0,,,,0,manual-open,'), marks.join('\n'));
     const eqs = readFileSync(join(dir, 'equations.csv'), 'utf8');
     assert.match(eqs, /^student_id,question_id,equations,source,status,flags\n/);
     assert.match(eqs, /D04,q1,"\[""Eq\(H, -u\*\*2\/\(2\*g\)\)""\]",embedded,read,inconsistent/);

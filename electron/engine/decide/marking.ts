@@ -5,6 +5,8 @@
 //   answer      as equivalent, and the student equation has the target alone on one side and
 //               not on the other;
 //   manual      never awarded automatically (left open).
+// An item with `follow_through` may also be earned on the student's own wrong earlier result
+// (error carried forward): ./follow-through.ts, applied once every item's own outcome is known.
 // A student equation that no admissible assignment satisfies entails nothing: it earns nothing
 // and is reported in `inconsistent`. Verdicts use the question's domain (its assumptions).
 import { equationToSympy, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
@@ -12,6 +14,7 @@ import { questionDomain, type Question } from '../../../shared/exam.ts';
 import type { ItemMark, MarkEvidence, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
 import type { EntailmentEngine, Verdict } from './entail/types.ts';
 import type { CompiledQuestion } from '../io/exam.ts';
+import { applyFollowThrough, relationOnlyForms } from './follow-through.ts';
 
 export type { ItemMark, MarkEvidence, ResponseMarks };
 
@@ -75,6 +78,7 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
     }
     const match = item.match;
     const forms = cq.accept.get(item.id) ?? [];
+    const relationsOnly = relationOnlyForms(cq, item); // used only by follow-through
     const considered: MarkEvidence[] = [];
     let won: MarkEvidence | undefined;
     let undecided = false;
@@ -82,6 +86,7 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
       if (inconsistent.some((x) => x.studentIndex === i)) continue;
       const solved = match === 'answer' ? solvedFor(equations[i], q.target ?? '') : undefined;
       for (let a = 0; a < forms.length; a++) {
+        if (relationsOnly.has(a)) continue;
         const base = { studentIndex: i, student: sources[i], acceptIndex: a, accepted: item.accept[a], solvedForTarget: solved };
         if (solved === false) {
           // Not an answer whatever it entails; keep one line of evidence, no engine call.
@@ -141,6 +146,11 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
         evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE),
         note: usable.length === 0 ? (equations.length ? 'every equation is inconsistent' : 'no equations') : undefined,
       });
+  }
+  // Error carried forward (follow-through.ts): after every item's own outcome is known.
+  if (q.scheme.some((s) => s.follow_through?.length)) {
+    const usableNow = (i: number): boolean => usable.includes(i) && !inconsistent.some((x) => x.studentIndex === i);
+    items.splice(0, items.length, ...(await applyFollowThrough({ engine, cq, domain, equations, sources, usable: usableNow }, items)));
   }
   inconsistent.sort((a, b) => a.studentIndex - b.studentIndex);
   const total = items.reduce((s, it) => s + (it.outcome === 'awarded' ? (it.awarded ?? 0) : 0), 0);

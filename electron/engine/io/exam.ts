@@ -4,7 +4,8 @@
 // errors that name the place: `questions[1].scheme[2].accept[0]: symbol 'U' is not a variable...`.
 import { readFileSync } from 'node:fs';
 import { ExamSchema, QuestionSchema, SchemeItemSchema, VariableSchema, type Exam, type Question } from '../../../shared/exam.ts';
-import { parseEquation, formatErrors, type Equation } from '../../../shared/equation/index.ts';
+import { parseEquation, formatErrors, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
+import { resultQuantity } from '../decide/follow-through.ts';
 
 /** One problem found in an exam file; `path` is like `questions[1].scheme[2].accept[0]`. */
 export type ExamProblem = { path: string; message: string };
@@ -136,6 +137,7 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
       });
       accept.set(item.id, forms);
     });
+    problems.push(...followThroughProblems(q, accept, at));
     let answer: Equation | undefined;
     if (q.answer !== undefined) {
       const p = parseEquation(q.answer, { variables });
@@ -146,6 +148,77 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
   });
   if (problems.length) throw new ExamError(problems, file);
   return { exam, questions };
+}
+
+/**
+ * Problems with the question's `follow_through` lists (decide/follow-through.ts has the rule): each
+ * names an item of this question other than itself, once, whose result is for a variable
+ * (`t = ...`) that some accepted form of the following item uses; no cycles.
+ */
+function followThroughProblems(q: Question, accept: ReadonlyMap<string, Equation[]>, at: string): ExamProblem[] {
+  const out: ExamProblem[] = [];
+  const ids = q.scheme.map((s) => s.id);
+  q.scheme.forEach((item, si) => {
+    const list = item.follow_through;
+    if (!list) return;
+    const ip = `${at}.scheme[${si}].follow_through`;
+    if (item.manual || !item.match) {
+      out.push({ path: ip, message: 'a manual item is marked by the instructor: it has no follow-through (remove follow_through)' });
+      return;
+    }
+    if (item.match === 'numeric') {
+      out.push({ path: ip, message: "follow-through is for 'implied', 'equivalent' and 'answer' items" });
+      return;
+    }
+    const forms = accept.get(item.id) ?? [];
+    const parsed = forms.length === item.accept.length;
+    list.forEach((from, fi) => {
+      const fp = `${ip}[${fi}]`;
+      const c = q.scheme.find((s) => s.id === from);
+      if (from === item.id) out.push({ path: fp, message: `an item can't follow through from itself ('${from}')` });
+      else if (!c) out.push({ path: fp, message: `no item '${from}' in this question (its items: ${ids.join(', ')})` });
+      else if (list.indexOf(from) !== fi) out.push({ path: fp, message: `'${from}' is listed twice` });
+      else if (c.manual || !c.match)
+        out.push({ path: fp, message: `item '${from}' is manual: the instructor marks it, so there is no result of the student's to carry forward` });
+      else {
+        const quantity = resultQuantity(c, accept.get(from) ?? [], q);
+        if (!quantity)
+          out.push({
+            path: fp,
+            message: `item '${from}' has no result to carry forward: its first accepted form must have one variable alone on one side (like Eq(t, u/g))`,
+          });
+        else if (parsed && item.match === 'answer' && forms.every((f) => symbolsOf(f).includes(quantity)))
+          out.push({
+            path: fp,
+            message: `every accepted form of this answer item uses ${quantity}: add the final answer without ${quantity} (the forms that use it are relations, earned only with the student's own ${quantity} put in)`,
+          });
+        else if (parsed && !forms.some((f) => symbolsOf(f).includes(quantity)))
+          out.push({
+            path: fp,
+            message: `item '${from}' gives ${quantity}, but none of this item's accepted forms uses ${quantity}: add the relation that uses it to accept (like Eq(v, a*t)), so the student's own ${quantity} can be put into it`,
+          });
+      }
+    });
+  });
+  // Cycles (c follows through from d and d from c): reported once, at the item that closes each.
+  const next = new Map(q.scheme.map((s) => [s.id, (s.follow_through ?? []).filter((x) => x !== s.id && ids.includes(x))]));
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (id: string, path: string[]): void => {
+    state.set(id, 'open');
+    for (const n of next.get(id) ?? []) {
+      if (state.get(n) === 'open') {
+        const si = ids.indexOf(id);
+        const cycle = [...path.slice(path.indexOf(n)), id, n];
+        out.push({
+          path: `${at}.scheme[${si}].follow_through[${(q.scheme[si].follow_through ?? []).indexOf(n)}]`,
+          message: `follow-through cycle: ${cycle.join(' → ')} (an item can't depend on its own result)`,
+        });
+      } else if (!state.has(n)) walk(n, [...path, id]);
+    }
+    state.set(id, 'done');
+  };
+  for (const id of ids) if (!state.has(id)) walk(id, []);
+  return out;
 }
 
 /** Parse exam JSON text. Throws ExamError (bad JSON is reported with its position). */

@@ -186,9 +186,16 @@ function summary(st: Statements, r: Row): ResponseSummary {
     effective,
     overrides: ov.length,
     overriddenItems: ov.map((o) => o.itemId),
+    followThrough: (m?.items ?? []).filter((it) => it.outcome === 'awarded' && it.evidence[0]?.followThrough).map((it) => it.itemId),
     earlier: Number((st.sql('SELECT count(*) AS n FROM earlier_changes WHERE response_id = ?').get(id) as Row).n),
     openRegrades: Number((st.sql('SELECT count(*) AS n FROM regrade_requests WHERE response_id = ? AND reply IS NULL').get(id) as Row).n),
   };
+}
+
+/** Whether the stored exam has an item with `follow_through` (only then can a mark be earned by it). */
+function declaresFollowThrough(st: Statements, examId: string): boolean {
+  const r = st.sql(`SELECT instr(json, '"follow_through"') > 0 AS ft FROM exams WHERE id = ?`).get(examId) as Row | undefined;
+  return Number(r?.ft ?? 0) === 1;
 }
 
 const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NULL OR r.student_id = ?)';
@@ -218,6 +225,7 @@ export function listResponses(
   if (paged) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
   const effective = new Map<number, Record<string, number | null>>();
   const overrides = new Map<number, string[]>();
+  const followThrough = new Map<number, string[]>();
   const at = (id: number): Record<string, number | null> => {
     let e = effective.get(id);
     if (!e) effective.set(id, (e = {}));
@@ -225,10 +233,16 @@ export function listResponses(
   };
   for (const m of st
     .sql(
-      `SELECT mk.response_id, mk.item_id, mk.awarded FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
+      // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed),
+      // looked for only when the exam declares follow-through.
+      `SELECT mk.response_id, mk.item_id, mk.awarded, ${
+        declaresFollowThrough(st, examId) ? `(mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%')` : '0'
+      } AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
     )
-    .all(...args) as Row[])
+    .all(...args) as Row[]) {
     at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
+    if (Number(m.ft) === 1) followThrough.set(Number(m.response_id), [...(followThrough.get(Number(m.response_id)) ?? []), String(m.item_id)]);
+  }
   for (const o of st
     .sql(
       `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${where} ORDER BY o.response_id, o.item_id`,
@@ -273,6 +287,7 @@ export function listResponses(
       effective: effective.get(id) ?? {},
       overrides: overrides.get(id)?.length ?? 0,
       overriddenItems: overrides.get(id) ?? [],
+      followThrough: followThrough.get(id) ?? [],
       earlier: earlier.get(id) ?? 0,
       openRegrades: openRegrades.get(id) ?? 0,
     };

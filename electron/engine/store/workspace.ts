@@ -46,6 +46,8 @@ export type ResponseSummary = {
   overrides: number;
   /** The items the instructor marked (manual items marked by hand included). */
   overriddenItems?: string[];
+  /** The items whose automatic mark was earned by follow-through (error carried forward; absent: none). */
+  followThrough?: string[];
   /** Changes the instructor made on an earlier text of this response (set aside by a re-import), waiting to be confirmed or dropped (absent: none). */
   earlier?: number;
   /** Regrade requests on this response still open. */

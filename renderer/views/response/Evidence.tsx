@@ -24,6 +24,7 @@ export function EvidenceEquation({ source, variables, showSource }: { source: st
 export function ItemEvidence({ it, variables, showSource }: { it: Item; variables: readonly string[]; showSource: boolean }) {
   const ev = it.evidence[0];
   if (!ev) return null;
+  if (ev.followThrough && it.outcome === 'awarded') return <FollowThroughEvidence it={it} variables={variables} showSource={showSource} />;
   return (
     <div>
       {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1}{' '}
@@ -34,6 +35,32 @@ export function ItemEvidence({ it, variables, showSource }: { it: Item; variable
         {verdictWords(ev.forward)}
         {ev.backward && <> · accepted ⇒ student: {verdictWords(ev.backward)}</>}
         {ev.solvedForTarget === false && ' · not solved for the target'}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * An item earned by follow-through (error carried forward): the student's wrong result it follows
+ * from, the item's relation with that result put in, and the equation shown equivalent to it.
+ */
+function FollowThroughEvidence({ it, variables, showSource }: { it: Item; variables: readonly string[]; showSource: boolean }) {
+  const ev = it.evidence[0];
+  const ft = ev.followThrough!;
+  const from = ft.fromStudent.map((k) => k + 1).join(', ');
+  return (
+    <div data-testid={`follow-through-${it.itemId}`}>
+      <span className="human">Follow-through from equation {from}</span> (item {ft.fromItem} was wrong): equation {ev.studentIndex + 1}{' '}
+      <EvidenceEquation source={ev.student} variables={variables} showSource={showSource} /> is accepted{' '}
+      <EvidenceEquation source={ev.accepted} variables={variables} showSource={showSource} /> worked with the student's own result
+      {ft.relation && (
+        <>
+          : <EvidenceEquation source={ft.relation} variables={variables} showSource={showSource} />
+        </>
+      )}
+      <div className="small">
+        equation ⇒ relation: {verdictWords(ev.forward)}
+        {ev.backward && <> · relation ⇒ equation: {verdictWords(ev.backward)}</>}
       </div>
     </div>
   );

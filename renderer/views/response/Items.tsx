@@ -138,7 +138,7 @@ function ItemRow({
         <ItemLimits it={it} limits={limits} target={target} />
         <ItemEvidence it={it} variables={variables} showSource={showSource} />
         {!ev && it.outcome === 'withheld' && <span className="muted">No equation implies an accepted form.</span>}
-        {it.note && <div className="muted small">{it.note}</div>}
+        {it.note && !(it.outcome === 'awarded' && ev?.followThrough) && <div className="muted small">{it.note}</div>}
         {it.override && it.override.comment !== NO_REASON && <div className="small human">“{it.override.comment}”</div>}
       </td>
       <td>

@@ -29,12 +29,24 @@ export function safeCsv(rows: readonly (readonly string[])[]): string {
   );
 }
 
+/** Whether some scheme item declares follow-through: only then do the marks files have a `follow_through` column. */
+export const hasFollowThrough = (exam: Exam): boolean => exam.questions.some((q) => q.scheme.some((s) => (s.follow_through ?? []).length > 0));
+
+/**
+ * The items of a response whose mark stands by follow-through (error carried forward): earned so
+ * by the engine and not overridden by the instructor. A moderator sees them in the marks files.
+ */
+export function followThroughItems(r: Pick<ResponseSummary, 'followThrough' | 'overriddenItems'>): string[] {
+  return (r.followThrough ?? []).filter((i) => !(r.overriddenItems ?? []).includes(i));
+}
+
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000));
 
 /** marks.csv; `list` is the class list when the caller has read it already (one read for both files). */
 export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
   const cols = itemColumns(exam);
-  const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status']];
+  const ft = hasFollowThrough(exam);
+  const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status', ...(ft ? ['follow_through'] : [])]];
   const questions = new Map(exam.questions.map((q) => [q.id, { q, own: new Set(q.scheme.map((s) => s.id)) }]));
   for (const r of list) {
     const own = questions.get(r.questionId)?.own ?? new Set<string>();
@@ -43,7 +55,8 @@ export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSumma
       return v === null || v === undefined ? '' : fmt(v);
     });
     const total = effectiveTotal(r);
-    rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state]);
+    const extra = ft ? [followThroughItems(r).join(';')] : [];
+    rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state, ...extra]);
   }
   return safeCsv(rows);
 }
@@ -57,7 +70,8 @@ export function studentMarksCsv(ws: Workspace, exam: Exam): string {
     by.get(r.studentId)!.set(r.questionId, r);
   }
   const cell = (n: number | null | undefined): string => (n === null || n === undefined ? '' : fmt(n));
-  const rows: string[][] = [['student_id', ...cols, 'total', 'status']];
+  const ft = hasFollowThrough(exam);
+  const rows: string[][] = [['student_id', ...cols, 'total', 'status', ...(ft ? ['follow_through'] : [])]];
   for (const [sid, qs] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const cells: string[] = [];
     let total = 0;
@@ -70,7 +84,8 @@ export function studentMarksCsv(ws: Workspace, exam: Exam): string {
       total += t ?? 0;
       states.push(r ? reviewOfResponse(r, exam).state : 'missing');
     }
-    rows.push([sid, ...cells, cell(total), combinedState(states)]);
+    const carried = exam.questions.flatMap((q) => (qs.get(q.id) ? followThroughItems(qs.get(q.id)!).map((i) => `${q.id}.${i}`) : []));
+    rows.push([sid, ...cells, cell(total), combinedState(states), ...(ft ? [carried.join(';')] : [])]);
   }
   return safeCsv(rows);
 }
@@ -79,10 +94,12 @@ export function studentMarksCsv(ws: Workspace, exam: Exam): string {
  * One row per answer (student, question) for the app's export: item columns named by question
  * (`q1.a`; a question's row leaves the others' empty), total, available, the review state and
  * its reasons (review/state.ts, the one rule), the items the instructor overrode, every comment
- * (corrections, overrides with their reasons) and the regrade requests still open.
+ * (corrections, overrides with their reasons), the regrade requests still open and, when the
+ * exam declares follow-through, the items whose mark stands by it.
  */
 export function answersCsv(ws: Workspace, exam: Exam): string {
   const cols = exam.questions.flatMap((q) => q.scheme.map((s) => ({ q: q.id, item: s.id })));
+  const ft = hasFollowThrough(exam);
   const rows: string[][] = [
     [
       'student_id',
@@ -95,6 +112,7 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
       'overridden',
       'comments',
       'open_regrade_requests',
+      ...(ft ? ['follow_through'] : []),
     ],
   ];
   for (const r of ws.listResponses(exam.id)) {
@@ -118,6 +136,13 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
       d.overridesList.map((o) => `${r.questionId}.${o.itemId}`).join(';'),
       comments.join(' | '),
       String(r.openRegrades ?? 0),
+      ...(ft
+        ? [
+            followThroughItems(r)
+              .map((i) => `${r.questionId}.${i}`)
+              .join(';'),
+          ]
+        : []),
     ]);
   }
   return safeCsv(rows);
