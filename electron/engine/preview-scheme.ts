@@ -20,6 +20,7 @@ import { breather, marksOf } from './grade.ts';
 import { RecentRate } from './progress-rate.ts';
 import { disagrees } from './review/override-cases.ts';
 import type { ExamOverride, StoredItemMark } from './store/item-marks.ts';
+import { KEPT_ON_EDIT, readsAgain } from './store/exams.ts';
 import type { ResponseSummary, Workspace } from './store/workspace.ts';
 
 export type PreviewProgress = { done: number; total: number; perSecond: number | null; etaSeconds: number | null };
@@ -107,14 +108,14 @@ export async function previewScheme(opts: PreviewOptions): Promise<SchemePreview
   const storedQ = new Map(stored.questions.map((q) => [q.id, q]));
 
   // Which questions the edit re-marks, and which it makes read again (as importExam does when a
-  // question's variables change: its readings are dropped, imported lists kept).
+  // question's variable names or descriptions change: its readings are dropped, corrections and imported lists kept).
   const wide = examWide(stored) !== examWide(edited.exam);
   const changed = new Set<string>();
   const readAgain = new Set<string>();
   for (const q of edited.exam.questions) {
     const old = storedQ.get(q.id);
     if (!old) continue; // a new question has no responses
-    if (JSON.stringify(old.variables) !== JSON.stringify(q.variables)) readAgain.add(q.id);
+    if (readsAgain(old, q)) readAgain.add(q.id);
     if (wide || readAgain.has(q.id) || markingOf(old) !== markingOf(q)) changed.add(q.id);
   }
 
@@ -130,8 +131,8 @@ export async function previewScheme(opts: PreviewOptions): Promise<SchemePreview
     if (!changed.has(r.questionId)) continue;
     if (!r.extraction) skip(r, 'not-graded', 'not read yet: grade the exam first');
     else if (!r.marks) skip(r, 'not-graded', 'not marked yet: grade the exam first');
-    else if (readAgain.has(r.questionId) && r.extraction.source !== 'given')
-      skip(r, 'read-again', "the question's variables change: applying reads this response again, so its marks can't be known before");
+    else if (readAgain.has(r.questionId) && !(KEPT_ON_EDIT as readonly string[]).includes(r.extraction.source))
+      skip(r, 'read-again', "the question's variable names or descriptions change: applying reads this response again, so its marks can't be known before");
     else toMark.push(r);
   }
 

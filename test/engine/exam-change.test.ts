@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Workspace } from '../../electron/engine/store/workspace.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { grade } from '../../electron/engine/grade.ts';
-import { embeddedExtractor } from '../../electron/engine/read/registry.ts';
+import { embeddedExtractor, type Technique } from '../../electron/engine/read/registry.ts';
 import { reviewOfResponse } from '../../electron/engine/review/state.ts';
 import type { Exam } from '../../shared/exam.ts';
 import { FakeEngine } from './fake-engine.ts';
@@ -29,7 +29,7 @@ const examWith = (variables: { name: string; description?: string; assumptions?:
     ],
   });
 
-const technique = { name: 'embedded', extractor: embeddedExtractor };
+const technique: Technique = { name: 'embedded', extractor: embeddedExtractor };
 const rows = [
   { line: 2, studentId: 'S1', questionId: 'q1', text: 'x = 1' },
   { line: 3, studentId: 'S2', questionId: 'q1', text: 'x = 5' },

@@ -9,6 +9,12 @@ import { json, now, parse, type Row, type Statements } from './statements.ts';
  */
 const readingInputs = (q: Exam['questions'][number]): string => json(q.variables.map((v) => [v.name, v.description]));
 
+/** Whether an edit of a question makes its readers' readings be read again (its corrections and given lists stay). */
+export const readsAgain = (before: Exam['questions'][number], after: Exam['questions'][number]): boolean => readingInputs(before) !== readingInputs(after);
+
+/** Reading sources an exam edit keeps: the instructor's corrections and given lists. */
+export const KEPT_ON_EDIT = ['given', 'manual'] as const;
+
 /**
  * Store an exam (already validated, see exam-io.ts). Re-importing the same exam changes
  * nothing; a changed exam replaces the stored one and drops its marks (they must be redone),
@@ -33,11 +39,11 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
       }
       for (const q of oldExam.questions) {
         const nq = parsed.questions.find((x) => x.id === q.id);
-        if (nq && readingInputs(nq) !== readingInputs(q)) {
+        if (nq && readsAgain(q, nq)) {
           // The instructor's corrections ('manual') and given lists stay: a corrected equation that
           // no longer parses is flagged when it is marked (grade.ts), never dropped unseen.
           st.sql(
-            "DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source NOT IN ('given', 'manual')",
+            `DELETE FROM extractions WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND source NOT IN (${KEPT_ON_EDIT.map((k) => `'${k}'`).join(', ')})`,
           ).run(parsed.id, q.id);
         }
       }
