@@ -44,17 +44,23 @@ function section(d: Detail, exam: Exam): string {
       const how = ev
         ? `<details><summary>how this was decided</summary>${esc(verdictLine(ev.forward))}${ev.backward ? `; the reverse: ${esc(verdictLine(ev.backward))}` : ''}</details>`
         : '';
-      const why = ev
-        ? `${
-            it.outcome === 'awarded'
-              ? `Earned by your equation ${ev.studentIndex + 1}.`
-              : it.outcome === 'undecided'
-                ? 'Not decided automatically: the instructor looks at it.'
-                : 'Not earned: none of your equations gives an accepted form.'
-          }${how}`
-        : it.outcome === 'manual'
-          ? 'Marked by the instructor.'
-          : esc(it.note ?? '');
+      const num = ev?.numeric;
+      const why =
+        ev && num
+          ? `${esc(num.source === 'stated' ? `You wrote ${num.written}: ` : `Your equation ${ev.studentIndex + 1} with the question's values: `)}${esc(num.note)}.${
+              it.outcome === 'undecided' ? ' The instructor looks at it.' : ''
+            }${how}`
+          : ev
+            ? `${
+                it.outcome === 'awarded'
+                  ? `Earned by your equation ${ev.studentIndex + 1}.`
+                  : it.outcome === 'undecided'
+                    ? 'Not decided automatically: the instructor looks at it.'
+                    : 'Not earned: none of your equations gives an accepted form.'
+              }${how}`
+            : it.outcome === 'manual'
+              ? 'Marked by the instructor.'
+              : esc(it.note ?? '');
       const ov = it.override ? `<div class="ov">Set by the instructor: “${esc(it.override.comment)}” (automatic mark ${fmt(it.awarded)})</div>` : '';
       return `<tr><td class="id">${esc(it.itemId)}</td><td>${esc(it.description)}<div class="why">${why}</div>${ov}</td><td class="m">${fmt(it.final)} / ${fmt(it.available)}</td></tr>`;
     })

@@ -49,13 +49,19 @@ export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
     `Equations read (${d.current ? d.current.source : 'none'}):`,
     ...(d.current?.equations.length ? d.current.equations.map((e, i) => `  ${i + 1}. ${e.source}`) : ['  (none)']),
     ...d.inconsistent.map((x) => `  ! ${x.student} has no solution under the question's assumptions: it earns nothing`),
+    ...(d.dimensions ?? []).map((x) => `  ! dimensions differ in ${x.student}: ${x.note}`),
     ``,
     `Marking scheme:`,
   ];
   for (const it of d.items) {
     lines.push(`  [${it.itemId}] ${it.description} — ${it.final ?? 'open'} / ${it.available}${it.override ? ' (set by the instructor)' : ''}`);
     const ev = it.evidence[0];
-    if (ev) {
+    if (ev?.numeric) {
+      lines.push(
+        `      ${ev.numeric.source === 'stated' ? `stated: ${ev.numeric.written}` : `equation ${ev.studentIndex + 1} ${ev.student} with the given values`}  vs expected  ${ev.accepted} ${ev.numeric.tolerance}`,
+      );
+      lines.push(`      ${ev.numeric.note}`);
+    } else if (ev) {
       lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
       lines.push(`      student => accepted: ${verdictLine(ev.forward)}${ev.backward ? `; accepted => student: ${verdictLine(ev.backward)}` : ''}`);
     } else if (it.outcome === 'manual') lines.push('      marked by the instructor');

@@ -189,7 +189,14 @@ function failedMarks(cq: CompiledQuestion | undefined, message: string): Respons
 const parsedSources = new WeakMap<CompiledQuestion, Map<string, Equation | null>>();
 
 /** Parse a stored extraction's equations against the question and mark them (throws on an engine error). */
-async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefined, questionId: string, x: Extraction): Promise<ResponseMarks> {
+async function marksOf(
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  questionId: string,
+  x: Extraction,
+  /** The response's text (numeric items read numbers with units from it); null for a given list. */
+  text: string | null,
+): Promise<ResponseMarks> {
   if (!cq) throw new Error(`question '${questionId}' is not in the exam`);
   let parsed = parsedSources.get(cq);
   if (!parsed) parsedSources.set(cq, (parsed = new Map()));
@@ -203,7 +210,7 @@ async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefine
     }
     if (eq) equations.push(eq); // stored sources were parsed on the way in; a failure means the exam's variables changed
   }
-  return markEquations(engine, cq, equations);
+  return markEquations(engine, cq, equations, { text });
 }
 
 type StoredX = Extraction & { id: number; reader: string };
@@ -240,7 +247,8 @@ async function markOne(
   const x = ws.getExtraction(r.id);
   if (!x) return { marked: false };
   try {
-    ws.saveMarks(r.id, x.id, await marksOf(engine, cq, r.questionId, x));
+    const text = ws.textsOf([r.id]).get(r.id) ?? null;
+    ws.saveMarks(r.id, x.id, await marksOf(engine, cq, r.questionId, x, text));
     return { marked: true };
   } catch (e) {
     if (e instanceof StaleError) return { marked: false };
@@ -314,14 +322,14 @@ export async function pickReading(
  * The marks an equation list would earn, stored nowhere: what a group correction's preview shows
  * before anything is saved. Throws for an equation the grammar rejects.
  */
-export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, sources: readonly string[]): Promise<ResponseMarks> {
+export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, sources: readonly string[], text?: string | null): Promise<ResponseMarks> {
   const equations: Equation[] = [];
   for (const s of sources) {
     const p = parseEquation(s, { variables: cq.variables });
     if (!p.ok) throw new Error(`${JSON.stringify(s)}: ${p.errors.map((e) => e.message).join('; ')}`);
     equations.push(p.value);
   }
-  return markEquations(engine, cq, equations);
+  return markEquations(engine, cq, equations, { text });
 }
 
 /** Responses read, marked and written per batch (one read query, one write transaction). */
@@ -418,7 +426,7 @@ export async function markPending(opts: {
       const x = xs.get(r.id);
       if (x) {
         try {
-          const marks = await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x);
+          const marks = await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text);
           finished.push({ r, x, marks });
         } catch (e) {
           finished.push({ r, x, error: e });

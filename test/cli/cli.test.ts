@@ -90,6 +90,17 @@ test('check: both directions with method and evidence, parse errors by equation'
   assert.match(r.err, /EQ2 .*/);
 });
 
+test('check prints the dimensions of each side when the question declares units', async () => {
+  let r = await cli(['check', '--exam', DEMO, '--question', 'q2', 'R = (R_1 + R_2)/(R_1*R_2)', 'R = R_1*R_2/(R_1 + R_2)']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^EQ1 dimensions: INCONSISTENT: left: Ω, right: 1\/Ω$/m);
+  assert.match(r.out, /^EQ2 dimensions: consistent, both sides Ω$/m);
+  r = await cli(['check', '--exam', DEMO, '--question', 'q3', 'v = 2*g*h', 'v**2 = 2*g*h', '--json']);
+  const j = JSON.parse(r.out);
+  assert.deepEqual(j.dimensions1, { status: 'inconsistent', left: 'm/s', right: 'm^2/s^2', note: 'left: m/s, right: m²/s²' });
+  assert.equal(j.dimensions2.status, 'consistent');
+});
+
 test('grade the demo: marks.csv with the union of item columns, manual items empty; equations.csv', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eqm-demo-'));
   try {

@@ -84,7 +84,7 @@ test('unknown keys are rejected at every level, naming the JSON path and the nea
   e.questions[1].scheme[1].zzzzzz = true;
   const p = problems(e);
   assert.ok(
-    p.includes('titel: unknown key "titel": did you mean "title"? exam.v1 allows "format", "id", "title", "questions" here; rename or remove it'),
+    p.includes('titel: unknown key "titel": did you mean "title"? exam.v1 allows "format", "id", "title", "constants", "questions" here; rename or remove it'),
     p.join('\n'),
   );
   assert.ok(
