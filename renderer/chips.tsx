@@ -21,6 +21,7 @@ const LABELS = {
   contradiction: 'contradiction',
   'earlier-text': 'made on earlier text',
   regrade: 'regrade requested',
+  dimensions: 'dimensions differ',
 };
 export const CHIP_LABEL: Record<Chip, string> = LABELS;
 
@@ -43,6 +44,7 @@ const TONES = {
   contradiction: 'warn',
   'earlier-text': 'warn',
   regrade: 'human',
+  dimensions: 'warn',
 };
 const TONE: Record<Chip, string> = TONES;
 

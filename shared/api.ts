@@ -13,7 +13,7 @@ import {
   ExtractionStatusSchema,
   UnreadSpanSchema,
 } from './extraction.ts';
-import { InconsistentEquationSchema, ItemMarkSchema } from './marks.ts';
+import { DimensionIssueSchema, InconsistentEquationSchema, ItemMarkSchema } from './marks.ts';
 import { TECHNIQUE_NAMES } from './techniques.ts';
 import { OverrideCasesSchema, SchemePreviewStatusSchema } from './scheme-preview.ts';
 
@@ -61,6 +61,7 @@ export const CHIPS = [
   'contradiction', // two equations of the reading give one quantity two values that can't both hold (the note names them)
   'earlier-text', // a correction or override made on an earlier text (replaced by a re-import) waits to be confirmed or dropped
   'regrade', // a student's regrade request is open
+  'dimensions', // an equation's two sides (or a function's argument) have the wrong dimensions: evidence, changes no mark by itself
 ] as const;
 export const ChipSchema = z.enum(CHIPS);
 export type Chip = z.infer<typeof ChipSchema>;
@@ -170,6 +171,8 @@ export const ResponseDetailSchema = z.object({
   readings: z.array(ReadingSchema),
   items: z.array(ItemDetailSchema),
   inconsistent: z.array(InconsistentEquationSchema.pick({ student: true, note: true })),
+  /** Equations whose dimensions don't agree ("left: m/s, right: m²/s"); absent when none or no units are declared. */
+  dimensions: z.array(DimensionIssueSchema.pick({ studentIndex: true, student: true, left: true, right: true, note: true })).optional(),
   total: z.number().nullable(),
   available: z.number(),
   chips: z.array(ChipSchema),

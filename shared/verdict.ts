@@ -20,6 +20,8 @@ export const VERDICT_METHODS = [
   'vacuous-premise',
   /** Could not decide within the time limit. */
   'unknown',
+  /** A numeric item: a number with its unit compared with the expected value within a tolerance (evidence `numeric`). */
+  'numeric-value',
 ] as const;
 export const VerdictMethodSchema = z.enum(VERDICT_METHODS);
 export type VerdictMethod = z.infer<typeof VerdictMethodSchema>;

@@ -75,6 +75,9 @@ export function detail(ctx: AppContext, responseId: number): Detail {
     readings: others.length > 1 ? others : current ? [current] : [],
     items,
     inconsistent: (d.marks?.inconsistent ?? []).map((i) => ({ student: i.student, ...(i.note ? { note: i.note } : {}) })),
+    ...(d.marks?.dimensions?.length
+      ? { dimensions: d.marks.dimensions.map((i) => ({ studentIndex: i.studentIndex, student: i.student, left: i.left, right: i.right, note: i.note })) }
+      : {}),
     total: effectiveTotal(d),
     available: q.scheme.reduce((s, i) => s + i.marks, 0),
     chips: chips(d, exam),

@@ -46,21 +46,27 @@ function section(d: Detail, exam: Exam): string {
             ev.followThrough?.relation ? `Checked against ${esc(ev.followThrough.relation)}, this item's relation with your own result put in: ` : ''
           }${esc(verdictLine(ev.forward))}${ev.backward ? `; the reverse: ${esc(verdictLine(ev.backward))}` : ''}</details>`
         : '';
-      const why = ev
-        ? `${
-            it.outcome === 'awarded' && ev.followThrough
-              ? `Earned by follow-through from your equation ${ev.followThrough.fromStudent.map((k) => k + 1).join(', ')}: your result for item ${esc(
-                  ev.followThrough.fromItem,
-                )} was wrong, but your equation ${ev.studentIndex + 1} follows correctly from it.`
-              : it.outcome === 'awarded'
-                ? `Earned by your equation ${ev.studentIndex + 1}.`
-                : it.outcome === 'undecided'
-                  ? 'Not decided automatically: the instructor looks at it.'
-                  : 'Not earned: none of your equations gives an accepted form.'
-          }${how}`
-        : it.outcome === 'manual'
-          ? 'Marked by the instructor.'
-          : esc(it.note ?? '');
+      const num = ev?.numeric;
+      const why =
+        ev && num
+          ? `${esc(num.source === 'stated' ? `You wrote ${num.written}: ` : `Your equation ${ev.studentIndex + 1} with the question's values: `)}${esc(num.note)}.${
+              it.outcome === 'undecided' ? ' The instructor looks at it.' : ''
+            }${how}`
+          : ev
+            ? `${
+                it.outcome === 'awarded' && ev.followThrough
+                  ? `Earned by follow-through from your equation ${ev.followThrough.fromStudent.map((k) => k + 1).join(', ')}: your result for item ${esc(
+                      ev.followThrough.fromItem,
+                    )} was wrong, but your equation ${ev.studentIndex + 1} follows correctly from it.`
+                  : it.outcome === 'awarded'
+                    ? `Earned by your equation ${ev.studentIndex + 1}.`
+                    : it.outcome === 'undecided'
+                      ? 'Not decided automatically: the instructor looks at it.'
+                      : 'Not earned: none of your equations gives an accepted form.'
+              }${how}`
+            : it.outcome === 'manual'
+              ? 'Marked by the instructor.'
+              : esc(it.note ?? '');
       const ov = it.override ? `<div class="ov">Set by the instructor: “${esc(it.override.comment)}” (automatic mark ${fmt(it.awarded)})</div>` : '';
       return `<tr><td class="id">${esc(it.itemId)}</td><td>${esc(it.description)}<div class="why">${why}</div>${ov}</td><td class="m">${fmt(it.final)} / ${fmt(it.available)}</td></tr>`;
     })

@@ -49,6 +49,7 @@ export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
     `Equations read (${d.current ? d.current.source : 'none'}):`,
     ...(d.current?.equations.length ? d.current.equations.map((e, i) => `  ${i + 1}. ${e.source}`) : ['  (none)']),
     ...d.inconsistent.map((x) => `  ! ${x.student} has no solution under the question's assumptions: it earns nothing`),
+    ...(d.dimensions ?? []).map((x) => `  ! dimensions differ in ${x.student}: ${x.note}`),
     ``,
     `Marking scheme:`,
   ];
@@ -61,6 +62,11 @@ export function report(d: ApiResponse<'response.get'>, exam: Exam): string {
         `      earned by follow-through from your equation ${ft.fromStudent.map((k) => k + 1).join(', ')} (your result for item ${ft.fromItem} was wrong): equation ${ev.studentIndex + 1} ${ev.student}  vs  ${ft.relation ?? ev.accepted} (${ev.accepted} with your result put in)`,
       );
       lines.push(`      equation => relation: ${verdictLine(ev.forward)}${ev.backward ? `; relation => equation: ${verdictLine(ev.backward)}` : ''}`);
+    } else if (ev?.numeric) {
+      lines.push(
+        `      ${ev.numeric.source === 'stated' ? `stated: ${ev.numeric.written}` : `equation ${ev.studentIndex + 1} ${ev.student} with the given values`}  vs expected  ${ev.accepted} ${ev.numeric.tolerance}`,
+      );
+      lines.push(`      ${ev.numeric.note}`);
     } else if (ev) {
       lines.push(`      ${it.outcome === 'awarded' ? 'earned by' : 'closest'}: equation ${ev.studentIndex + 1} ${ev.student}  vs accepted  ${ev.accepted}`);
       lines.push(`      student => accepted: ${verdictLine(ev.forward)}${ev.backward ? `; accepted => student: ${verdictLine(ev.backward)}` : ''}`);

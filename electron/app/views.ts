@@ -29,6 +29,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('contradiction')) out.push('contradiction');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
+  if (r.marks?.dimensions?.length) out.push('dimensions');
   if (overridesAutomatic(r, schemeOf(exam, r.questionId))) out.push('overridden');
   if (r.earlier) out.push('earlier-text');
   if (r.openRegrades) out.push('regrade');

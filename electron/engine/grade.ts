@@ -193,7 +193,14 @@ const parsedSources = new WeakMap<CompiledQuestion, Map<string, Equation | null>
  * error): the one marking step of grading and re-marking, and of a scheme change's preview
  * (preview-scheme.ts), which stores nothing.
  */
-export async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | undefined, questionId: string, x: Extraction): Promise<ResponseMarks> {
+export async function marksOf(
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  questionId: string,
+  x: Extraction,
+  /** The response's text (numeric items read numbers with units from it); null for a given list. */
+  text: string | null,
+): Promise<ResponseMarks> {
   if (!cq) throw new Error(`question '${questionId}' is not in the exam`);
   let parsed = parsedSources.get(cq);
   if (!parsed) parsedSources.set(cq, (parsed = new Map()));
@@ -213,7 +220,7 @@ export async function marksOf(engine: EntailmentEngine, cq: CompiledQuestion | u
   // (a kept correction). Dropping it would mark the rest unseen and shift every evidence index:
   // the response is held for the instructor instead (needs-review, items undecided).
   if (broken.length) throw new Error(`${broken.join('; ')}: the question's variables changed since it was read; correct the reading or read it again`);
-  return markEquations(engine, cq, equations);
+  return markEquations(engine, cq, equations, { text });
 }
 
 /** Why a stored equation no longer parses against the question (the grammar's own words). */
@@ -256,7 +263,8 @@ async function markOne(
   const x = ws.getExtraction(r.id);
   if (!x) return { marked: false };
   try {
-    ws.saveMarks(r.id, x.id, await marksOf(engine, cq, r.questionId, x));
+    const text = ws.textsOf([r.id]).get(r.id) ?? null;
+    ws.saveMarks(r.id, x.id, await marksOf(engine, cq, r.questionId, x, text));
     return { marked: true };
   } catch (e) {
     if (e instanceof StaleError) return { marked: false };
@@ -330,14 +338,14 @@ export async function pickReading(
  * The marks an equation list would earn, stored nowhere: what a group correction's preview shows
  * before anything is saved. Throws for an equation the grammar rejects.
  */
-export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, sources: readonly string[]): Promise<ResponseMarks> {
+export async function marksFor(engine: EntailmentEngine, cq: CompiledQuestion, sources: readonly string[], text?: string | null): Promise<ResponseMarks> {
   const equations: Equation[] = [];
   for (const s of sources) {
     const p = parseEquation(s, { variables: cq.variables });
     if (!p.ok) throw new Error(`${JSON.stringify(s)}: ${p.errors.map((e) => e.message).join('; ')}`);
     equations.push(p.value);
   }
-  return markEquations(engine, cq, equations);
+  return markEquations(engine, cq, equations, { text });
 }
 
 /** Responses read, marked and written per batch (one read query, one write transaction). */
@@ -434,7 +442,7 @@ export async function markPending(opts: {
       const x = xs.get(r.id);
       if (x) {
         try {
-          const marks = await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x);
+          const marks = await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text);
           finished.push({ r, x, marks });
         } catch (e) {
           finished.push({ r, x, error: e });

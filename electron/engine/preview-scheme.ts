@@ -149,6 +149,7 @@ export async function previewScheme(opts: PreviewOptions): Promise<SchemePreview
   let done = 0;
   let next = 0;
   let xs: ReturnType<Workspace['getExtractions']> = new Map();
+  let texts: Map<number, string | null> = new Map(); // numeric items read numbers with units from the text
   let xsFrom = -READ_BATCH;
   const lane = async (): Promise<void> => {
     while (next < toMark.length && !signal?.aborted) {
@@ -157,14 +158,16 @@ export async function previewScheme(opts: PreviewOptions): Promise<SchemePreview
       const i = next++;
       if (i >= xsFrom + READ_BATCH || i < xsFrom) {
         xsFrom = i - (i % READ_BATCH);
-        xs = ws.getExtractions(toMark.slice(xsFrom, xsFrom + READ_BATCH).map((r) => r.id));
+        const ids = toMark.slice(xsFrom, xsFrom + READ_BATCH).map((r) => r.id);
+        xs = ws.getExtractions(ids);
+        texts = ws.textsOf(ids);
       }
       const r = toMark[i];
       const x = xs.get(r.id);
       if (!x || x.id !== r.extraction?.id) skip(r, 'reading-changed', 'its reading changed while the preview ran: preview again');
       else {
         try {
-          after.set(r.id, await marksOf(engine, edited.questions.get(r.questionId), r.questionId, x));
+          after.set(r.id, await marksOf(engine, edited.questions.get(r.questionId), r.questionId, x, texts.get(r.id) ?? null));
         } catch (e) {
           skip(r, 'engine-error', `engine error while marking: ${errorText(e)}`);
         }

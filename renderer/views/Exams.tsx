@@ -262,6 +262,7 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
             <th>Meaning</th>
             <th>Assumptions</th>
             <th>Range (open)</th>
+            <th>Unit (SI)</th>
             <th />
           </tr>
         </thead>
@@ -290,6 +291,15 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
                 </td>
                 <td className="nowrap">
                   <RangeInput value={v.range} onChange={(range) => set({ ...v, range })} />
+                </td>
+                <td>
+                  <input
+                    className="mono narrow"
+                    aria-label="variable unit"
+                    placeholder="m/s"
+                    value={v.unit ?? ''}
+                    onChange={(e) => set({ ...v, unit: e.target.value || undefined })}
+                  />
                 </td>
                 <td>
                   <button className="icon" title="Remove variable" onClick={() => onChange({ ...q, variables: q.variables.filter((_, k) => k !== i) })}>
@@ -342,6 +352,7 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
               <option value="implied">implied by a student equation</option>
               <option value="equivalent">equivalent to a student equation</option>
               <option value="answer">final answer (solved for the target)</option>
+              <option value="numeric">a number with a unit (see the exam file's "numeric")</option>
               <option value="manual">marked by hand</option>
             </select>
             <button className="icon" title="Remove item" onClick={() => onChange({ ...q, scheme: q.scheme.filter((_, k) => k !== i) })}>

@@ -65,6 +65,7 @@ const METHOD_WORDS: Record<Verdict['method'], (v: Verdict) => string> = {
   'numeric-agreement': (v) => `agrees numerically at ${v.samples ?? 'several'} points (not a proof)`,
   'vacuous-premise': () => 'the equation has no admissible solution',
   unknown: () => 'undecided',
+  'numeric-value': () => 'compared as a number with its unit',
 };
 
 /**

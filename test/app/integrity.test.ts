@@ -182,7 +182,7 @@ describe('integrity of the instructor’s work', () => {
     const check = await call('export.check', { examId });
     assert.ok(check.manualOpen.some((m) => m.studentId === 'S1' && m.items.includes('d')));
     const gb = (await call('export.gradebook', { examId })).csv.trim().split('\n');
-    assert.equal(gb[0], 'Student,ID,SIS User ID,SIS Login ID,Section,Equimark demo: two short physics questions');
+    assert.equal(gb[0], 'Student,ID,SIS User ID,SIS Login ID,Section,Equimark demo: three short physics questions');
     assert.equal(gb.length, 1 + 4, 'one row per student');
     assert.match(
       gb.find((l) => l.startsWith('S4,'))!,

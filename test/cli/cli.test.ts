@@ -59,14 +59,14 @@ test('bad files: exit 1 naming the file, the place and the problem; a rejected C
     r = await cli(['check', '--exam', bad, '--question', 'q1', 'H = 1', 'H = 2']);
     assert.match(r.err, /questions\[0\]\.scheme\[0\]\.accept\[0\]: symbol 'U' is not a variable of this question \(u, g, t, H\); did you mean 'u'\?/);
     const csv = join(dir, 'r.csv');
-    writeFileSync(csv, 'student_id,question_id,response\nS1,q1,"H = 1"\nS1,q1,again\nS2,q3,x\n');
+    writeFileSync(csv, 'student_id,question_id,response\nS1,q1,"H = 1"\nS1,q1,again\nS2,q4,x\n');
     r = await cli(['grade', '--exam', DEMO, '--responses', csv, '--out', join(dir, 'out')]);
     assert.equal(r.code, 1);
     assert.match(r.err, /line 3: duplicate response for student 'S1', question 'q1' \(first on line 2\)/);
-    assert.match(r.err, /line 4: unknown question id 'q3'/);
+    assert.match(r.err, /line 4: unknown question id 'q4'/);
     assert.equal(existsSync(join(dir, 'out', 'workspace.sqlite')), false, 'nothing stored');
     r = await cli(['check', '--exam', DEMO, '--question', 'q9', 'H = 1', 'H = 2']);
-    assert.match(r.err, /question 'q9' is not in the exam \(questions: q1, q2\)/);
+    assert.match(r.err, /question 'q9' is not in the exam \(questions: q1, q2, q3\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,24 +90,43 @@ test('check: both directions with method and evidence, parse errors by equation'
   assert.match(r.err, /EQ2 .*/);
 });
 
+test('check prints the dimensions of each side when the question declares units', async () => {
+  let r = await cli(['check', '--exam', DEMO, '--question', 'q2', 'R = (R_1 + R_2)/(R_1*R_2)', 'R = R_1*R_2/(R_1 + R_2)']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^EQ1 dimensions: INCONSISTENT: left: Ω, right: 1\/Ω$/m);
+  assert.match(r.out, /^EQ2 dimensions: consistent, both sides Ω$/m);
+  r = await cli(['check', '--exam', DEMO, '--question', 'q3', 'v = 2*g*h', 'v**2 = 2*g*h', '--json']);
+  const j = JSON.parse(r.out);
+  assert.deepEqual(j.dimensions1, { status: 'inconsistent', left: 'm/s', right: 'm^2/s^2', note: 'left: m/s, right: m²/s²' });
+  assert.equal(j.dimensions2.status, 'consistent');
+});
+
 test('grade the demo: marks.csv with the union of item columns, manual items empty; equations.csv', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eqm-demo-'));
   try {
     // As `npm run demo` runs it: no model configured, so the embedded extractor reads everything.
     const r = await cli(['grade', '--exam', DEMO, '--responses', join(ROOT, 'resources/demo/responses.csv'), '--out', dir]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /graded 17 responses/);
+    assert.match(r.out, /graded 24 responses/);
     const marks = readFileSync(join(dir, 'marks.csv'), 'utf8').trim().split('\n');
-    assert.equal(marks[0], 'student_id,question_id,a,b,c,d,r1,r2,total,status,follow_through');
-    assert.ok(marks.includes('D01,q1,1,1,2,,,,4,manual-open,'), marks.join('\n'));
-    assert.ok(marks.includes('D01,q2,,,,,1,1,2,complete,'));
-    assert.ok(marks.includes('D05,q1,0,0,0,,,,0,blank,'));
-    assert.ok(marks.includes('D03,q1,0,1,0,,,,1,manual-open,'), 'an unsolved equivalent equation is not an answer');
+    assert.equal(marks[0], 'student_id,question_id,a,b,c,d,r1,r2,v1,v2,total,status,dimensions,follow_through');
+    assert.ok(marks.includes('D01,q1,1,1,2,,,,,,4,manual-open,,'), marks.join('\n'));
+    assert.ok(marks.includes('D01,q2,,,,,1,1,,,2,complete,,'));
+    assert.ok(marks.includes('D05,q1,0,0,0,,,,,,0,blank,,'));
+    assert.ok(marks.includes('D03,q1,0,1,0,,,,,,1,manual-open,,'), 'an unsolved equivalent equation is not an answer');
     // Error carried forward: a wrong time to the top (t = u/(2g)) worked on correctly earns b by
     // follow-through, marked in the last column; a second error (a wrong height from it) earns nothing.
-    assert.ok(marks.includes('D09,q1,0,1,0,,,,1,manual-open,b'), marks.join('\n'));
-    assert.ok(marks.includes('D10,q1,0,0,0,,,,0,manual-open,'), marks.join('\n'));
+    assert.ok(marks.includes('D09,q1,0,1,0,,,,,,1,manual-open,,b'), marks.join('\n'));
+    assert.ok(marks.includes('D10,q1,0,0,0,,,,,,0,manual-open,,'), marks.join('\n'));
+    // Dimensions beside the marks; the numeric item: a conversion earns it, 4 figures and a wrong unit don't, "about 10" is the instructor's.
+    assert.ok(marks.includes('D07,q2,,,,,0,0,,,0,complete,"1: Eq(R, (R_1 + R_2)/(R_1*R_2)): left: Ω, right: 1/Ω",'), marks.join('\n'));
+    assert.ok(marks.includes('D02,q3,,,,,,,1,1,2,needs-review,,'));
+    assert.ok(marks.includes('D04,q3,,,,,,,1,0,1,complete,,'));
+    assert.ok(marks.includes('D05,q3,,,,,,,1,0,1,complete,,'));
+    assert.ok(marks.includes('D06,q3,,,,,,,1,1,2,complete,,'));
+    assert.ok(marks.includes('D07,q3,,,,,,,0,,0,undecided,,'));
     const eqs = readFileSync(join(dir, 'equations.csv'), 'utf8');
+    assert.match(eqs, /D03,q3,.*,embedded,read,dimensions/);
     assert.match(eqs, /^student_id,question_id,equations,source,status,flags\n/);
     assert.match(eqs, /D04,q1,"\[""Eq\(H, -u\*\*2\/\(2\*g\)\)""\]",embedded,read,inconsistent/);
     // A rerun does no work and writes the same files.

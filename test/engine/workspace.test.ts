@@ -223,7 +223,7 @@ test('migrations 2 to 6: a version-1 workspace gains model_records, gold_lists, 
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(SCHEMA_VERSION, 6);
+    assert.equal(SCHEMA_VERSION, 7);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],

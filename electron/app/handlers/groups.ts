@@ -65,17 +65,22 @@ export function groupHandlers(ctx: AppContext): Handlers {
       const reach = new Set(reached.map((r) => r.id));
       const engine = await ctx.engine();
       let after: Awaited<ReturnType<typeof marksFor>>;
+      const sources = canonical(ctx, examId, questionId, equations);
       try {
-        after = await marksFor(engine, cq, canonical(ctx, examId, questionId, equations));
+        after = await marksFor(engine, cq, sources);
       } catch (e) {
         return invalid((e as Error).message);
       }
       const texts = ctx.ws.responseTexts(examId);
+      // A numeric item reads each member's own text (its numbers with units): the same list can earn differently.
+      const own = new Map<number, typeof after>();
+      if (cq.question.scheme.some((s) => s.match === 'numeric'))
+        for (const r of reached) own.set(r.id, await marksFor(engine, cq, sources, texts.get(r.id) ?? null));
       return {
         members: rows.map((r) => {
           const d = ctx.ws.getResponseDetail(r.id)!;
           const afterMarks: Record<string, number | null> = {};
-          for (const it of after.items) afterMarks[it.itemId] = it.awarded;
+          for (const it of (own.get(r.id) ?? after).items) afterMarks[it.itemId] = it.awarded;
           for (const o of d.overridesList) afterMarks[o.itemId] = o.awarded;
           return {
             responseId: String(r.id),

@@ -6,6 +6,14 @@ import { loadExamFile } from '../../engine/io/exam.ts';
 import { parseArgs, UsageError } from '../args.ts';
 import { InputError, need, type Io } from '../io.ts';
 import { withEngine } from '../engine.ts';
+import { checkDimensions, type DimensionCheck } from '../../engine/decide/dimensions.ts';
+
+/** One line on an equation's dimensions (only when the question declares units). */
+function dimensionLine(label: string, c: DimensionCheck): string {
+  if (c.status === 'unchecked') return `${label} dimensions: unchecked (${c.reason})`;
+  if (c.status === 'consistent') return `${label} dimensions: consistent, ${c.note}`;
+  return `${label} dimensions: INCONSISTENT: ${c.note}`;
+}
 
 export async function cmdCheck(argv: string[], io: Io): Promise<number> {
   const { opts, flags, positionals } = parseArgs(argv, { values: ['exam', 'question'], flags: ['json'] });
@@ -23,6 +31,9 @@ export async function cmdCheck(argv: string[], io: Io): Promise<number> {
   }
   const [a, b] = parsed.map((p) => (p.r.ok ? p.r.value : null!));
   const domain = questionDomain(cq.question);
+  const units = cq.units?.bySymbol;
+  const dimensions: { dimensions1?: DimensionCheck; dimensions2?: DimensionCheck } =
+    units && units.size ? { dimensions1: checkDimensions(a, units), dimensions2: checkDimensions(b, units) } : {};
   const result = await withEngine(async (engine) => ({
     question: qid,
     assumptions: domain.variables.map((v) => ({ name: v.name, assumptions: v.assumptions ?? [], range: v.range })),
@@ -32,6 +43,7 @@ export async function cmdCheck(argv: string[], io: Io): Promise<number> {
     consistent2: await engine.consistent(b, domain),
     forward: await engine.entails(a, b, domain),
     backward: await engine.entails(b, a, domain),
+    ...dimensions,
   }));
   if (flags.has('json')) {
     io.out(`${JSON.stringify(result, null, 2)}\n`);
@@ -54,6 +66,8 @@ export async function cmdCheck(argv: string[], io: Io): Promise<number> {
       `EQ1 => EQ2: ${verdictLine(result.forward)}`,
       `EQ2 => EQ1: ${verdictLine(result.backward)}`,
       `equivalent: ${result.forward.holds === true && result.backward.holds === true ? 'yes' : result.forward.holds === false || result.backward.holds === false ? 'no' : 'undecided'}`,
+      ...(result.dimensions1 ? [dimensionLine('EQ1', result.dimensions1)] : []),
+      ...(result.dimensions2 ? [dimensionLine('EQ2', result.dimensions2)] : []),
       '',
     ].join('\n'),
   );

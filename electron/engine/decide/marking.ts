@@ -4,9 +4,14 @@
 //   equivalent  some single student equation entails and is entailed by some accepted form;
 //   answer      as equivalent, and the student equation has the target alone on one side and
 //               not on the other;
+//   numeric     a value with a unit, read from the text or the student's symbolic answer with the
+//               given values put in, within a tolerance (decide/numeric.ts; no entailment);
 //   manual      never awarded automatically (left open).
 // An item with `follow_through` may also be earned on the student's own wrong earlier result
 // (error carried forward): ./follow-through.ts, applied once every item's own outcome is known.
+// Where the exam declares units, every equation's dimensions are checked (decide/dimensions.ts):
+// inconsistent ones are listed in `dimensions` beside the marks, and an item with
+// `require_dimensions` is not earned by one (its note says so); no other mark changes.
 // A student equation that no admissible assignment satisfies entails nothing: it earns nothing
 // and is reported in `inconsistent`. Verdicts use the question's domain (its assumptions).
 import { equationToSympy, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
@@ -15,6 +20,8 @@ import type { ItemMark, MarkEvidence, ResponseMarks, InconsistentEquation } from
 import type { EntailmentEngine, Verdict } from './entail/types.ts';
 import type { CompiledQuestion } from '../io/exam.ts';
 import { applyFollowThrough, relationOnlyForms } from './follow-through.ts';
+import { dimensionIssues } from './dimensions.ts';
+import { markNumeric } from './numeric.ts';
 
 export type { ItemMark, MarkEvidence, ResponseMarks };
 
@@ -43,10 +50,18 @@ const isVacuous = (v: Verdict): boolean => v.method === 'vacuous-premise';
  * Mark one equation list. `equations` are already parsed against the question's variables.
  * Deterministic: the same equations, question and engine verdicts give the same marks.
  */
-export async function markEquations(engine: EntailmentEngine, cq: CompiledQuestion, equations: readonly Equation[]): Promise<ResponseMarks> {
+export async function markEquations(
+  engine: EntailmentEngine,
+  cq: CompiledQuestion,
+  equations: readonly Equation[],
+  /** The response's text, for numeric items (the numbers with their units); null for a given list. */
+  opts: { text?: string | null } = {},
+): Promise<ResponseMarks> {
   const q: Question = cq.question;
   const domain = domainOf(q);
   const sources = equations.map(equationToSympy);
+  // Dimensions (where the exam declares units): evidence beside the marks (decide/dimensions.ts).
+  const dims = dimensionIssues(equations, sources, cq.units?.bySymbol);
 
   // 1. Inconsistent student equations entail nothing: set them aside.
   const inconsistent: InconsistentEquation[] = [];
@@ -77,13 +92,31 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
       continue;
     }
     const match = item.match;
+    if (match === 'numeric') {
+      items.push(
+        markNumeric(item, {
+          question: q,
+          units: cq.units?.bySymbol ?? new Map(),
+          values: cq.units?.values ?? new Map(),
+          text: opts.text,
+          equations,
+          sources,
+          usable: usable.filter((i) => !inconsistent.some((x) => x.studentIndex === i)),
+          checks: dims.checks,
+        }),
+      );
+      continue;
+    }
     const forms = cq.accept.get(item.id) ?? [];
     const relationsOnly = relationOnlyForms(cq, item); // used only by follow-through
     const considered: MarkEvidence[] = [];
     let won: MarkEvidence | undefined;
     let undecided = false;
+    // An item requiring dimensional consistency is not earned by an inconsistent equation.
+    const heldForDimensions = item.require_dimensions ? dims.issues.filter((d) => usable.includes(d.studentIndex)) : [];
     outer: for (const i of usable) {
       if (inconsistent.some((x) => x.studentIndex === i)) continue;
+      if (heldForDimensions.some((d) => d.studentIndex === i)) continue;
       const solved = match === 'answer' ? solvedFor(equations[i], q.target ?? '') : undefined;
       for (let a = 0; a < forms.length; a++) {
         if (relationsOnly.has(a)) continue;
@@ -125,7 +158,19 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
         considered.unshift(ev); // one direction holds: the closest miss, shown first
       }
     }
-    if (won) items.push({ itemId: item.id, available: item.marks, awarded: item.marks, outcome: 'awarded', match, evidence: [won] });
+    const dimensionsNote = heldForDimensions.length
+      ? `not counted, as this item requires dimensional consistency: ${heldForDimensions.map((d) => `equation ${d.studentIndex + 1} ${d.student} (${d.note})`).join('; ')}`
+      : undefined;
+    if (won)
+      items.push({
+        itemId: item.id,
+        available: item.marks,
+        awarded: item.marks,
+        outcome: 'awarded',
+        match,
+        evidence: [won],
+        ...(dimensionsNote ? { note: dimensionsNote } : {}),
+      });
     else if (undecided)
       items.push({
         itemId: item.id,
@@ -134,7 +179,7 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
         outcome: 'undecided',
         match,
         evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE),
-        note: 'the engine could not decide some check: the instructor decides',
+        note: `the engine could not decide some check: the instructor decides${dimensionsNote ? `; ${dimensionsNote}` : ''}`,
       });
     else
       items.push({
@@ -144,7 +189,7 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
         outcome: 'withheld',
         match,
         evidence: considered.slice(0, MAX_WITHHELD_EVIDENCE),
-        note: usable.length === 0 ? (equations.length ? 'every equation is inconsistent' : 'no equations') : undefined,
+        note: dimensionsNote ?? (usable.length === 0 ? (equations.length ? 'every equation is inconsistent' : 'no equations') : undefined),
       });
   }
   // Error carried forward (follow-through.ts): after every item's own outcome is known.
@@ -156,5 +201,5 @@ export async function markEquations(engine: EntailmentEngine, cq: CompiledQuesti
   const total = items.reduce((s, it) => s + (it.outcome === 'awarded' ? (it.awarded ?? 0) : 0), 0);
   const available = items.reduce((s, it) => s + it.available, 0);
   const status = items.some((it) => it.outcome === 'undecided') ? 'undecided' : items.some((it) => it.outcome === 'manual') ? 'manual-open' : 'complete';
-  return { items, total, available, inconsistent, status };
+  return { items, total, available, inconsistent, status, ...(dims.issues.length ? { dimensions: dims.issues } : {}) };
 }

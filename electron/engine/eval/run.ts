@@ -217,8 +217,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalRun> {
         const p = parseEquation(s, { variables: cq.variables });
         return p.ok ? [p.value] : [];
       });
-      const mx = await markEquations(marker, cq, extracted);
-      const mg = await markEquations(marker, cq, g.equations);
+      // Numeric items read the text itself, the same for both lists.
+      const mx = await markEquations(marker, cq, extracted, { text: resp.text });
+      const mg = await markEquations(marker, cq, g.equations, { text: resp.text });
       mx.items.forEach((it, i) => {
         if (it.outcome === 'manual') return;
         const a = it.awarded;

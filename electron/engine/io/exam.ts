@@ -3,8 +3,19 @@
 // equation parser against the question's variables, so a bad exam is rejected up front with
 // errors that name the place: `questions[1].scheme[2].accept[0]: symbol 'U' is not a variable...`.
 import { readFileSync } from 'node:fs';
-import { ExamSchema, QuestionSchema, SchemeItemSchema, VariableSchema, type Exam, type Question } from '../../../shared/exam.ts';
+import {
+  ConstantSchema,
+  ExamSchema,
+  GivenValueSchema,
+  NumericExpectationSchema,
+  QuestionSchema,
+  SchemeItemSchema,
+  VariableSchema,
+  type Exam,
+  type Question,
+} from '../../../shared/exam.ts';
 import { parseEquation, formatErrors, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
+import { numericProblems, questionUnitProblems, questionUnits, requireDimensionsProblems, validateConstants, type QuestionUnits } from './exam-units.ts';
 import { resultQuantity } from '../decide/follow-through.ts';
 
 /** One problem found in an exam file; `path` is like `questions[1].scheme[2].accept[0]`. */
@@ -27,6 +38,8 @@ export type CompiledQuestion = {
   accept: Map<string, Equation[]>;
   answer?: Equation;
   variables: string[];
+  /** Units by symbol and known values (given, constants), where the exam declares them (exam-units.ts). */
+  units?: QuestionUnits;
 };
 
 export type LoadedExam = { exam: Exam; questions: Map<string, CompiledQuestion> };
@@ -41,6 +54,9 @@ function zodPath(path: readonly PropertyKey[]): string {
 function knownKeysAt(path: readonly PropertyKey[]): string[] {
   const last = path.length >= 2 ? path[path.length - 2] : undefined;
   if (path.length === 0) return Object.keys(ExamSchema.shape);
+  if (path[path.length - 1] === 'numeric') return Object.keys(NumericExpectationSchema.shape);
+  if (last === 'constants') return Object.keys(ConstantSchema.shape);
+  if (last === 'given') return Object.keys(GivenValueSchema.shape);
   if (last === 'questions') return Object.keys(QuestionSchema.shape);
   if (last === 'variables') return Object.keys(VariableSchema.shape);
   if (last === 'scheme') return Object.keys(SchemeItemSchema.shape);
@@ -101,6 +117,7 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
   const exam = r.data;
   const problems: ExamProblem[] = [];
   const questions = new Map<string, CompiledQuestion>();
+  const constants = validateConstants(exam, problems);
   exam.questions.forEach((q, qi) => {
     const at = `questions[${qi}]`;
     if (questions.has(q.id)) problems.push({ path: `${at}.id`, message: `duplicate question id '${q.id}'` });
@@ -125,10 +142,15 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
         accept.set(item.id, []);
         return;
       }
-      if (!item.match) problems.push({ path: `${ip}.match`, message: "an automatic item needs match 'implied', 'equivalent' or 'answer' (or manual: true)" });
+      if (!item.match)
+        problems.push({ path: `${ip}.match`, message: "an automatic item needs match 'implied', 'equivalent', 'answer' or 'numeric' (or manual: true)" });
       if (item.match === 'answer' && q.target === undefined)
         problems.push({ path: `${ip}.match`, message: "match 'answer' needs the question's target variable" });
-      if (item.accept.length === 0) problems.push({ path: `${ip}.accept`, message: 'an automatic item needs at least one accepted form' });
+      if (item.numeric && item.match !== 'numeric')
+        problems.push({ path: `${ip}.numeric`, message: "only an item with match 'numeric' has 'numeric'; remove it or set match to 'numeric'" });
+      if (item.match === 'numeric') problems.push(...numericProblems(q, item, ip, constants));
+      else if (item.accept.length === 0) problems.push({ path: `${ip}.accept`, message: 'an automatic item needs at least one accepted form' });
+      if (item.require_dimensions) problems.push(...requireDimensionsProblems(q, ip, constants));
       const forms: Equation[] = [];
       item.accept.forEach((src, ai) => {
         const p = parseEquation(src, { variables });
@@ -144,7 +166,9 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
       if (p.ok) answer = p.value;
       else problems.push({ path: `${at}.answer`, message: formatErrors(p.errors) });
     }
-    questions.set(q.id, { question: q, accept, answer, variables });
+    problems.push(...questionUnitProblems(q, at));
+    const units = questionUnits(q, constants);
+    questions.set(q.id, { question: q, accept, answer, variables, ...(units ? { units } : {}) });
   });
   if (problems.length) throw new ExamError(problems, file);
   return { exam, questions };

@@ -1,7 +1,7 @@
 // Marks (the automatic marks of a response, item by item, with evidence), the instructor's
 // overrides and comments.
 import type { Question } from '../../../shared/exam.ts';
-import type { ItemMark, ResponseMarks } from '../../../shared/marks.ts';
+import type { DimensionIssue, ItemMark, ResponseMarks } from '../../../shared/marks.ts';
 import type { Comment, Override } from './workspace.ts';
 import { audit, responseKey } from './audit.ts';
 import { json, now, parse, type Row, type Statements } from './statements.ts';
@@ -22,15 +22,9 @@ export function saveMarks(st: Statements, responseId: number, extractionId: numb
     if (!cur || Number(cur.id) !== extractionId) throw new StaleError(`response ${responseId}: extraction changed while marking; mark again`);
     const old = getMarks(st, responseId);
     st.sql('DELETE FROM mark_results WHERE response_id = ?').run(responseId);
-    st.sql('INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      responseId,
-      extractionId,
-      marks.total,
-      marks.available,
-      marks.status,
-      json(marks.inconsistent),
-      now(),
-    );
+    st.sql(
+      'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at, dimensions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), now(), dimensionsJson(marks));
     const ins = st.sql(
       'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -65,7 +59,7 @@ export function saveMarksBatch(
     const stale: number[] = [];
     const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
     const insResult = st.sql(
-      'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at, dimensions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const ins = st.sql(
       'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -78,12 +72,20 @@ export function saveMarksBatch(
       }
       const old = marked.has(responseId) ? getMarks(st, responseId) : null;
       if (old) del.run(responseId);
-      insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at);
+      insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks));
       marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
       audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
     }
     return stale;
   });
+}
+
+/** The dimension issues as stored: NULL when there are none. */
+const dimensionsJson = (m: ResponseMarks): string | null => (m.dimensions?.length ? json(m.dimensions) : null);
+
+/** A stored row's dimension issues, as the optional field of ResponseMarks. */
+export function dimensionsOf(row: Row): { dimensions?: DimensionIssue[] } {
+  return row.dimensions === null || row.dimensions === undefined ? {} : { dimensions: parse<DimensionIssue[]>(row.dimensions) };
 }
 
 export function getMarks(st: Statements, responseId: number): StoredMarks | null {
@@ -104,6 +106,7 @@ export function getMarks(st: Statements, responseId: number): StoredMarks | null
     available: Number(m.available),
     status: m.status as ResponseMarks['status'],
     inconsistent: parse(m.inconsistent),
+    ...dimensionsOf(m),
     extractionId: Number(m.extraction_id),
     markedAt: String(m.marked_at),
   };

@@ -174,6 +174,13 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX responses_question ON responses(exam_id, question_id, id);
     `,
   },
+  {
+    version: 7,
+    description: 'mark_results.dimensions: equations found dimensionally inconsistent (evidence beside the marks)',
+    up: `
+      ALTER TABLE mark_results ADD COLUMN dimensions TEXT; -- JSON array of DimensionIssue, or NULL (none, or no units declared)
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -4,7 +4,7 @@ import type { GivenRow, ImportPlan, ImportResponsesResult, ResponseDetail, Respo
 import { audit } from './audit.ts';
 import { getExam } from './exams.ts';
 import { ENGINE_ERROR_FLAG, getExtraction, sameExtraction, WAITING_FLAG, writeExtraction } from './extractions.ts';
-import { commentsOf, getMarks, overridesOf } from './marks.ts';
+import { commentsOf, dimensionsOf, getMarks, overridesOf } from './marks.ts';
 import { json, now, parse, type Row, type Statements } from './statements.ts';
 import type { ExtractionSource, ExtractionStatus } from '../../../shared/extraction.ts';
 import type { ResponseMarks } from '../../../shared/marks.ts';
@@ -182,7 +182,9 @@ function summary(st: Statements, r: Row): ResponseSummary {
     studentId: String(r.student_id),
     questionId: String(r.question_id),
     extraction: x ? { id: x.id, status: x.status, source: x.source, flags: x.flags, equations: x.equations.map((e) => e.source) } : null,
-    marks: m ? { total: m.total, available: m.available, status: m.status, inconsistent: m.inconsistent } : null,
+    marks: m
+      ? { total: m.total, available: m.available, status: m.status, inconsistent: m.inconsistent, ...(m.dimensions ? { dimensions: m.dimensions } : {}) }
+      : null,
     effective,
     overrides: ov.length,
     overriddenItems: ov.map((o) => o.itemId),
@@ -215,7 +217,7 @@ export function listResponses(
   const rows = st
     .sql(
       `SELECT r.id, r.exam_id, r.student_id, r.question_id, x.id AS xid, x.status AS xstatus, x.source AS xsource, x.flags AS xflags, x.equations AS xequations,
-         m.total, m.available, m.status AS mstatus, m.inconsistent
+         m.total, m.available, m.status AS mstatus, m.inconsistent, m.dimensions
        FROM responses r LEFT JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id
        WHERE ${FILTER} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
     )
@@ -283,7 +285,13 @@ export function listResponses(
       marks:
         r.mstatus === null
           ? null
-          : { total: Number(r.total), available: Number(r.available), status: r.mstatus as ResponseMarks['status'], inconsistent: parse(r.inconsistent) },
+          : {
+              total: Number(r.total),
+              available: Number(r.available),
+              status: r.mstatus as ResponseMarks['status'],
+              inconsistent: parse(r.inconsistent),
+              ...dimensionsOf(r),
+            },
       effective: effective.get(id) ?? {},
       overrides: overrides.get(id)?.length ?? 0,
       overriddenItems: overrides.get(id) ?? [],

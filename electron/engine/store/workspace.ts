@@ -9,7 +9,7 @@
 import Database from 'better-sqlite3';
 import type { Exam } from '../../../shared/exam.ts';
 import type { Extraction, ExtractionSource, ExtractionStatus } from '../../../shared/extraction.ts';
-import type { ItemMark, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
+import type { DimensionIssue, ItemMark, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
 import type { ModelRef, ResponseRecord } from '../read/model/types.ts';
 import { auditLog } from './audit.ts';
 import * as exams from './exams.ts';
@@ -39,7 +39,14 @@ export type ResponseSummary = {
   /** Extraction status, or null when not yet extracted. */
   extraction: { id: number; status: ExtractionStatus; source: ExtractionSource; flags: string[]; equations: string[] } | null;
   /** Marks, or null when not yet marked (or invalidated by a new extraction). */
-  marks: { total: number; available: number; status: ResponseMarks['status']; inconsistent: InconsistentEquation[] } | null;
+  marks: {
+    total: number;
+    available: number;
+    status: ResponseMarks['status'];
+    inconsistent: InconsistentEquation[];
+    /** Equations found dimensionally inconsistent (absent: none, or no units declared). */
+    dimensions?: DimensionIssue[];
+  } | null;
   /** Item id -> effective mark (override if any, else automatic; null = open). */
   effective: Record<string, number | null>;
   /** Number of overrides on this response. */

@@ -25,6 +25,7 @@ export function ItemEvidence({ it, variables, showSource }: { it: Item; variable
   const ev = it.evidence[0];
   if (!ev) return null;
   if (ev.followThrough && it.outcome === 'awarded') return <FollowThroughEvidence it={it} variables={variables} showSource={showSource} />;
+  if (ev.numeric) return <NumericEvidence ev={ev} numeric={ev.numeric} variables={variables} showSource={showSource} />;
   return (
     <div>
       {it.outcome === 'awarded' ? 'Earned by ' : 'Closest: '}equation {ev.studentIndex + 1}{' '}
@@ -62,6 +63,41 @@ function FollowThroughEvidence({ it, variables, showSource }: { it: Item; variab
         equation ⇒ relation: {verdictWords(ev.forward)}
         {ev.backward && <> · relation ⇒ equation: {verdictWords(ev.backward)}</>}
       </div>
+    </div>
+  );
+}
+
+/** How a numeric item's value was read, converted and compared (the tolerance and significant figures in the note). */
+function NumericEvidence({
+  ev,
+  numeric,
+  variables,
+  showSource,
+}: {
+  ev: Item['evidence'][number];
+  numeric: NonNullable<Item['evidence'][number]['numeric']>;
+  variables: readonly string[];
+  showSource: boolean;
+}) {
+  return (
+    <div data-testid="numeric-evidence">
+      {numeric.source === 'stated' ? (
+        <>
+          Stated: <code>{numeric.written}</code>
+        </>
+      ) : (
+        <>
+          Equation {ev.studentIndex + 1} <EvidenceEquation source={ev.student} variables={variables} showSource={showSource} /> with the given values
+        </>
+      )}
+      {numeric.value !== null && (
+        <>
+          {' '}
+          → {Number(numeric.value.toPrecision(6))} {numeric.unit}
+        </>
+      )}{' '}
+      · expected {numeric.expected} {numeric.unit} {numeric.tolerance}
+      <div className="small">{numeric.note}</div>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { api } from '../../api.ts';
 import { errorText } from '../../util.ts';
 import type { ResponseDetail, SympyDetail } from '../../../shared/api.ts';
-import { ItemEvidence, ItemLimits } from './Evidence.tsx';
+import { EvidenceEquation, ItemEvidence, ItemLimits } from './Evidence.tsx';
 
 type Item = ResponseDetail['items'][number];
 
@@ -42,6 +42,17 @@ export function Marks({
               <code>{x.student}</code> has no solution with the question's assumptions, so it earns nothing{x.note ? ` (${x.note})` : ''}.
             </div>
           ))}
+        </div>
+      )}
+      {d.dimensions && d.dimensions.length > 0 && (
+        <div className="banner info" data-testid="dimensions">
+          {d.dimensions.map((x, i) => (
+            <div key={i}>
+              Dimensions differ in equation {x.studentIndex + 1} <EvidenceEquation source={x.student} variables={d.variables} showSource={showSource} />:{' '}
+              <strong>{x.note}</strong>.
+            </div>
+          ))}
+          <div className="small muted">Evidence beside the marks: it changes a mark only for an item that requires dimensional consistency.</div>
         </div>
       )}
       <table className="plain items">
@@ -137,7 +148,7 @@ function ItemRow({
         {byHand && <span className="small human">marked by you</span>}
         <ItemLimits it={it} limits={limits} target={target} />
         <ItemEvidence it={it} variables={variables} showSource={showSource} />
-        {!ev && it.outcome === 'withheld' && <span className="muted">No equation implies an accepted form.</span>}
+        {!ev && it.outcome === 'withheld' && it.match !== 'numeric' && <span className="muted">No equation implies an accepted form.</span>}
         {it.note && !(it.outcome === 'awarded' && ev?.followThrough) && <div className="muted small">{it.note}</div>}
         {it.override && it.override.comment !== NO_REASON && <div className="small human">“{it.override.comment}”</div>}
       </td>

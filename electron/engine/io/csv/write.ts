@@ -42,11 +42,20 @@ export function followThroughItems(r: Pick<ResponseSummary, 'followThrough' | 'o
 
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000));
 
+/**
+ * The `dimensions` cell: each dimensionally inconsistent equation with both sides' dimensions
+ * (`2: Eq(R, ...): left: Ω, right: 1/Ω`), ` | `-separated; empty when there is none or the exam
+ * declares no units. Evidence beside the marks: it changes no mark by itself.
+ */
+export function dimensionsCell(marks: { dimensions?: readonly { studentIndex: number; student: string; note: string }[] } | null | undefined): string {
+  return (marks?.dimensions ?? []).map((d) => `${d.studentIndex + 1}: ${d.student}: ${d.note}`).join(' | ');
+}
+
 /** marks.csv; `list` is the class list when the caller has read it already (one read for both files). */
 export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
   const cols = itemColumns(exam);
   const ft = hasFollowThrough(exam);
-  const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status', ...(ft ? ['follow_through'] : [])]];
+  const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status', 'dimensions', ...(ft ? ['follow_through'] : [])]];
   const questions = new Map(exam.questions.map((q) => [q.id, { q, own: new Set(q.scheme.map((s) => s.id)) }]));
   for (const r of list) {
     const own = questions.get(r.questionId)?.own ?? new Set<string>();
@@ -56,7 +65,7 @@ export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSumma
     });
     const total = effectiveTotal(r);
     const extra = ft ? [followThroughItems(r).join(';')] : [];
-    rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state, ...extra]);
+    rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state, dimensionsCell(r.marks), ...extra]);
   }
   return safeCsv(rows);
 }
@@ -112,6 +121,7 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
       'overridden',
       'comments',
       'open_regrade_requests',
+      'dimensions',
       ...(ft ? ['follow_through'] : []),
     ],
   ];
@@ -136,6 +146,7 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
       d.overridesList.map((o) => `${r.questionId}.${o.itemId}`).join(';'),
       comments.join(' | '),
       String(r.openRegrades ?? 0),
+      dimensionsCell(r.marks),
       ...(ft
         ? [
             followThroughItems(r)
@@ -189,6 +200,7 @@ export function equationsCsv(ws: Workspace, exam: Exam, list: readonly ResponseS
     const x = r.extraction;
     const flags = [...(x?.flags ?? [])];
     if (r.marks?.inconsistent.length && !flags.includes('inconsistent')) flags.push('inconsistent');
+    if (r.marks?.dimensions?.length && !flags.includes('dimensions')) flags.push('dimensions');
     rows.push([r.studentId, r.questionId, JSON.stringify(x?.equations ?? []), x?.source ?? '', x?.status ?? 'pending', flags.join(';')]);
   }
   return safeCsv(rows);
