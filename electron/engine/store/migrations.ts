@@ -4,6 +4,35 @@ import type Database from 'better-sqlite3';
 
 export type Migration = { version: number; description: string; up: string };
 
+/**
+ * The triggers that keep `review_changes` (migration 7): after any insert, update or delete of a
+ * row that a response's line in the review list rests on, that response gets the next sequence number.
+ */
+function changeTriggers(): string {
+  const tables: [table: string, key: string][] = [
+    ['responses', 'id'],
+    ['extractions', 'response_id'],
+    ['mark_results', 'response_id'],
+    ['overrides', 'response_id'],
+    ['earlier_changes', 'response_id'],
+    ['regrade_requests', 'response_id'],
+  ];
+  const events: [event: string, row: string][] = [
+    ['INSERT', 'NEW'],
+    ['UPDATE', 'NEW'],
+    ['DELETE', 'OLD'],
+  ];
+  return tables
+    .flatMap(([table, key]) =>
+      events.map(
+        ([event, row]) =>
+          `CREATE TRIGGER review_changes_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN ` +
+          `INSERT OR REPLACE INTO review_changes (response_id, seq) VALUES (${row}.${key}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes)); END;`,
+      ),
+    )
+    .join('\n');
+}
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -172,6 +201,27 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
       CREATE INDEX marks_outcome ON marks(outcome, response_id);
       CREATE INDEX responses_question ON responses(exam_id, question_id, id);
+    `,
+  },
+  {
+    version: 7,
+    description:
+      'review_changes: which responses changed since the app last read them (kept by triggers), so its review index re-reads only those; indexes for the foreign keys that pointed at extractions unindexed',
+    up: `
+      -- One row per response that ever changed, with the sequence number of its last change: the
+      -- app's review index (electron/app/review-index.ts) asks for the rows past the number it last
+      -- saw. Triggers keep it, so no write path can forget to. Marks (table marks) are written and
+      -- dropped only with their mark_results row, whose triggers cover them.
+      CREATE TABLE review_changes (
+        response_id INTEGER PRIMARY KEY,
+        seq INTEGER NOT NULL
+      );
+      CREATE INDEX review_changes_seq ON review_changes(seq);
+${changeTriggers()}
+      -- Dropping an extraction cascades to its marks and clears the model record's link: without
+      -- these, each such delete scanned the whole table.
+      CREATE INDEX mark_results_extraction ON mark_results(extraction_id);
+      CREATE INDEX model_records_extraction ON model_records(extraction_id);
     `,
   },
 ];
