@@ -16,8 +16,8 @@ export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
   const [qid, setQid] = useState<string>();
   const questionId = qid ?? exam?.questions[0]?.id;
   const [groups, error, reload] = useLoad(() => (questionId ? api['groups.list']({ examId, questionId }) : Promise.resolve([])), [examId, questionId]);
-  // The members' names, texts and marks (the review list's rows), for each group's member list.
-  const [list, , reloadList] = useLoad(() => api['review.list']({ examId }), [examId]);
+  // The members' names, texts and marks (the review list's rows of this question only), for each group's member list.
+  const [list, , reloadList] = useLoad(() => (questionId ? api['review.list']({ examId, questionId }) : Promise.resolve(undefined)), [examId, questionId]);
   const members = list ? new Map(list.rows.map((r) => [r.responseId, r])) : undefined;
   const [target, setTarget] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
