@@ -80,6 +80,7 @@ export class ReviewIndex {
       moved = true;
     }
     this.#seen = changes.last;
+    if (list.length === 0 && !moved) return this; // only other exams' responses changed
     this.#counts = null;
     // Student and question never change for a response: those orders hold unless rows came or went.
     if (moved) {

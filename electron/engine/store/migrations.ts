@@ -30,7 +30,13 @@ function changeTriggers(): string {
           `INSERT OR REPLACE INTO review_changes (response_id, seq) VALUES (${row}.${key}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes)); END;`,
       ),
     )
-    .join('\n');
+    .join('\n')
+    .concat(
+      // Marks are written and dropped with their mark_results row (whose triggers name the
+      // response); one changed in place would not be, so an update names it too (none does now: free).
+      '\nCREATE TRIGGER review_changes_marks_update AFTER UPDATE ON marks BEGIN ' +
+        'INSERT OR REPLACE INTO review_changes (response_id, seq) VALUES (NEW.response_id, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes)); END;',
+    );
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -206,12 +212,11 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 7,
     description:
-      'review_changes: which responses changed since the app last read them (kept by triggers), so its review index re-reads only those; indexes for the foreign keys that pointed at extractions unindexed',
+      'review_changes: which responses changed since the app last read them (kept by triggers), so its review index re-reads only those; indexes for the foreign keys that pointed at extractions unindexed, and for one response's audit log',
     up: `
       -- One row per response that ever changed, with the sequence number of its last change: the
       -- app's review index (electron/app/review-index.ts) asks for the rows past the number it last
-      -- saw. Triggers keep it, so no write path can forget to. Marks (table marks) are written and
-      -- dropped only with their mark_results row, whose triggers cover them.
+      -- saw. Triggers keep it, so no write path can forget to.
       CREATE TABLE review_changes (
         response_id INTEGER PRIMARY KEY,
         seq INTEGER NOT NULL
@@ -222,6 +227,8 @@ ${changeTriggers()}
       -- these, each such delete scanned the whole table.
       CREATE INDEX mark_results_extraction ON mark_results(extraction_id);
       CREATE INDEX model_records_extraction ON model_records(extraction_id);
+      -- One response's history (the detail view) by its key, without reading the whole log.
+      CREATE INDEX audit_key ON audit(entity_key, id);
     `,
   },
 ];

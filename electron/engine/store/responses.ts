@@ -206,7 +206,8 @@ export function listResponses(
   const paged = filter.offset !== undefined || filter.limit !== undefined;
   // By ids (the app's review index re-reading the responses that changed): those of this exam only.
   const byIds = filter.ids !== undefined;
-  const head = byIds ? 'r.exam_id = ? AND r.id IN (SELECT value FROM json_each(?))' : FILTER;
+  // `+r.exam_id`: looked up by primary key, not by scanning the exam's index.
+  const head = byIds ? '+r.exam_id = ? AND r.id IN (SELECT value FROM json_each(?))' : FILTER;
   let args: unknown[] = byIds
     ? [examId, JSON.stringify(filter.ids)]
     : [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
