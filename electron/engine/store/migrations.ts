@@ -212,7 +212,7 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 7,
     description:
-      'review_changes: which responses changed since the app last read them (kept by triggers), so its review index re-reads only those; indexes for the foreign keys that pointed at extractions unindexed, and for one response's audit log',
+      "review_changes: which responses changed since the app last read them (kept by triggers), so its review index re-reads only those; indexes for the foreign keys that pointed at extractions unindexed, and for one response's audit log",
     up: `
       -- One row per response that ever changed, with the sequence number of its last change: the
       -- app's review index (electron/app/review-index.ts) asks for the rows past the number it last
