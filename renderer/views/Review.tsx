@@ -57,9 +57,16 @@ function useReviewRows(examId: string, f: ReviewFilters, focus: string | null): 
   useEffect(() => {
     let live = true;
     setBase(lastBase?.examId === examId ? lastBase : undefined);
-    api['review.list']({ examId, limit: WHOLE_LIST }).then(
-      (d) => {
-        const b: Base = { examId, whole: (d.total ?? d.rows.length) <= WHOLE_LIST ? d.rows : null, items: d.items, counts: d.counts ?? countsOf(d.rows) };
+    // A list known to be long: only its counts (its rows come by pages); else the whole list, if short.
+    const long = lastBase?.examId === examId && lastBase.whole === null;
+    const load = async (): Promise<Base> => {
+      let d = await api['review.list']({ examId, limit: long ? 1 : WHOLE_LIST });
+      const total = d.total ?? d.rows.length;
+      if (long && total <= WHOLE_LIST) d = await api['review.list']({ examId, limit: WHOLE_LIST });
+      return { examId, whole: total <= WHOLE_LIST ? d.rows : null, items: d.items, counts: d.counts ?? countsOf(d.rows) };
+    };
+    load().then(
+      (b) => {
         lastBase = b;
         if (live) setBase(b);
       },
@@ -92,10 +99,10 @@ function useReviewRows(examId: string, f: ReviewFilters, focus: string | null): 
           inflight.current.delete(tag);
           if (keyRef.current !== k) return; // the filters changed meanwhile: another answer is coming
           setPages((cur) => {
-            const same = cur?.key === k;
-            const rows = new Map(same ? cur.rows : []);
+            const same = cur && cur.key === k ? cur : null;
+            const rows = new Map(same?.rows ?? []);
             rows.set(p, d.rows);
-            const located = locate ? { id: locate, at: d.located ?? null } : same ? cur.located : null;
+            const located = locate ? { id: locate, at: d.located ?? null } : (same?.located ?? null);
             return { key: k, total: d.total ?? d.rows.length, counts: d.counts ?? null, located, rows };
           });
           // The focused row is further down: its page too.
