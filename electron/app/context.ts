@@ -75,7 +75,7 @@ export class AppContext {
   /** The review list of each exam, kept here and refreshed from the workspace's change log (review-index.ts). */
   readonly reviews: ReviewIndexes;
   /** Answer groups per question, kept while none of the question's rows changes (review-index.ts `questionVersion`). */
-  readonly groupCache = new Map<string, { version: string; groups: unknown }>();
+  readonly groupCache = new Map<string, { version: string; engine: Engine; groups: unknown }>();
 
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);

@@ -43,12 +43,14 @@ export function groupHandlers(ctx: AppContext): Handlers {
       const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
       // Kept while no row of the question changes: opening the view again, or another question
       // and back, costs nothing; the first time reads the question's rows in bulk (one index).
+      // (And while the engine is the same one: another engine, with other settings, may prove other lists equivalent.)
       const version = ctx.reviewIndex(examId).questionVersion(questionId);
+      const engine = await ctx.engine();
       const cacheKey = `${examId}\u0000${questionId}`;
       const cached = ctx.groupCache.get(cacheKey);
-      if (cached?.version === version) return cached.groups as ApiResponse<'groups.list'>;
+      if (cached?.version === version && cached.engine === engine) return cached.groups as ApiResponse<'groups.list'>;
       const variables = q.variables.map((v) => v.name);
-      const groups = await answerGroups(await ctx.engine(), q, ctx.ws.listResponses(examId, { questionId }));
+      const groups = await answerGroups(engine, q, ctx.ws.listResponses(examId, { questionId }));
       const out = groups.map((g) => {
         const totals = new Set(g.members.map((m) => effectiveTotal(m)));
         return {
@@ -63,7 +65,7 @@ export function groupHandlers(ctx: AppContext): Handlers {
         };
       });
       // Only if nothing changed while the engine compared lists (a grading job may be marking).
-      if (ctx.reviewIndex(examId).questionVersion(questionId) === version) ctx.groupCache.set(cacheKey, { version, groups: out });
+      if (ctx.reviewIndex(examId).questionVersion(questionId) === version) ctx.groupCache.set(cacheKey, { version, engine, groups: out });
       return out;
     },
 
