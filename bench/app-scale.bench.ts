@@ -263,13 +263,22 @@ export async function main(): Promise<void> {
     const manual = q1.scheme.find((s) => s.manual);
     const open = (await call('review.list', { ...first, questionId: q1.id, onlyManual: true })).value.rows[0];
     if (manual && open) {
-      timings.push({ name: 'a mark typed in a response', ms: (await call('response.override', { responseId: open.responseId, itemId: manual.id, marks: 1 })).ms, goal: 300 });
+      timings.push({
+        name: 'a mark typed in a response',
+        ms: (await call('response.override', { responseId: open.responseId, itemId: manual.id, marks: 1 })).ms,
+        goal: 300,
+      });
       timings.push({ name: 'back to the list after it', ms: (await call('review.list', first)).ms, goal: 300 });
     }
 
     // Answer groups of a question: the first time (the engine compares the lists), again, and after a change in the question.
     const g1 = await call('groups.list', { examId, questionId: q1.id });
-    timings.push({ name: `answer groups of ${q1.id}, first time`, ms: g1.ms, goal: 1000, note: `${g1.value.length} groups of ${g1.value.reduce((s, g) => s + g.responseIds.length, 0)} responses` });
+    timings.push({
+      name: `answer groups of ${q1.id}, first time`,
+      ms: g1.ms,
+      goal: 1000,
+      note: `${g1.value.length} groups of ${g1.value.reduce((s, g) => s + g.responseIds.length, 0)} responses`,
+    });
     timings.push({ name: `answer groups of ${q1.id} again`, ms: (await call('groups.list', { examId, questionId: q1.id })).ms, goal: 1000 });
     if (manual && open) await call('response.override', { responseId: open.responseId, itemId: manual.id, marks: 0 });
     timings.push({ name: `answer groups of ${q1.id} after a mark changed`, ms: (await call('groups.list', { examId, questionId: q1.id })).ms, goal: 1000 });

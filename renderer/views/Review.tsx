@@ -152,10 +152,7 @@ function useReviewRows(examId: string, f: ReviewFilters, focus: string | null): 
       }
       return held.located?.id === id && held.located.at !== null ? held.located.at : -1;
     },
-    held: () =>
-      [...(held?.rows.entries() ?? [])]
-        .sort(([a], [b]) => a - b)
-        .flatMap(([, rows]) => rows),
+    held: () => [...(held?.rows.entries() ?? [])].sort(([a], [b]) => a - b).flatMap(([, rows]) => rows),
     ensure: (from, to) => {
       if (!held) return;
       for (let p = Math.floor(Math.max(0, from) / PAGE); p <= Math.floor(Math.max(0, to) / PAGE); p++) if (!held.rows.has(p)) fetchPage(p);

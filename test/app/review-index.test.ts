@@ -48,7 +48,8 @@ describe('review index', () => {
     ws.importExam(exam.exam);
     const rows = [];
     for (let i = 1; i <= STUDENTS; i++)
-      for (const q of ['q1', 'q2']) rows.push({ studentId: `S${String(i).padStart(3, '0')}`, questionId: q, text: i % 9 === 0 ? '' : `Student ${i} on ${q}: see working` });
+      for (const q of ['q1', 'q2'])
+        rows.push({ studentId: `S${String(i).padStart(3, '0')}`, questionId: q, text: i % 9 === 0 ? '' : `Student ${i} on ${q}: see working` });
     ws.importResponses('big', rows);
     // Most read and marked; some partial (need review), some blank, a few not read at all.
     const engine = new FakeEngine();

@@ -66,10 +66,7 @@ describe('review table with thousands of responses', { skip: skip ?? false }, ()
     // End goes to the last row, fetched when asked for.
     await page.locator('[data-testid="review-table"] [data-response]').first().focus();
     await page.keyboard.press('End');
-    await page.waitForFunction(
-      (id) => document.activeElement?.textContent?.includes(id) ?? false,
-      `X${String(STUDENTS).padStart(5, '0')}`,
-    );
+    await page.waitForFunction((id) => document.activeElement?.textContent?.includes(id) ?? false, `X${String(STUDENTS).padStart(5, '0')}`);
     assert.deepEqual(errors, []);
   });
 });
