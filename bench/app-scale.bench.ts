@@ -176,7 +176,7 @@ export async function main(): Promise<void> {
   try {
     const exam = validateExam(JSON.parse(readFileSync(join(DATA, 'exam.json'), 'utf8'))).exam;
     const examId = exam.id;
-    let t = performance.now();
+    const t = performance.now();
     const built = build(service, exam);
     const buildMs = performance.now() - t;
     console.log(
@@ -224,7 +224,7 @@ export async function main(): Promise<void> {
     console.log(`baseline (before): the unpaged full list ${base.toFixed(0)} ms per call; the summary ${baseSummary.toFixed(0)} ms`);
 
     const first = { examId, limit: PAGE, sort: 'student' as const, dir: 1 as const };
-    let r = await call('review.list', first);
+    const r = await call('review.list', first);
     timings.push({ name: 'review list, first open (reads the whole list once)', ms: r.ms, goal: null });
     const total = r.value.total ?? 0;
     const again: number[] = [];

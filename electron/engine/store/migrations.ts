@@ -6,7 +6,9 @@ export type Migration = { version: number; description: string; up: string };
 
 /**
  * The triggers that keep `review_changes` (migration 7): after any insert, update or delete of a
- * row that a response's line in the review list rests on, that response gets the next sequence number.
+ * row that a response's line in the review list rests on, that response gets the next sequence
+ * number. An update then an insert where there was none, never `INSERT OR REPLACE`: a statement's
+ * own conflict clause (an upsert's) would override the trigger's and fail on the second change.
  */
 function changeTriggers(): string {
   const tables: [table: string, key: string][] = [
@@ -22,21 +24,20 @@ function changeTriggers(): string {
     ['UPDATE', 'NEW'],
     ['DELETE', 'OLD'],
   ];
-  return tables
-    .flatMap(([table, key]) =>
+  const named = (id: string): string =>
+    `UPDATE review_changes SET seq = (SELECT max(seq) + 1 FROM review_changes) WHERE response_id = ${id}; ` +
+    `INSERT INTO review_changes (response_id, seq) SELECT ${id}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes) ` +
+    `WHERE NOT EXISTS (SELECT 1 FROM review_changes WHERE response_id = ${id});`;
+  return [
+    ...tables.flatMap(([table, key]) =>
       events.map(
-        ([event, row]) =>
-          `CREATE TRIGGER review_changes_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN ` +
-          `INSERT OR REPLACE INTO review_changes (response_id, seq) VALUES (${row}.${key}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes)); END;`,
+        ([event, row]) => `CREATE TRIGGER review_changes_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN ${named(`${row}.${key}`)} END;`,
       ),
-    )
-    .join('\n')
-    .concat(
-      // Marks are written and dropped with their mark_results row (whose triggers name the
-      // response); one changed in place would not be, so an update names it too (none does now: free).
-      '\nCREATE TRIGGER review_changes_marks_update AFTER UPDATE ON marks BEGIN ' +
-        'INSERT OR REPLACE INTO review_changes (response_id, seq) VALUES (NEW.response_id, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes)); END;',
-    );
+    ),
+    // Marks are written and dropped with their mark_results row (whose triggers name the
+    // response); one changed in place would not be, so an update names it too (none does now: free).
+    `CREATE TRIGGER review_changes_marks_update AFTER UPDATE ON marks BEGIN ${named('NEW.response_id')} END;`,
+  ].join('\n');
 }
 
 export const MIGRATIONS: Migration[] = [
