@@ -13,7 +13,8 @@ import { ExportView } from './views/Export.tsx';
 import { SettingsView } from './views/Settings.tsx';
 import { RegradesView } from './views/Regrades.tsx';
 import type { ReviewRow } from '../shared/api.ts';
-import { NO_FILTERS, filterRows, routeFromHash, routeToHash, type Nav, type Route, type View } from './nav.ts';
+import { NO_FILTERS, routeFromHash, routeToHash, type Nav, type Route, type View } from './nav.ts';
+import { rowsAround } from './review-query.ts';
 
 const STEPS: { view: View; label: string; hint: string; needsExam: boolean }[] = [
   { view: 'exams', label: '1 Exam', hint: 'questions and marking scheme', needsExam: false },
@@ -70,8 +71,9 @@ export function App() {
   useEffect(() => {
     if (view !== 'response' || !examId || !responseId || queue.some((r) => r.responseId === responseId)) return;
     let live = true;
-    api['review.list']({ examId }).then(
-      (d) => live && setQueue(filterRows(d.rows, route.review)),
+    // Only the rows around it, filtered and sorted by the main process: the list may be long.
+    rowsAround(examId, route.review, responseId).then(
+      (rows) => live && setQueue(rows),
       () => {},
     );
     return () => {

@@ -4,29 +4,12 @@
 // (filters, search, sort, the focused row; the scroll is kept beside, per list).
 // Kept apart from App.tsx so that views never import the component that imports them.
 import type { ReviewRow } from '../shared/api.ts';
+import { NO_FILTERS, SORTS, type ReviewFilters, type SortKey } from '../shared/review-filter.ts';
 
 export type View = 'exams' | 'responses' | 'grade' | 'review' | 'response' | 'groups' | 'summary' | 'regrades' | 'export' | 'settings';
 const VIEWS: readonly View[] = ['exams', 'responses', 'grade', 'review', 'response', 'groups', 'summary', 'regrades', 'export', 'settings'];
 
-export type SortKey = 'student' | 'question' | 'total' | 'status';
-const SORTS: readonly SortKey[] = ['student', 'question', 'total', 'status'];
-
-/** The review list as the instructor left it. */
-export type ReviewFilters = {
-  /** A question id, or 'all'. */
-  question: string;
-  /** A chip, or 'all'. */
-  chip: string;
-  /** Only responses needing review. */
-  onlyReview: boolean;
-  /** Only responses with a manual item still open (the keyboard grading filter). */
-  onlyManual: boolean;
-  search: string;
-  sort: SortKey;
-  dir: 1 | -1;
-};
-
-export const NO_FILTERS: ReviewFilters = { question: 'all', chip: 'all', onlyReview: false, onlyManual: false, search: '', sort: 'student', dir: 1 };
+export { NO_FILTERS, filterRows, type ReviewFilters, type SortKey } from '../shared/review-filter.ts';
 
 export type Route = {
   view: View;
@@ -85,26 +68,6 @@ export function routeFromHash(hash: string): Route {
 
 /** Whether a response waits for the instructor: a doubtful reading, an undecided item, or a manual item still open. */
 export const needsInstructor = (r: ReviewRow): boolean => r.needsReview || (r.openManual?.length ?? 0) > 0;
-
-/** The review list's rows under the filters, sorted: the list shows them and the detail view walks them. */
-export function filterRows(all: readonly ReviewRow[], f: ReviewFilters): ReviewRow[] {
-  const needle = f.search.toLowerCase();
-  const list = all.filter(
-    (r) =>
-      (f.question === 'all' || r.questionId === f.question) &&
-      (f.chip === 'all' || (r.chips as string[]).includes(f.chip)) &&
-      (!f.onlyReview || r.needsReview) &&
-      (!f.onlyManual || (r.openManual?.length ?? 0) > 0) &&
-      (!needle || r.studentId.toLowerCase().includes(needle) || r.excerpt.toLowerCase().includes(needle)),
-  );
-  const cmp: Record<SortKey, (a: ReviewRow, b: ReviewRow) => number> = {
-    student: (a, b) => a.studentId.localeCompare(b.studentId) || a.questionId.localeCompare(b.questionId),
-    question: (a, b) => a.questionId.localeCompare(b.questionId) || a.studentId.localeCompare(b.studentId),
-    total: (a, b) => (a.total ?? -1) - (b.total ?? -1),
-    status: (a, b) => Number(b.needsReview) - Number(a.needsReview) || a.chips.join().localeCompare(b.chips.join()),
-  };
-  return list.sort((a, b) => f.dir * cmp[f.sort](a, b));
-}
 
 export type Nav = {
   examId: string | null;

@@ -447,7 +447,12 @@ export const API = {
 
   /**
    * The review list, in import order. Optional paging (`offset`, `limit`) and a question filter
-   * read only that page from the store; `total` is how many rows match without paging.
+   * read only that page; `total` is how many rows match without paging. The list's other filters,
+   * its search and its sort order are applied in the main process too (the app's review index),
+   * so only the page crosses: `chip`, `onlyReview`, `onlyManual`, `search` (student id or the
+   * answer's start, case-insensitive), `sort` and `dir` as the review view names them;
+   * `responseIds` or `studentId` restrict the list; `locate` asks where that response is in the
+   * filtered, sorted list (`located`, null when it isn't in it). `counts` are over the whole list.
    */
   'review.list': method(
     z.object({
@@ -455,11 +460,24 @@ export const API = {
       questionId: Id.optional(),
       offset: z.number().int().nonnegative().optional(),
       limit: z.number().int().positive().max(100_000).optional(),
+      chip: ChipSchema.optional(),
+      onlyReview: z.boolean().optional(),
+      onlyManual: z.boolean().optional(),
+      search: z.string().max(500).optional(),
+      sort: z.enum(['student', 'question', 'total', 'status']).optional(),
+      dir: z.union([z.literal(1), z.literal(-1)]).optional(),
+      responseIds: z.array(Id).max(100_000).optional(),
+      studentId: Id.optional(),
+      locate: Id.optional(),
     }),
     z.object({
       rows: z.array(ReviewRowSchema),
       items: z.record(z.string(), z.array(z.object({ id: z.string(), marks: z.number() }))),
       total: z.number().optional(),
+      /** Over the exam's whole list: responses, those needing review, with a manual item open, not graded yet. */
+      counts: z.object({ all: z.number(), needing: z.number(), openManual: z.number(), notGraded: z.number() }).optional(),
+      /** Where `locate` is in the filtered, sorted list (0-based), or null. */
+      located: z.number().nullable().optional(),
     }),
   ),
   'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),

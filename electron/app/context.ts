@@ -14,6 +14,7 @@ import { ModelDownloads } from './model-download.ts';
 import { SympyDetails } from './sympy-detail.ts';
 import { loadSettings } from './settings-file.ts';
 import type { Job } from './job.ts';
+import { ReviewIndexes, type ReviewIndex } from './review-index.ts';
 
 export type ServiceOptions = {
   workspacePath: string;
@@ -71,9 +72,14 @@ export class AppContext {
   markSeconds = 0.05;
   /** SymPy's evidence (simplified, solved for the target, limits) for the detail's current equations; cached per list. */
   readonly sympyDetails = new SympyDetails();
+  /** The review list of each exam, kept here and refreshed from the workspace's change log (review-index.ts). */
+  readonly reviews: ReviewIndexes;
+  /** Answer groups per question, kept while none of the question's rows changes (review-index.ts `questionVersion`). */
+  readonly groupCache = new Map<string, { version: string; engine: Engine; groups: unknown }>();
 
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);
+    this.reviews = new ReviewIndexes(this.ws);
     this.settingsPath = opts.settingsPath ?? (opts.workspacePath === ':memory:' ? '' : `${opts.workspacePath}.settings.json`);
     const loaded = loadSettings(this.settingsPath, { ollamaUrl: defaultOllamaUrl(), models: [], pythonPath: '', gpu: '' });
     this.settings = loaded.settings;
@@ -127,6 +133,11 @@ export class AppContext {
 
   exam(examId: string): Exam {
     return this.ws.getExam(examId) ?? notFound(`no exam '${examId}'`);
+  }
+
+  /** The exam's review list, up to date with the workspace. */
+  reviewIndex(examId: string): ReviewIndex {
+    return this.reviews.of(this.exam(examId));
   }
 
   loaded(examId: string): LoadedExam {

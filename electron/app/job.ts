@@ -4,7 +4,6 @@
 // the job's message names it.
 import { ApiFailure, type GradeProgress } from '../../shared/api.ts';
 import { grade, markPending, type EngineError } from '../engine/grade.ts';
-import { reviewCounts } from '../engine/review/state.ts';
 import type { AppContext } from './context.ts';
 
 /** The job name of a re-marking run (scheme changed; nothing is read again). */
@@ -124,10 +123,10 @@ export function progress(ctx: AppContext): GradeProgress {
   const phaseLeft = Math.max(0, j.phaseTotal - j.phaseDone);
   const markLater = j.phase === 'reading' ? (counts.total - done) * ctx.markSeconds : 0;
   const eta = !running ? (counts.total === done ? 0 : null) : rate ? phaseLeft / rate + markLater : null;
-  // Counting those needing review reads every row: at most every 2 s while running.
+  // Counting those needing review: the review index's count (it reads only the rows marked since
+  // it was last asked), at most every 2 s while running.
   const jobExam = ctx.ws.getExam(j.examId);
-  if (!j.review || !running || Date.now() - j.review.at > 2000)
-    j.review = { at: Date.now(), n: jobExam ? reviewCounts(ctx.ws.listResponses(j.examId), jobExam).needsReview : 0 };
+  if (!j.review || !running || Date.now() - j.review.at > 2000) j.review = { at: Date.now(), n: jobExam ? ctx.reviews.of(jobExam).counts().needing : 0 };
   return {
     state: j.state,
     examId: j.examId,

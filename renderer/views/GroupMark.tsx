@@ -10,8 +10,12 @@ import type { Exam } from '../../shared/exam.ts';
 
 type Preview = ApiResponse<'groups.mark'>;
 
+/** How many members a group lists by name (a group of an olympiad's question can hold thousands). */
+export const MEMBERS_SHOWN = 200;
+
 export function GroupMembers({ ids, rows, onOpen }: { ids: string[]; rows: Map<string, ReviewRow> | undefined; onOpen(id: string): void }) {
   if (!rows) return null;
+  const more = ids.length - MEMBERS_SHOWN;
   return (
     <details className="group-members" data-testid="group-members">
       <summary>
@@ -24,7 +28,7 @@ export function GroupMembers({ ids, rows, onOpen }: { ids: string[]; rows: Map<s
       </summary>
       <table className="plain small">
         <tbody>
-          {ids.map((id) => {
+          {ids.slice(0, MEMBERS_SHOWN).map((id) => {
             const r = rows.get(id);
             return (
               <tr key={id} data-member={id}>
@@ -42,6 +46,7 @@ export function GroupMembers({ ids, rows, onOpen }: { ids: string[]; rows: Map<s
           })}
         </tbody>
       </table>
+      {more > 0 && <p className="muted small">and {more} more: the review list shows every answer to the question.</p>}
     </details>
   );
 }

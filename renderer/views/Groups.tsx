@@ -9,15 +9,19 @@ import type { ApiResponse } from '../../shared/api.ts';
 import type { Nav } from '../nav.ts';
 import { EquationListEditor, Tex, checkEquation } from '../tex.tsx';
 import { errorText, useLoad } from '../util.ts';
-import { GroupMark, GroupMembers } from './GroupMark.tsx';
+import { GroupMark, GroupMembers, MEMBERS_SHOWN } from './GroupMark.tsx';
 
 export function GroupsView({ nav, examId }: { nav: Nav; examId: string }) {
   const [exam] = useLoad(() => api['exam.get']({ examId }), [examId]);
   const [qid, setQid] = useState<string>();
   const questionId = qid ?? exam?.questions[0]?.id;
   const [groups, error, reload] = useLoad(() => (questionId ? api['groups.list']({ examId, questionId }) : Promise.resolve([])), [examId, questionId]);
-  // The members' names, texts and marks (the review list's rows), for each group's member list.
-  const [list, , reloadList] = useLoad(() => api['review.list']({ examId }), [examId]);
+  // The members' names, texts and marks (their review list rows), for the members each group lists: never the whole list.
+  const shownIds = (groups ?? []).flatMap((g) => g.responseIds.slice(0, MEMBERS_SHOWN));
+  const [list, , reloadList] = useLoad(
+    () => (groups ? api['review.list']({ examId, responseIds: shownIds }) : Promise.resolve(undefined)),
+    [examId, questionId, groups],
+  );
   const members = list ? new Map(list.rows.map((r) => [r.responseId, r])) : undefined;
   const [target, setTarget] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);

@@ -2,7 +2,7 @@
 // asked); the open ones wait in this queue until answered with a reply. A mark changed in the
 // answer is an override (audited, its reason the reply); requests and replies go into the
 // student's report and the CSV below.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
 import type { Nav } from '../nav.ts';
 import { download, errorText, useLoad } from '../util.ts';
@@ -12,18 +12,28 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 export function RegradesView({ nav, examId }: { nav: Nav; examId: string }) {
   const [list, listError, reload] = useLoad(() => api['regrade.list']({ examId }), [examId]);
-  const [review, , reloadReview] = useLoad(() => api['review.list']({ examId }), [examId]);
+  // Only the rows the queue shows (the open requests' answers), never the whole list: it may be long.
+  const openIds = (list ?? []).filter((r) => r.reply === null).map((r) => r.responseId);
+  const [review, , reloadReview] = useLoad(() => api['review.list']({ examId, responseIds: openIds }), [examId, openIds.join(',')]);
+  const [exam] = useLoad(() => api['exam.get']({ examId }), [examId]);
   const [student, setStudent] = useState('');
   const [question, setQuestion] = useState('');
   const [date, setDate] = useState(today());
   const [text, setText] = useState('');
   const [msg, setMsg] = useState<{ ok: boolean; text: string }>();
-  const questions = Object.keys(review?.items ?? {});
+  const questions = exam?.questions.map((q) => q.id) ?? [];
   const qid = question || questions[0] || '';
-  const row = review?.rows.find((r) => r.studentId === student.trim() && r.questionId === qid);
   const add = async () => {
     setMsg(undefined);
-    if (!row) return setMsg({ ok: false, text: `No answer from student '${student.trim()}' to ${qid} in this exam.` });
+    const who = student.trim();
+    let row: ReviewRow | undefined;
+    try {
+      // The one answer named, looked up when asked for.
+      row = (await api['review.list']({ examId, questionId: qid, studentId: who })).rows[0];
+    } catch (e) {
+      return setMsg({ ok: false, text: errorText(e) });
+    }
+    if (!row) return setMsg({ ok: false, text: `No answer from student '${who}' to ${qid} in this exam.` });
     try {
       await api['regrade.add']({ responseId: row.responseId, text, date });
       setMsg({ ok: true, text: `Request recorded for ${row.studentId}, ${row.questionId}.` });
@@ -142,9 +152,19 @@ function OpenRequest({
   onError(text: string): void;
 }) {
   const [reply, setReply] = useState('');
-  const [marks, setMarks] = useState<Record<string, string>>(() =>
-    Object.fromEntries(items.map((i) => [i.id, row?.marks[i.id] === null || row?.marks[i.id] === undefined ? '' : String(row.marks[i.id])])),
-  );
+  const current = () =>
+    Object.fromEntries(items.map((i) => [i.id, row?.marks[i.id] === null || row?.marks[i.id] === undefined ? '' : String(row.marks[i.id])]));
+  const [marks, setMarksNow] = useState<Record<string, string>>(current);
+  // The answer's row comes after the request (it is fetched for the queue): its marks fill the form until one is typed.
+  const typed = useRef(false);
+  const setMarks = (m: Record<string, string>) => {
+    typed.current = true;
+    setMarksNow(m);
+  };
+  useEffect(() => {
+    if (!typed.current && row) setMarksNow(current());
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [row, items.length]);
   const bad = items.find((i) => marks[i.id] !== '' && marks[i.id] !== undefined && !(Number(marks[i.id]) >= 0 && Number(marks[i.id]) <= i.marks));
   const resolve = async () => {
     try {

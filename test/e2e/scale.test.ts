@@ -1,5 +1,6 @@
 // The review table stays smooth with thousands of responses: it is virtualised, so only the rows
-// in view are in the page, and scrolling to the end shows the last one.
+// in view are in the page, and scrolling to the end shows the last one. A list this long (over
+// 2,000) is filtered, searched and sorted by the main process and comes a page at a time.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -47,6 +48,25 @@ describe('review table with thousands of responses', { skip: skip ?? false }, ()
     await page.waitForSelector(`[data-response] >> text=X${String(STUDENTS).padStart(5, '0')}`);
     assert.ok(Date.now() - t0 < 3000, 'the end of the table shows at once');
     assert.ok((await page.locator('[data-testid="review-table"] [data-response]').count()) < 60);
+    assert.deepEqual(errors, []);
+  });
+
+  it('filters and searches a long list in the main process: only the rows asked for come', async () => {
+    const shown = (n: number) => page.waitForFunction((t) => document.querySelector('[data-testid="shown"]')?.textContent === t, `${n} shown`);
+    await page.selectOption('select[aria-label="question"]', 'q2');
+    await shown(STUDENTS);
+    await page.fill('input[type="search"]', 'x00012');
+    await shown(1);
+    const rows = await page.locator('[data-testid="review-table"] [data-response]').allTextContents();
+    assert.equal(rows.length, 1);
+    assert.match(rows[0], /X00012\s*q2/);
+    await page.fill('input[type="search"]', '');
+    await page.selectOption('select[aria-label="question"]', 'all');
+    await shown(STUDENTS * 3);
+    // End goes to the last row, fetched when asked for.
+    await page.locator('[data-testid="review-table"] [data-response]').first().focus();
+    await page.keyboard.press('End');
+    await page.waitForFunction((id) => document.activeElement?.textContent?.includes(id) ?? false, `X${String(STUDENTS).padStart(5, '0')}`);
     assert.deepEqual(errors, []);
   });
 });

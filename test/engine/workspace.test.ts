@@ -211,7 +211,7 @@ test('marks of a superseded extraction are refused (StaleError); overriding an a
   ws.close();
 });
 
-test('migrations 2 to 6: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests and decided, keeping its data', () => {
+test('migrations 2 to 7: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided and review_changes, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -223,7 +223,7 @@ test('migrations 2 to 6: a version-1 workspace gains model_records, gold_lists, 
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(SCHEMA_VERSION, 7);
+    assert.equal(SCHEMA_VERSION, 8);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],
@@ -234,6 +234,7 @@ test('migrations 2 to 6: a version-1 workspace gains model_records, gold_lists, 
     assert.deepEqual(goldCols, ['exam_id', 'student_id', 'question_id', 'equations']);
     assert.ok(ws.tableColumns('extractions').includes('alternatives'));
     assert.deepEqual(ws.tableColumns('decided'), ['key', 'verdict']);
+    assert.deepEqual(ws.tableColumns('review_changes'), ['response_id', 'seq']);
     ws.close();
   } finally {
     t.done();

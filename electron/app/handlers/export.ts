@@ -4,12 +4,11 @@ import { parseEquation } from '../../../shared/equation/index.ts';
 import { realDomain } from '../../../shared/exam.ts';
 import { answersCsv, gradebookCsv, studentMarksCsv } from '../../engine/io/csv/write.ts';
 import { goldKey } from '../../engine/store/workspace.ts';
-import { effectiveTotal, overridesAutomatic, reviewCounts, reviewOfResponse, schemeOf } from '../../engine/review/state.ts';
+import { reviewOfResponse } from '../../engine/review/state.ts';
 import { notFound, type AppContext } from '../context.ts';
 import { detail } from '../detail.ts';
 import { report } from '../reports.ts';
 import { studentReportHtml } from '../report-html.ts';
-import { chips } from '../views.ts';
 
 type Handlers = Pick<
   ApiHandlers,
@@ -79,27 +78,36 @@ export function exportHandlers(ctx: AppContext): Handlers {
 
     'summary.get': async ({ examId }) => {
       const exam = ctx.exam(examId);
-      const rows = ctx.ws.listResponses(examId);
+      // The review index's rows (review-index.ts): their states, chips and totals are the ones
+      // the list shows, computed once and kept current, so the summary reads nothing per response.
+      const rows = ctx.reviewIndex(examId).rows();
       const counts: Record<string, number> = {};
-      const distribution = exam.questions.map((q) => {
-        const available = q.scheme.reduce((s, i) => s + i.marks, 0);
-        const hist = new Array(Math.floor(available) + 1).fill(0) as number[];
-        for (const r of rows) {
-          if (r.questionId !== q.id) continue;
-          const t = effectiveTotal(r);
-          if (t !== null) hist[Math.min(hist.length - 1, Math.floor(t))]++;
-        }
-        return { questionId: q.id, available, counts: hist };
-      });
-      for (const r of rows) for (const c of chips(r, exam)) counts[c] = (counts[c] ?? 0) + 1;
+      const hists = new Map(
+        exam.questions.map((q) => {
+          const available = q.scheme.reduce((s, i) => s + i.marks, 0);
+          return [q.id, { questionId: q.id, available, counts: new Array(Math.floor(available) + 1).fill(0) as number[] }];
+        }),
+      );
+      let graded = 0;
+      let needsReview = 0;
+      let overridden = 0;
+      for (const r of rows) {
+        const h = hists.get(r.questionId);
+        // A response is graded once it has marks: its total is then a number (overrides applied).
+        if (r.total !== null) graded++;
+        if (h && r.total !== null) h.counts[Math.min(h.counts.length - 1, Math.floor(r.total))]++;
+        if (r.needsReview) needsReview++;
+        // A manual item marked by hand is the instructor's own mark, not an override of the engine's (the chip says which).
+        if (r.chips.includes('overridden')) overridden++;
+        for (const c of r.chips) counts[c] = (counts[c] ?? 0) + 1;
+      }
       return {
         responses: rows.length,
-        graded: rows.filter((r) => r.marks).length,
-        needsReview: reviewCounts(rows, exam).needsReview,
-        // A manual item marked by hand is the instructor's own mark, not an override of the engine's.
-        overridden: rows.filter((r) => overridesAutomatic(r, schemeOf(exam, r.questionId))).length,
+        graded,
+        needsReview,
+        overridden,
         available: exam.questions.reduce((s, q) => s + q.scheme.reduce((t, i) => t + i.marks, 0), 0),
-        distribution,
+        distribution: [...hists.values()],
         chips: counts,
         accuracy: await accuracy(ctx, examId),
       };

@@ -2,7 +2,7 @@
 // a group's equations reaches only the members whose own list is the one edited (the engine's
 // correctionReach); groups.preview shows each member, its marks now and after, before anything
 // is saved.
-import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
+import { ApiFailure, type ApiHandlers, type ApiResponse } from '../../../shared/api.ts';
 import { answerGroups, correctionReach, NOT_REACHED } from '../../engine/review/groups.ts';
 import { effectiveTotal } from '../../engine/review/state.ts';
 import { marksFor } from '../../engine/grade.ts';
@@ -41,9 +41,17 @@ export function groupHandlers(ctx: AppContext): Handlers {
     'groups.list': async ({ examId, questionId }) => {
       const exam = ctx.exam(examId);
       const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
+      // Kept while no row of the question changes: opening the view again, or another question
+      // and back, costs nothing; the first time reads the question's rows in bulk (one index).
+      // (And while the engine is the same one: another engine, with other settings, may prove other lists equivalent.)
+      const version = ctx.reviewIndex(examId).questionVersion(questionId);
+      const engine = await ctx.engine();
+      const cacheKey = `${examId}\u0000${questionId}`;
+      const cached = ctx.groupCache.get(cacheKey);
+      if (cached?.version === version && cached.engine === engine) return cached.groups as ApiResponse<'groups.list'>;
       const variables = q.variables.map((v) => v.name);
-      const groups = await answerGroups(await ctx.engine(), q, ctx.ws.listResponses(examId, { questionId }));
-      return groups.map((g) => {
+      const groups = await answerGroups(engine, q, ctx.ws.listResponses(examId, { questionId }));
+      const out = groups.map((g) => {
         const totals = new Set(g.members.map((m) => effectiveTotal(m)));
         return {
           key: g.key,
@@ -56,6 +64,9 @@ export function groupHandlers(ctx: AppContext): Handlers {
           total: totals.size === 1 ? [...totals][0] : null,
         };
       });
+      // Only if nothing changed while the engine compared lists (a grading job may be marking).
+      if (ctx.reviewIndex(examId).questionVersion(questionId) === version) ctx.groupCache.set(cacheKey, { version, engine, groups: out });
+      return out;
     },
 
     'groups.preview': async ({ responseIds, from, equations }) => {

@@ -2,7 +2,6 @@
 import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
 import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
-import { row } from '../views.ts';
 
 type Handlers = Pick<
   ApiHandlers,
@@ -11,20 +10,22 @@ type Handlers = Pick<
 
 export function reviewHandlers(ctx: AppContext): Handlers {
   return {
-    'review.list': async ({ examId, questionId, offset, limit }) => {
+    'review.list': async ({ examId, questionId, offset, limit, locate, ...rest }) => {
       const exam = ctx.exam(examId);
-      const avail = new Map(exam.questions.map((q) => [q.id, q.scheme.reduce((s, i) => s + i.marks, 0)]));
-      // One page (or the whole list) read from the store, with the texts of its rows only.
-      const list = ctx.ws.listResponses(examId, {
-        ...(questionId ? { questionId } : {}),
+      // The exam's review index (review-index.ts): filtered, searched, sorted and paged here; only the page goes back.
+      const page = ctx.reviewIndex(examId).query({
+        ...rest,
+        ...(questionId ? { question: questionId } : {}),
         ...(offset !== undefined ? { offset } : {}),
         ...(limit ? { limit } : {}),
+        ...(locate !== undefined ? { locate } : {}),
       });
-      const texts = ctx.ws.textsOf(list.map((r) => r.id));
       return {
-        rows: list.map((r) => row(r, exam, texts.get(r.id) ?? null, avail.get(r.questionId) ?? 0)),
+        rows: page.rows,
         items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),
-        total: offset !== undefined || limit ? ctx.ws.countResponses(examId, questionId) : list.length,
+        total: page.total,
+        counts: page.counts,
+        ...(locate !== undefined ? { located: page.located } : {}),
       };
     },
 

@@ -21,6 +21,23 @@ const MAX_GROUPS = 400;
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
 
+/** Canonical keys of equation sources, by the question's variables and the source (null: the grammar rejects it). */
+const canonicalKeys = new Map<string, string | null>();
+const MAX_KEYS = 500_000;
+
+/** The canonical key of one equation source (decide/entail/canonical.ts), or null when it does not parse. */
+function canonicalKeyOf(source: string, variables: readonly string[]): string | null {
+  const k = `${variables.join(',')}\u0000${source}`;
+  let key = canonicalKeys.get(k);
+  if (key === undefined) {
+    const p = parseEquation(source, { variables });
+    key = p.ok ? canonicalEquation(p.value).key : null;
+    if (canonicalKeys.size >= MAX_KEYS) canonicalKeys.clear();
+    canonicalKeys.set(k, key);
+  }
+  return key;
+}
+
 /**
  * Group read and marked responses by what their lists say, largest group first. `rows` are the
  * question's responses (those not read or not marked are left out).
@@ -54,9 +71,10 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
   const bySize = (m: Map<string, R[]>) => [...m.keys()].sort((a, b) => m.get(b)!.length - m.get(a)!.length);
   const same = new Map<string, { key: string; members: R[] }>();
   for (const k of bySize(buckets)) {
-    const sources = JSON.parse(k) as string[];
-    const eqs = parse(k);
-    const ck = eqs.length === sources.length ? listKey(eqs.map((e) => canonicalEquation(e).key)) : `raw:${k}`;
+    // Each equation's canonical form once (lists written at random repeat their equations far
+    // more than whole lists repeat): parsing every list's equations was most of a large question's cost.
+    const keys = (JSON.parse(k) as string[]).map((src) => canonicalKeyOf(src, variables));
+    const ck = keys.every((x) => x !== null) ? listKey(keys as string[]) : `raw:${k}`;
     const home = same.get(ck);
     if (home) home.members.push(...buckets.get(k)!);
     else same.set(ck, { key: k, members: [...buckets.get(k)!] });

@@ -4,6 +4,42 @@ import type Database from 'better-sqlite3';
 
 export type Migration = { version: number; description: string; up: string };
 
+/**
+ * The triggers that keep `review_changes` (migration 7): after any insert, update or delete of a
+ * row that a response's line in the review list rests on, that response gets the next sequence
+ * number. An update then an insert where there was none, never `INSERT OR REPLACE`: a statement's
+ * own conflict clause (an upsert's) would override the trigger's and fail on the second change.
+ */
+function changeTriggers(): string {
+  const tables: [table: string, key: string][] = [
+    ['responses', 'id'],
+    ['extractions', 'response_id'],
+    ['mark_results', 'response_id'],
+    ['overrides', 'response_id'],
+    ['earlier_changes', 'response_id'],
+    ['regrade_requests', 'response_id'],
+  ];
+  const events: [event: string, row: string][] = [
+    ['INSERT', 'NEW'],
+    ['UPDATE', 'NEW'],
+    ['DELETE', 'OLD'],
+  ];
+  const named = (id: string): string =>
+    `UPDATE review_changes SET seq = (SELECT max(seq) + 1 FROM review_changes) WHERE response_id = ${id}; ` +
+    `INSERT INTO review_changes (response_id, seq) SELECT ${id}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes) ` +
+    `WHERE NOT EXISTS (SELECT 1 FROM review_changes WHERE response_id = ${id});`;
+  return [
+    ...tables.flatMap(([table, key]) =>
+      events.map(
+        ([event, row]) => `CREATE TRIGGER review_changes_${table}_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN ${named(`${row}.${key}`)} END;`,
+      ),
+    ),
+    // Marks are written and dropped with their mark_results row (whose triggers name the
+    // response); one changed in place would not be, so an update names it too (none does now: free).
+    `CREATE TRIGGER review_changes_marks_update AFTER UPDATE ON marks BEGIN ${named('NEW.response_id')} END;`,
+  ].join('\n');
+}
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -179,6 +215,28 @@ export const MIGRATIONS: Migration[] = [
     description: 'mark_results.dimensions: equations found dimensionally inconsistent (evidence beside the marks)',
     up: `
       ALTER TABLE mark_results ADD COLUMN dimensions TEXT; -- JSON array of DimensionIssue, or NULL (none, or no units declared)
+    `,
+  },
+  {
+    version: 8,
+    description:
+      "review_changes: which responses changed since the app last read them (kept by triggers), so its review index re-reads only those; indexes for the foreign keys that pointed at extractions unindexed, and for one response's audit log",
+    up: `
+      -- One row per response that ever changed, with the sequence number of its last change: the
+      -- app's review index (electron/app/review-index.ts) asks for the rows past the number it last
+      -- saw. Triggers keep it, so no write path can forget to.
+      CREATE TABLE review_changes (
+        response_id INTEGER PRIMARY KEY,
+        seq INTEGER NOT NULL
+      );
+      CREATE INDEX review_changes_seq ON review_changes(seq);
+${changeTriggers()}
+      -- Dropping an extraction cascades to its marks and clears the model record's link: without
+      -- these, each such delete scanned the whole table.
+      CREATE INDEX mark_results_extraction ON mark_results(extraction_id);
+      CREATE INDEX model_records_extraction ON model_records(extraction_id);
+      -- One response's history (the detail view) by its key, without reading the whole log.
+      CREATE INDEX audit_key ON audit(entity_key, id);
     `,
   },
 ];

@@ -210,21 +210,27 @@ const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NUL
 export function listResponses(
   st: Statements,
   examId: string,
-  filter: { questionId?: string; studentId?: string; offset?: number; limit?: number },
+  filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[] },
 ): ResponseSummary[] {
   const paged = filter.offset !== undefined || filter.limit !== undefined;
-  let args: unknown[] = [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
+  // By ids (the app's review index re-reading the responses that changed): those of this exam only.
+  const byIds = filter.ids !== undefined;
+  // `+r.exam_id`: looked up by primary key, not by scanning the exam's index.
+  const head = byIds ? '+r.exam_id = ? AND r.id IN (SELECT value FROM json_each(?))' : FILTER;
+  let args: unknown[] = byIds
+    ? [examId, JSON.stringify(filter.ids)]
+    : [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
   const rows = st
     .sql(
       `SELECT r.id, r.exam_id, r.student_id, r.question_id, x.id AS xid, x.status AS xstatus, x.source AS xsource, x.flags AS xflags, x.equations AS xequations,
          m.total, m.available, m.status AS mstatus, m.inconsistent, m.dimensions
        FROM responses r LEFT JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id
-       WHERE ${FILTER} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
+       WHERE ${head} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
     )
     .all(...args, ...(paged ? [filter.limit ?? -1, filter.offset ?? 0] : [])) as Row[];
-  // A page: the item marks and overrides of its rows only (the ids, through the primary keys).
-  const where = paged ? 'r.id IN (SELECT value FROM json_each(?))' : FILTER;
-  if (paged) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
+  // A page or a set of ids: the item marks and overrides of its rows only (the ids, through the primary keys).
+  const where = paged || byIds ? 'r.id IN (SELECT value FROM json_each(?))' : FILTER;
+  if (paged || byIds) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
   const effective = new Map<number, Record<string, number | null>>();
   const overrides = new Map<number, string[]>();
   const followThrough = new Map<number, string[]>();

@@ -24,6 +24,7 @@ import * as verdicts from './verdicts.ts';
 import * as earlier from './earlier.ts';
 import * as regrades from './regrades.ts';
 import * as itemMarks from './item-marks.ts';
+import * as reviewChanges from './review-changes.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -150,6 +151,7 @@ export const TABLES = [
   'earlier_changes',
   'regrade_requests',
   'decided',
+  'review_changes',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -340,9 +342,29 @@ export class Workspace {
     return responses.pending(this.#st, examId, step, opts.waiting ?? true);
   }
 
-  /** The class list of an exam, in import order; optionally one question or one student, and one page (`offset`, `limit`). */
-  listResponses(examId: string, filter: { questionId?: string; studentId?: string; offset?: number; limit?: number } = {}): ResponseSummary[] {
+  /**
+   * The class list of an exam, in import order; optionally one question or one student, one page
+   * (`offset`, `limit`), or only the responses with these ids (those of this exam).
+   */
+  listResponses(
+    examId: string,
+    filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[] } = {},
+  ): ResponseSummary[] {
     return responses.listResponses(this.#st, examId, filter);
+  }
+
+  /**
+   * The responses (of any exam) whose line in the review list may have changed after change
+   * number `since` (0: every response ever changed), and the last change number now: the app's
+   * review index reads again only those (kept by triggers, migration 7).
+   */
+  reviewChangesSince(since: number): { last: number; responseIds: number[] } {
+    return reviewChanges.changesSince(this.#st, since);
+  }
+
+  /** The number of the last change a review line rests on (see reviewChangesSince). */
+  lastReviewChange(): number {
+    return reviewChanges.lastChange(this.#st);
   }
 
   /** How many responses the exam has (optionally of one question). */
@@ -376,6 +398,14 @@ export class Workspace {
    */
   saveExtraction(responseId: number, extraction: Extraction, reader: string, record?: ResponseRecord): number {
     return this.#st.transaction(() => extractions.writeExtraction(this.#st, responseId, extraction, reader, record));
+  }
+
+  /**
+   * Save the extractions of many responses in one transaction (each as saveExtraction): for
+   * bulk loads such as the app-scale bench's workspace. Returns the extraction ids, in order.
+   */
+  saveExtractions(batch: readonly { responseId: number; extraction: Extraction; reader: string }[]): number[] {
+    return this.#st.transaction(() => batch.map((b) => extractions.writeExtraction(this.#st, b.responseId, b.extraction, b.reader)));
   }
 
   /** Save the reading after the instructor picked one reading of a choice; the pick audited beside the save, in one transaction. */

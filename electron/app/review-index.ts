@@ -1,0 +1,193 @@
+// The review list of one exam, kept in the main process so that a list of 67,500 responses is
+// filtered, searched, sorted and paged here and only the page crosses to the renderer.
+//
+// Each row is the review list's row (views.ts `row`: the review state and chips are the engine's,
+// review/state.ts). The index is read in bulk once; after that it reads again only the responses
+// the workspace says changed (`reviewChangesSince`: a change log kept by triggers, so no write path
+// can leave a row stale), or everything when the exam itself changed or most rows did. Sort orders
+// are kept per order once computed, and dropped when a change can move a row.
+import type { ReviewRow } from '../../shared/api.ts';
+import type { Exam } from '../../shared/exam.ts';
+import { passes, searchText, sortRows, type ReviewFilters, type SortKey } from '../../shared/review-filter.ts';
+import type { ResponseSummary, Workspace } from '../engine/store/workspace.ts';
+import { row } from './views.ts';
+
+/** What a query asks for: the list's filters (absent: none), an order (absent: import order), one page. */
+export type ReviewQuery = Partial<Omit<ReviewFilters, 'sort' | 'dir'>> & {
+  sort?: SortKey;
+  dir?: 1 | -1;
+  /** Only these responses (ids as the API gives them) / only this student's. */
+  responseIds?: readonly string[];
+  studentId?: string;
+  offset?: number;
+  limit?: number;
+  /** A response whose place in the filtered, sorted list is wanted (the focused row). */
+  locate?: string;
+};
+
+/** Counts over the exam's whole list (whatever the filters), for the review view's lead line. */
+export type ReviewCounts = { all: number; needing: number; openManual: number; notGraded: number };
+
+export type ReviewPage = { rows: ReviewRow[]; total: number; counts: ReviewCounts; located: number | null };
+
+type Entry = { row: ReviewRow; text: string };
+
+/** When more responses than this share of the list changed, reading the whole list again is cheaper than one by one. */
+const REBUILD_SHARE = 0.25;
+
+export class ReviewIndex {
+  /** The exam the rows were computed under (its scheme decides states, chips and what is available). */
+  #examKey = '';
+  /** The workspace's change number the rows are current with. */
+  #seen = 0;
+  #entries = new Map<number, Entry>();
+  /** Ids in import order, and per sort order (`student:1`); dropped when a change can move rows. */
+  #importOrder: number[] | null = null;
+  #sorted = new Map<string, number[]>();
+  #counts: ReviewCounts | null = null;
+  /** Bumped at each full read; a question's version bumped whenever one of its rows changes (answer groups are kept per version). */
+  #generation = 0;
+  #questionVersions = new Map<string, number>();
+
+  constructor(
+    readonly ws: Workspace,
+    readonly examId: string,
+  ) {}
+
+  /** Bring the rows up to date with the workspace: nothing to do, the changed rows, or all of them. */
+  refresh(exam: Exam): this {
+    const key = JSON.stringify(exam);
+    if (key !== this.#examKey) return this.#rebuild(exam, key);
+    const changes = this.ws.reviewChangesSince(this.#seen);
+    if (changes.responseIds.length === 0) return this;
+    if (changes.responseIds.length > Math.max(1000, this.#entries.size * REBUILD_SHARE)) return this.#rebuild(exam, key);
+    const list = this.ws.listResponses(this.examId, { ids: changes.responseIds });
+    const texts = this.ws.textsOf(list.map((r) => r.id));
+    const found = new Set<number>();
+    let moved = false;
+    for (const r of list) {
+      found.add(r.id);
+      if (!this.#entries.has(r.id)) moved = true;
+      this.#entries.set(r.id, this.#entry(r, exam, texts.get(r.id) ?? null));
+      this.#bump(r.questionId);
+    }
+    // A changed id of this exam that the workspace no longer lists was deleted.
+    for (const id of changes.responseIds) {
+      const gone = !found.has(id) && this.#entries.get(id);
+      if (!gone) continue;
+      this.#entries.delete(id);
+      this.#bump(gone.row.questionId);
+      moved = true;
+    }
+    this.#seen = changes.last;
+    if (list.length === 0 && !moved) return this; // only other exams' responses changed
+    this.#counts = null;
+    // Student and question never change for a response: those orders hold unless rows came or went.
+    if (moved) {
+      this.#importOrder = null;
+      this.#sorted.clear();
+    } else for (const k of [...this.#sorted.keys()]) if (!k.startsWith('student:') && !k.startsWith('question:')) this.#sorted.delete(k);
+    return this;
+  }
+
+  #rebuild(exam: Exam, key: string): this {
+    const seen = this.ws.lastReviewChange();
+    const list = this.ws.listResponses(this.examId);
+    const texts = this.ws.responseTexts(this.examId);
+    this.#entries = new Map(list.map((r) => [r.id, this.#entry(r, exam, texts.get(r.id) ?? null)]));
+    this.#examKey = key;
+    this.#seen = seen;
+    this.#importOrder = list.map((r) => r.id);
+    this.#sorted.clear();
+    this.#counts = null;
+    this.#generation++;
+    this.#questionVersions.clear();
+    return this;
+  }
+
+  #entry(r: ResponseSummary, exam: Exam, text: string | null): Entry {
+    const available = exam.questions.find((q) => q.id === r.questionId)?.scheme.reduce((s, i) => s + i.marks, 0) ?? 0;
+    const x = row(r, exam, text, available);
+    return { row: x, text: searchText(x) };
+  }
+
+  #bump(questionId: string): void {
+    this.#questionVersions.set(questionId, (this.#questionVersions.get(questionId) ?? 0) + 1);
+  }
+
+  /** Changes whenever a row of the question changes (for results computed from the question's rows). */
+  questionVersion(questionId: string): string {
+    return `${this.#generation}:${this.#questionVersions.get(questionId) ?? 0}`;
+  }
+
+  /** Every row, in import order. */
+  rows(): ReviewRow[] {
+    return this.#order().map((id) => this.#entries.get(id)!.row);
+  }
+
+  #order(): number[] {
+    this.#importOrder ??= [...this.#entries.keys()].sort((a, b) => a - b);
+    return this.#importOrder;
+  }
+
+  #sortedIds(sort: SortKey, dir: 1 | -1): number[] {
+    const k = `${sort}:${dir}`;
+    let ids = this.#sorted.get(k);
+    if (!ids) {
+      ids = sortRows(this.rows(), sort, dir).map((r) => Number(r.responseId));
+      this.#sorted.set(k, ids);
+    }
+    return ids;
+  }
+
+  counts(): ReviewCounts {
+    if (!this.#counts) {
+      const c = { all: 0, needing: 0, openManual: 0, notGraded: 0 };
+      for (const { row: r } of this.#entries.values()) {
+        c.all++;
+        if (r.needsReview) c.needing++;
+        if ((r.openManual?.length ?? 0) > 0) c.openManual++;
+        if (r.chips.includes('not-graded')) c.notGraded++;
+      }
+      this.#counts = c;
+    }
+    return this.#counts;
+  }
+
+  /** One page of the list under the filters, how many rows pass them, and where `locate` is among those. */
+  query(q: ReviewQuery): ReviewPage {
+    const f = { question: q.question ?? 'all', chip: q.chip ?? 'all', onlyReview: !!q.onlyReview, onlyManual: !!q.onlyManual, search: q.search ?? '' };
+    const only = q.responseIds ? new Set(q.responseIds.map(Number)) : null;
+    const ids = only && only.size < 5000 ? [...only].sort((a, b) => a - b) : this.#order();
+    const order = q.sort ? this.#sortedIds(q.sort, q.dir ?? 1) : ids;
+    const matched: ReviewRow[] = [];
+    for (const id of order) {
+      if (only && !only.has(id)) continue;
+      const e = this.#entries.get(id);
+      if (!e || (q.studentId !== undefined && e.row.studentId !== q.studentId) || !passes(e.row, f, e.text)) continue;
+      matched.push(e.row);
+    }
+    const offset = q.offset ?? 0;
+    const located = q.locate === undefined ? -1 : matched.findIndex((r) => r.responseId === q.locate);
+    return {
+      rows: offset === 0 && q.limit === undefined ? matched : matched.slice(offset, q.limit === undefined ? undefined : offset + q.limit),
+      total: matched.length,
+      counts: this.counts(),
+      located: located < 0 ? null : located,
+    };
+  }
+}
+
+/** The review index of each exam of one workspace, refreshed when asked for. */
+export class ReviewIndexes {
+  readonly #byExam = new Map<string, ReviewIndex>();
+
+  constructor(readonly ws: Workspace) {}
+
+  /** The exam's index, brought up to date with the workspace. */
+  of(exam: Exam): ReviewIndex {
+    let index = this.#byExam.get(exam.id);
+    if (!index) this.#byExam.set(exam.id, (index = new ReviewIndex(this.ws, exam.id)));
+    return index.refresh(exam);
+  }
+}
