@@ -207,7 +207,10 @@ export function lexiconFor(q: Question): Lexicon {
     if (aliases.has(sym)) return aliases.get(sym) || null;
     const b = base(sym);
     if (b) return b;
-    // Subscripted variant of a variable: t1, t_2, T_group, t_Mali, V_M.
+    // Subscripted variant of a variable: t1, t_2, T_group, t_Mali, V_M. A word subscript must be the
+    // question's own word: a generic one ("R_total", "v_final") says there is another quantity
+    // but not that it is this variable (the total resistance may be R + r, not R), so it is left
+    // unmapped rather than guessed.
     const m = /^([A-Za-z]+?)_?([A-Za-z0-9]+)$/.exec(sym);
     if (!m) return null;
     const [, stemSym, sub] = m;
@@ -215,7 +218,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (!root || root.includes('_')) return null;
     const subOk =
       /^\d{1,2}$/.test(sub) ||
-      (sub.length > 1 && (promptWords.has(stem(sub)) || MODIFIERS.has(stem(sub)))) ||
+      (sub.length > 1 && promptWords.has(stem(sub))) ||
       (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || !base(sub)));
     // A capital letter glued on without '_' that is itself a variable ("RT" with T the temperature)
     // is a factor, not a subscript: "nRT" is n*R*T, never n*R_T.

@@ -133,3 +133,18 @@ test("a name with '_' the question lacks is not read as a product of its letters
     ['Eq(x, L_0*v)'],
   );
 });
+
+test("a generic word subscript ('R_total', 'v_final') is not mapped to the bare variable; the question's own word is", () => {
+  const CIRCUIT: Question = {
+    ...Q(['I', 'R', 'r', 'V']),
+    prompt: 'A battery of internal resistance r drives a current I through a load R in the circuit.',
+  };
+  const x = extractEmbedded('R_total = R + r so I = V/R_total', CIRCUIT);
+  assert.ok(!x.equations.some((e) => e.source === 'Eq(R, R + r)' || e.source === 'Eq(I, V/R)'), JSON.stringify(x.equations));
+  assert.notEqual(x.status, 'read');
+  // "load" is the question's word for R.
+  assert.deepEqual(
+    extractEmbedded('R_load = 5', CIRCUIT).equations.map((e) => e.source),
+    ['Eq(R, 5)'],
+  );
+});
