@@ -242,7 +242,7 @@ describe('integrity of the instructor’s work, in the browser', { skip: skipRea
     const answers = readFileSync((await dl2.path())!, 'utf8');
     assert.match(
       answers.split('\n')[0],
-      /^student_id,question_id,q1\.a,q1\.b,q1\.c,q1\.d,q2\.r1,q2\.r2,q3\.v1,q3\.v2,total,available,status,review_reasons,overridden,comments,open_regrade_requests,dimensions$/,
+      /^student_id,question_id,q1\.a,q1\.b,q1\.c,q1\.d,q2\.r1,q2\.r2,q3\.v1,q3\.v2,total,available,status,review_reasons,overridden,comments,open_regrade_requests,dimensions,follow_through$/,
     );
     await page.fill('input[aria-label="student id"]', 'T4');
     const [dl3] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-report"]')]);

@@ -233,21 +233,21 @@ test('marks CSVs: a follow_through column names the items whose mark stands by f
     }
     const rows = (csv: string) => csv.trim().split('\n');
     assert.deepEqual(rows(marksCsv(ws, exam.exam)), [
-      'student_id,question_id,a1,v1,s1,total,status,follow_through',
-      'S1,q1,0,2,0,2,complete,v1',
-      'S2,q1,0,0,0,0,complete,',
-      'S3,q1,1,2,0,3,complete,',
+      'student_id,question_id,a1,v1,s1,total,status,dimensions,follow_through',
+      'S1,q1,0,2,0,2,complete,,v1',
+      'S2,q1,0,0,0,0,complete,,',
+      'S3,q1,1,2,0,3,complete,,',
     ]);
-    assert.match(rows(answersCsv(ws, exam.exam))[0], /,open_regrade_requests,follow_through$/);
+    assert.match(rows(answersCsv(ws, exam.exam))[0], /,open_regrade_requests,dimensions,follow_through$/);
     assert.match(rows(answersCsv(ws, exam.exam))[1], /^S1,q1,.*,q1\.v1$/);
     assert.match(rows(studentMarksCsv(ws, exam.exam))[1], /^S1,.*,q1\.v1$/);
     // Overridden by the instructor: the mark is theirs, no longer a follow-through mark.
     ws.setOverride(ws.findResponse('ft', 'S1', 'q1')!, 'v1', 1, 'half: the method was shown only in words');
-    assert.equal(rows(marksCsv(ws, exam.exam))[1], 'S1,q1,0,1,0,1,complete,');
+    assert.equal(rows(marksCsv(ws, exam.exam))[1], 'S1,q1,0,1,0,1,complete,,');
     // An exam with no follow-through keeps its columns as they were.
     const plain = validateExam({ format: 'exam.v1', id: 'plain', questions: [{ ...question(), scheme: [question().scheme[0]] }] });
     ws.importExam(plain.exam);
-    assert.equal(rows(marksCsv(ws, plain.exam))[0], 'student_id,question_id,a1,total,status');
+    assert.equal(rows(marksCsv(ws, plain.exam))[0], 'student_id,question_id,a1,total,status,dimensions');
   } finally {
     ws.close();
     rmSync(dir, { recursive: true, force: true });
