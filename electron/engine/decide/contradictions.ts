@@ -29,7 +29,7 @@
 // Cost on correct readings: of the gold lists themselves (read as readings, no spans), none of the
 // development set's 85 is flagged; of the fixtures', one held-out (a request to the marker to
 // accept another answer) and one blind (a charge in mC beside one in C).
-import { equationToSympy, parseEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
+import { equationToSympy, parseEquation, substituteEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction } from '../../../shared/extraction.ts';
 import type { EntailmentEngine } from './entail/types.ts';
@@ -52,23 +52,6 @@ export const checksReader = (x: Pick<Extraction, 'source'>): boolean => x.source
 // Expressions
 
 const isSym = (e: Expr, name?: string): e is Extract<Expr, { kind: 'sym' }> => e.kind === 'sym' && (name === undefined || e.name === name);
-
-function substitute(e: Expr, name: string, by: Expr): Expr {
-  switch (e.kind) {
-    case 'sym':
-      return e.name === name ? by : e;
-    case 'neg':
-      return { kind: 'neg', arg: substitute(e.arg, name, by) };
-    case 'bin':
-      return { kind: 'bin', op: e.op, left: substitute(e.left, name, by), right: substitute(e.right, name, by) };
-    case 'call':
-      return { kind: 'call', fn: e.fn, args: e.args.map((a) => substitute(a, name, by)) };
-    default:
-      return e;
-  }
-}
-
-const substituteEq = (eq: Equation, name: string, by: Expr): Equation => ({ lhs: substitute(eq.lhs, name, by), rhs: substitute(eq.rhs, name, by) });
 
 /** `x = e` (either way round) with x not in e: [x, e]; else null. */
 function solvedForm(eq: Equation): [string, Expr] | null {
@@ -323,9 +306,9 @@ async function bothRoots(
   const x = sa[0];
   for (const { eq } of all) {
     if (eq === a || eq === b || !higherPowerOf(eq, x)) continue;
-    const ra = await engine.consistent(substituteEq(eq, x, sa[1]), domain);
+    const ra = await engine.consistent(substituteEquation(eq, x, sa[1]), domain);
     if (ra.satisfiable === false) continue;
-    const rb = await engine.consistent(substituteEq(eq, x, sb[1]), domain);
+    const rb = await engine.consistent(substituteEquation(eq, x, sb[1]), domain);
     if (rb.satisfiable !== false) return true;
   }
   return false;

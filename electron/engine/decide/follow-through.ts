@@ -29,7 +29,7 @@
 // `followThrough: { fromItem: c, fromStudent: [k], relation: F[q := V] }`; the UI says
 // "follow-through from your equation k + 1". An instructor's override of c changes nothing here:
 // no action changes a mark the instructor didn't see.
-import { equationToSympy, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
+import { equationToSympy, substituteEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Domain, Question, SchemeItem } from '../../../shared/exam.ts';
 import type { ItemMark, MarkEvidence } from '../../../shared/marks.ts';
 import type { EntailmentEngine, Verdict } from './entail/types.ts';
@@ -63,26 +63,6 @@ export function resultQuantity(item: SchemeItem, forms: readonly Equation[], que
   if (item.manual || !item.match) return undefined;
   if (item.match === 'numeric') return item.numeric?.quantity ?? question.target;
   return forms[0] ? solvedSymbol(forms[0]) : undefined;
-}
-
-function substitute(e: Expr, name: string, by: Expr): Expr {
-  switch (e.kind) {
-    case 'sym':
-      return e.name === name ? by : e;
-    case 'neg':
-      return { kind: 'neg', arg: substitute(e.arg, name, by) };
-    case 'bin':
-      return { kind: 'bin', op: e.op, left: substitute(e.left, name, by), right: substitute(e.right, name, by) };
-    case 'call':
-      return { kind: 'call', fn: e.fn, args: e.args.map((a) => substitute(a, name, by)) };
-    default:
-      return e;
-  }
-}
-
-/** `eq` with `by` put for every `name`. */
-export function substituteEquation(eq: Equation, name: string, by: Expr): Equation {
-  return { lhs: substitute(eq.lhs, name, by), rhs: substitute(eq.rhs, name, by) };
 }
 
 /**
