@@ -339,10 +339,17 @@ export const API = {
 
   'exam.list': method(z.object({}), z.array(ExamSummarySchema)),
   'exam.get': method(z.object({ examId: Id }), ExamSchema),
-  /** Import exam.v1 JSON text; errors name the path (questions[0].scheme[1].accept[0]) and what is wrong. */
+  /**
+   * Import exam.v1 JSON text; errors name the path (questions[0].scheme[1].accept[0]) and what is
+   * wrong. A changed version of an exam that has marks is not stored: it comes back as `staged`,
+   * for the editor to preview (scheme.preview) and apply (exam.save) or discard.
+   */
   'exam.import': method(
     z.object({ json: BigText }),
-    z.union([z.object({ ok: z.literal(true), examId: z.string() }), z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) })]),
+    z.union([
+      z.object({ ok: z.literal(true), examId: z.string(), staged: ExamSchema.optional() }),
+      z.object({ ok: z.literal(false), issues: z.array(ValidationIssueSchema) }),
+    ]),
   ),
   /** Save an edited exam (replaces the stored one); responses whose marks the change dropped are re-marked at once, in the background (progress in grade.status). */
   'exam.save': method(

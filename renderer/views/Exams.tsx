@@ -19,6 +19,8 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
   const [busy, setBusy] = useState(false);
   // Bumped when a re-mark after a scheme change has finished: the overrides' list is read again.
   const [remarked, setRemarked] = useState(0);
+  // A changed version of a marked exam, imported: the editor opens with it as unsaved changes and previews them.
+  const [staged, setStaged] = useState<{ exam: Exam; n: number }>();
   const current = exams.find((e) => e.id === nav.examId);
 
   const importJson = async (text: string, fileName: string) => {
@@ -26,7 +28,12 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
     setMsg(undefined);
     try {
       const r = await api['exam.import']({ json: text });
-      if (r.ok) {
+      if (r.ok && r.staged) {
+        setStaged({ exam: r.staged, n: (staged?.n ?? 0) + 1 });
+        setMsg(`${fileName} changes an exam that is already marked: nothing is saved yet. Its changes are previewed below; apply or discard them.`);
+        nav.setExam(r.examId);
+      } else if (r.ok) {
+        setStaged(undefined);
         setMsg(`Imported ${fileName}.`);
         nav.setExam(r.examId);
         nav.refreshExams();
@@ -82,8 +89,9 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
       )}
       {nav.examId && (
         <ExamEditor
-          key={nav.examId}
+          key={`${nav.examId}:${staged?.exam.id === nav.examId ? staged.n : 0}`}
           examId={nav.examId}
+          draft={staged?.exam.id === nav.examId ? staged.exam : undefined}
           graded={current?.graded ?? 0}
           onSaved={nav.refreshExams}
           onRemarked={() => {
@@ -110,7 +118,20 @@ export function ExamsView({ nav, exams }: { nav: Nav; exams: ExamRow[] }) {
  * ("Preview changes": who gains or loses which mark), then applied or discarded; an exam with no
  * marks yet is saved at once.
  */
-function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; graded: number; onSaved(): void; onRemarked(): void }) {
+function ExamEditor({
+  examId,
+  draft,
+  graded,
+  onSaved,
+  onRemarked,
+}: {
+  examId: string;
+  /** Unsaved changes to start from (an imported version of this exam), previewed at once. */
+  draft?: Exam;
+  graded: number;
+  onSaved(): void;
+  onRemarked(): void;
+}) {
   const [loaded, error, reload] = useLoad(() => api['exam.get']({ examId }), [examId]);
   const [exam, setExamState] = useState<Exam>();
   const [qi, setQi] = useState(0);
@@ -127,7 +148,16 @@ function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; g
       live.current = false;
     };
   }, []);
-  useEffect(() => setExamState(loaded), [loaded]);
+  // An imported draft replaces the saved exam once, when that is loaded, and is previewed at once;
+  // a later load (after Discard) shows the saved exam.
+  const draftShown = useRef(false);
+  useEffect(() => {
+    if (loaded && draft && !draftShown.current) {
+      draftShown.current = true;
+      setExamState(draft);
+      void runPreviewOf(draft);
+    } else setExamState(loaded);
+  }, [loaded]); // eslint-disable-line react-hooks/exhaustive-deps
   usePreviewPolling(preview, setPreview);
   if (error) return <div className="banner error">{error}</div>;
   if (!exam) return <div className="muted">Loading the exam…</div>;
@@ -168,7 +198,8 @@ function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; g
       setBusy(false);
     }
   };
-  const runPreview = async () => {
+  const runPreview = () => runPreviewOf(exam);
+  async function runPreviewOf(exam: Exam) {
     setIssues([]);
     setSaved(undefined);
     setBusy(true);
@@ -181,7 +212,7 @@ function ExamEditor({ examId, graded, onSaved, onRemarked }: { examId: string; g
     } finally {
       setBusy(false);
     }
-  };
+  }
   const discard = async () => {
     await api['scheme.previewDiscard']({}).catch(() => {});
     setPreview(undefined);
@@ -296,7 +327,8 @@ function QuestionEditor({ q, onChange }: { q: Question; onChange(q: Question): v
                   <input
                     className="mono narrow"
                     aria-label="variable unit"
-                    placeholder="m/s"
+                    title="SI unit as a physicist writes it (m/s, kg, N, J/kg K, 1 for dimensionless); empty: no dimension check"
+                    placeholder="unit"
                     value={v.unit ?? ''}
                     onChange={(e) => set({ ...v, unit: e.target.value || undefined })}
                   />

@@ -103,6 +103,16 @@ describe('app: a scheme change previewed, then applied or discarded', () => {
       assert.equal((await call('scheme.previewStatus', {})).state, 'idle');
       assert.deepEqual((await call('exam.get', { examId: 'pv' })).questions[0].scheme[0].accept, ['Eq(x, 1)']);
 
+      // Importing the edited exam as a file stores nothing: it comes back staged for the preview.
+      const imported = await call('exam.import', { json: JSON.stringify(edited) });
+      assert.ok(imported.ok && imported.staged, 'a changed version of a marked exam is staged');
+      assert.deepEqual(imported.staged.questions[0].scheme[0].accept, ['Eq(x, 2)']);
+      assert.deepEqual((await call('exam.get', { examId: 'pv' })).questions[0].scheme[0].accept, ['Eq(x, 1)']);
+      assert.deepEqual(await rows(), marked, 'an import of a changed marked exam changes no mark');
+      const same = await call('exam.import', { json: JSON.stringify(exam) });
+      assert.ok(same.ok && !same.staged, 'the same exam again is not staged');
+      assert.deepEqual(await rows(), marked);
+
       // Apply: exam.save re-marks; the marks are those previewed and the override is listed.
       await new Promise((r) => setTimeout(r, 5));
       const saved = await call('exam.save', { exam: edited });

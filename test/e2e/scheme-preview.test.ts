@@ -4,12 +4,14 @@
 // gains, the others that earned it lose), and that the change would make the automatic mark
 // disagree with the instructor's override; Discard puts the exam back; Apply saves and re-marks,
 // and the override the automatic mark now disagrees with is listed as a regression case.
-// Screenshots: test-results/screenshots/scheme-preview.png and override-cases.png.
+// Importing a changed version of the marked exam as a file previews it the same way and stores nothing.
+// Screenshots: test-results/screenshots/scheme-preview.png, exam-import-preview.png and override-cases.png.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SHOTS, launch, openApp, shot, skipReason, startApp, type App } from './support.ts';
+import { REPO, SHOTS, launch, openApp, shot, skipReason, startApp, type App } from './support.ts';
 
 const skip = skipReason();
 const FORM = 'input[aria-label="accepted form 1 of item a"]';
@@ -79,6 +81,25 @@ describe('a scheme change previewed, discarded, then applied', { skip: skip ?? f
     await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLInputElement | null)?.value === 'Eq(t, u/g)', FORM);
     assert.ok(!(await page.isVisible('[data-testid="scheme-preview"]')));
     assert.equal(await page.isVisible('[data-testid="override-cases-none"]'), true, 'no override disagrees yet');
+  });
+
+  it('importing a changed version of the marked exam previews it and saves nothing until applied', async () => {
+    const file = join(app.dir, 'demo-changed.json');
+    writeFileSync(file, readFileSync(join(REPO, 'resources/demo/exam.json'), 'utf8').replace('"accept": ["Eq(t, u/g)"]', '"accept": ["Eq(t, 2*u/g)"]'));
+    await page.setInputFiles('[data-testid="exam-file"]', file);
+    await page.waitForSelector('[data-testid="scheme-preview"][data-state="done"]', { timeout: 120_000 });
+    assert.match((await page.textContent('.banner.ok')) ?? '', /already marked: nothing is saved yet/);
+    assert.equal(await page.inputValue(FORM), 'Eq(t, 2*u/g)', 'the editor shows the imported version');
+    const gains = await page
+      .locator('[data-testid="preview-changes"] tr[data-direction="gain"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-student')));
+    assert.deepEqual(gains, ['D08']);
+    const h = app.service.handlers();
+    assert.deepEqual((await h['exam.get']({ examId: 'demo-physics' })).questions[0].scheme[0].accept, ['Eq(t, u/g)'], 'nothing stored');
+    assert.equal((await h['review.list']({ examId: 'demo-physics', questionId: 'q1' })).rows.find((r) => r.studentId === 'D08')!.marks.a, 0, 'no mark changed');
+    await shot(page, 'exam-import-preview');
+    await page.click('[data-testid="preview-discard"]');
+    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLInputElement | null)?.value === 'Eq(t, u/g)', FORM);
   });
 
   it('apply saves and re-marks; the override the automatic mark now disagrees with is listed', async () => {

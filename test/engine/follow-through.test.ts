@@ -253,3 +253,29 @@ test('marks CSVs: a follow_through column names the items whose mark stands by f
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an item that requires dimensional consistency follows through only along consistent equations', async () => {
+  const units: Record<string, string> = { F: 'N', m: 'kg', T: 's', a: 'm/s^2', v: 'm/s', s: 'm' };
+  const withUnits = (requireDimensions: boolean) => {
+    const q = question();
+    return validateExam({
+      format: 'exam.v1',
+      id: 'ftu',
+      questions: [
+        {
+          ...q,
+          variables: q.variables.map((v) => ({ ...v, unit: units[v.name] })),
+          scheme: q.scheme.map((it) => (it.id === 'v1' && requireDimensions ? { ...it, require_dimensions: true } : it)),
+        },
+      ],
+    }).questions.get('q1')!;
+  };
+  // a = F*m is wrong and dimensionally inconsistent (N·kg is not m/s²); v = F*m*T carries it forward.
+  const lenient = await markEquations(new FakeEngine(), withUnits(false), eqs('Eq(a, F*m)', 'Eq(v, F*m*T)'));
+  assert.equal(item(lenient, 'v1').outcome, 'awarded', 'without the requirement, follow-through earns it');
+  const strict = await markEquations(new FakeEngine(), withUnits(true), eqs('Eq(a, F*m)', 'Eq(v, F*m*T)'));
+  assert.equal(item(strict, 'v1').outcome, 'withheld');
+  assert.equal(item(strict, 'v1').awarded, 0);
+  assert.ok(!item(strict, 'v1').evidence.some((e) => e.followThrough), 'no follow-through evidence');
+  assert.match(item(strict, 'v1').note ?? '', /requires dimensional consistency/);
+});

@@ -33,8 +33,11 @@ export function importHandlers(ctx: AppContext): Handlers {
     'exam.import': async ({ json }) => {
       try {
         const lx = parseExamJson(json);
+        // A changed version of a marked exam is not stored: it comes back staged, for the editor's
+        // preview (who gains or loses which mark), and is applied only by exam.save.
+        if (ctx.ws.importDropsMarks(lx.exam)) return { ok: true as const, examId: lx.exam.id, staged: lx.exam };
         const { examId } = ctx.ws.importExam(lx.exam);
-        // Importing a changed version of an exam drops its marks: re-mark at once unless grading runs (it marks them).
+        // An exam imported again unchanged, or one not marked yet: nothing the instructor saw changes.
         if (!ctx.grading()) startRemark(ctx, examId);
         return { ok: true as const, examId };
       } catch (e) {

@@ -91,8 +91,11 @@ export type FollowThroughInput = {
   equations: readonly Equation[];
   /** Canonical SymPy source of each equation (as in the evidence). */
   sources: readonly string[];
-  /** Whether equation i is consistent (inconsistent ones earn nothing and give no result). */
-  usable(i: number): boolean;
+  /**
+   * Whether equation i may take part in following through to `item`: consistent (inconsistent
+   * ones earn nothing and give no result), and dimensionally consistent where the item requires it.
+   */
+  usable(i: number, item: SchemeItem): boolean;
 };
 
 /** What one follow-through attempt found: the award, whether some check was undecided, whether the student gave a result at all. */
@@ -107,7 +110,7 @@ async function followFrom(x: FollowThroughInput, d: SchemeItem, from: string, q:
   let undecided = false;
   let result: number | undefined; // the student's last equation solved for q so far
   for (let j = 0; j < equations.length; j++) {
-    if (!x.usable(j)) continue;
+    if (!x.usable(j, d)) continue;
     const e = equations[j];
     if (isSolvedFor(e, q)) {
       result = j;

@@ -15,7 +15,7 @@
 // A student equation that no admissible assignment satisfies entails nothing: it earns nothing
 // and is reported in `inconsistent`. Verdicts use the question's domain (its assumptions).
 import { equationToSympy, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
-import { questionDomain, type Question } from '../../../shared/exam.ts';
+import { questionDomain, type Question, type SchemeItem } from '../../../shared/exam.ts';
 import type { ItemMark, MarkEvidence, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
 import type { EntailmentEngine, Verdict } from './entail/types.ts';
 import type { CompiledQuestion } from '../io/exam.ts';
@@ -194,7 +194,9 @@ export async function markEquations(
   }
   // Error carried forward (follow-through.ts): after every item's own outcome is known.
   if (q.scheme.some((s) => s.follow_through?.length)) {
-    const usableNow = (i: number): boolean => usable.includes(i) && !inconsistent.some((x) => x.studentIndex === i);
+    // As for the item's own marking: an item requiring dimensional consistency follows through only along consistent equations.
+    const usableNow = (i: number, it: SchemeItem): boolean =>
+      usable.includes(i) && !inconsistent.some((x) => x.studentIndex === i) && !(it.require_dimensions && dims.issues.some((d) => d.studentIndex === i));
     items.splice(0, items.length, ...(await applyFollowThrough({ engine, cq, domain, equations, sources, usable: usableNow }, items)));
   }
   inconsistent.sort((a, b) => a.studentIndex - b.studentIndex);

@@ -61,6 +61,17 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
   });
 }
 
+/**
+ * Whether storing this exam would drop marks the instructor has seen: the exam is stored with
+ * marks, and this version differs from it. The app previews such an import instead of applying it.
+ */
+export function importDropsMarks(st: Statements, exam: Exam): boolean {
+  const parsed = ExamSchema.parse(exam);
+  const old = st.sql('SELECT json FROM exams WHERE id = ?').get(parsed.id) as Row | undefined;
+  if (!old || old.json === json(parsed)) return false;
+  return !!st.sql('SELECT 1 FROM mark_results m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? LIMIT 1').get(parsed.id);
+}
+
 export function getExam(st: Statements, examId: string): Exam | undefined {
   const r = st.sql('SELECT json FROM exams WHERE id = ?').get(examId) as Row | undefined;
   return r ? parse<Exam>(r.json) : undefined;

@@ -222,6 +222,11 @@ export class Workspace {
     return exams.importExam(this.#st, exam);
   }
 
+  /** Whether importing this version of a stored exam would drop marks (see exams.importDropsMarks). */
+  importDropsMarks(exam: Exam): boolean {
+    return exams.importDropsMarks(this.#st, exam);
+  }
+
   getExam(examId: string): Exam | undefined {
     return exams.getExam(this.#st, examId);
   }
