@@ -127,7 +127,78 @@ const words = (s: string): string[] => (s.match(/[A-Za-z]+(?:'[A-Za-z]*)?/g) ?? 
 const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|kept|lost|spent|made|stored|supplied)$/;
 
 /** Head noun: the last content word before the first preposition, participles after it skipped. */
-function headOf(ws: string[]): { head: string | null; content: string[] } {
+/** Words that start a noun phrase: after a leading phrase of circumstance, the label's own noun phrase starts at one. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'her', 'his', 'their', 'its', 'our', 'my']);
+
+/**
+ * Words that make a quantity a different one from the bare noun (a component, a frame, an
+ * average): "horizontal speed" is not "launch speed", "speed over the ground" not "walking
+ * speed". A variable is named by such a label only when its description has the word itself.
+ */
+const QUALIFIERS = new Set([
+  'horizontal',
+  'vertical',
+  'radial',
+  'tangential',
+  'perpendicular',
+  'parallel',
+  'normal',
+  'transverse',
+  'longitudinal',
+  'axial',
+  'component',
+  'x',
+  'y',
+  'z',
+  'average',
+  'mean',
+  'instantaneous',
+  'angular',
+  'ground',
+  'floor',
+]);
+
+/**
+ * Nouns that name one kind of physical quantity unmistakably. A label headed by one that no
+ * variable's description uses names a quantity the question has no variable for. (Nouns that
+ * students swap for one another, such as time and period, height and drop, length and distance,
+ * are not here: a label headed by one of them and matching no description stays unknown.)
+ */
+const QUANTITY_NOUNS = new Set([
+  'energy',
+  'momentum',
+  'force',
+  'power',
+  'work',
+  'impulse',
+  'pressure',
+  'charge',
+  'current',
+  'voltage',
+  'resistance',
+  'acceleration',
+  'speed',
+  'frequency',
+  'wavelength',
+  'tension',
+  'torque',
+  'temperature',
+  'density',
+  'volume',
+  'area',
+]);
+
+/** Nouns that name the same kind of quantity: a label's head and a description's head match through them. */
+const SAME_HEAD: Record<string, string> = { velocity: 'speed', duration: 'time' };
+const headKind = (w: string | null): string | null => (w === null ? null : (SAME_HEAD[w] ?? w));
+
+function headOf(all: string[]): { head: string | null; content: string[] } {
+  let ws = all;
+  // "on the way out her speed over the ground is v + w": the leading phrase says when, not what.
+  if (ws.length > 0 && PREPOSITIONS.has(ws[0])) {
+    const k = ws.findIndex((w, i) => i >= 2 && DETERMINERS.has(w) && ws.slice(1, i).some((x) => !STOP_LABEL.has(x)));
+    if (k > 0) ws = ws.slice(k);
+  }
   const content = ws.filter((w) => !STOP_LABEL.has(w));
   const p = content.findIndex((w) => PREPOSITIONS.has(w));
   const pre = p < 0 ? content : content.slice(0, p);
@@ -238,16 +309,19 @@ export function lexiconFor(q: Question): Lexicon {
   };
 
   const ANSWER_HEADS = new Set(['answer', 'result', 'solution']);
+  /** Whether a qualifier of the label ("horizontal") is missing from the variable's description. */
+  const qualifiedAway = (content: string[], d: { words: Set<string> }): boolean => content.some((w) => QUALIFIERS.has(w) && !d.words.has(w));
   const labelVariable = (label: string): string | null => {
     const { head, content } = headOf(words(label));
     if (!head || content.length === 0 || content.length > 6) return null;
     if (ANSWER_HEADS.has(head) && content.length <= 2 && q.target) return q.target;
-    const cands = descInfo.filter((d) => d.head === head);
+    const cands = descInfo.filter((d) => headKind(d.head) === headKind(head));
     let best: string | null = null;
     let bestScore = -1;
     let tie = false;
     for (const d of cands) {
-      if (!content.every((w) => d.words.has(w) || promptWords.has(w) || MODIFIERS.has(w))) continue;
+      if (!content.every((w) => w === head || d.words.has(w) || promptWords.has(w) || MODIFIERS.has(w))) continue;
+      if (qualifiedAway(content, d)) continue;
       const score = content.filter((w) => d.words.has(w)).length;
       if (score > bestScore) {
         best = d.name;
@@ -262,8 +336,11 @@ export function lexiconFor(q: Question): Lexicon {
     if (labelVariable(label)) return 'variable';
     const { head, content } = headOf(words(label));
     if (!head || content.length === 0 || content.length > 6) return 'unknown';
-    const cands = descInfo.filter((d) => d.head === head);
-    if (cands.length === 0) return 'unknown';
+    const cands = descInfo.filter((d) => headKind(d.head) === headKind(head));
+    // "its initial energy": a kind of quantity that no variable of the question is described as.
+    if (cands.length === 0) return QUANTITY_NOUNS.has(headKind(head)!) && !descInfo.some((d) => d.words.has(head)) ? 'other' : 'unknown';
+    // "horizontal velocity", "average speed": every variable of that kind is another quantity.
+    if (cands.every((d) => qualifiedAway(content, d))) return 'other';
     // The phrase names something the question doesn't: a word foreign to the question after the
     // head ("speed over the ground", "time to the top"). A foreign word before the head ("actual
     // speed") might just be a synonym-ish modifier: unknown, left unread.

@@ -7,9 +7,19 @@ import { UNIT_WORDS } from './lexicon.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import { trim } from './runs.ts';
-import { cutByUnreadable, functionNotation, labelOf, limitingCondition, limitingConditionBefore, modifiedAfter, OPERATION_WORDS } from './surroundings.ts';
+import {
+  cutByUnreadable,
+  functionNotation,
+  labelOf,
+  limitingCondition,
+  limitingConditionBefore,
+  modifiedAfter,
+  OPERATION_WORDS,
+  REFERRING_WORDS,
+} from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
 import { readStatedResult } from './result-words.ts';
+import { unitsTalk } from './units-talk.ts';
 import type { Tok } from './tokens.ts';
 import { note } from '../extraction.ts';
 
@@ -115,6 +125,14 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     return;
   }
   const run: Run = { toks, i0, i1, raw, t, prev: toks[i0 - 1], next: toks[i1], realStart: i0 + raw.indexOf(t[0]) };
+  // (One symbol alone in prose is not read anyway: only maths is said to be left out.)
+  const units = t.length > 1 || (t[0].pieces?.length ?? 1) > 1 ? unitsTalk(ctx, toks, run.realStart, i1, t) : null;
+  if (units) {
+    ctx.mathSeen = true;
+    const where = spanOf(ctx, t);
+    ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: talk about units, not an equation (${units})`));
+    return;
+  }
   if (screenedOut(ctx, run, hasEq, hasSym)) return;
   if (!hasEq) {
     readExpression(ctx, run);
@@ -201,7 +219,7 @@ function readExpression(ctx: Ctx, run: Run): void {
   ctx.mathSeen = true;
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
   const before = toks[realStart - 1];
-  if (before?.kind === 'word' && OPERATION_WORDS.test(before.text)) return;
+  if (before?.kind === 'word' && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
   const changedBy = modifiedAfter(toks, i1);
   if (!changedBy && readStatedResult(ctx, toks, realStart, i1, t)) return; // "the time comes out as 2v_0 sinθ/g"
   const lab = labelOf(ctx, toks, realStart, false);

@@ -40,6 +40,9 @@ export function labelOf(
     const p = toks[i0 - 1];
     if (p && p.kind === 'punct' && p.text === ':') label = labelBefore(toks, i0 - 1);
     else if (p && p.kind === 'word' && /^(is|equals)$/i.test(p.text)) label = labelBefore(toks, i0 - 1);
+    // "its initial energy is just mgh": an adverb between the verb and the maths.
+    else if (p && p.kind === 'word' && /^(just|simply|only|still|then|therefore|also)$/i.test(p.text) && /^(is|equals)$/i.test(toks[i0 - 2]?.text ?? ''))
+      label = labelBefore(toks, i0 - 2);
     else if (p && p.kind === 'word') label = labelBefore(toks, i0);
   }
   if (!label) return null;
@@ -52,7 +55,13 @@ export function labelOf(
 
 /** Words after which an expression is an operation on the working, not a value ("multiply by u(v+w)"). */
 export const OPERATION_WORDS =
-  /^(by|cancel|cancels|cancelling|canceling|cancelled|multiply|multiplying|divide|dividing|factor|factorise|factorize|expand|expanding)$/i;
+  /^(by|cancel|cancels|cancelling|canceling|cancelled|multiply|multiplying|divide|dividing|factor|factorise|factorize|expand|expanding|use|using|apply|applying)$/i;
+
+/**
+ * Words after which an expression is referred to as a thing ("the +w on the way out", "this 2S/u
+ * term"), not stated as the value of anything: no equation (gold convention 1).
+ */
+export const REFERRING_WORDS = /^(the|this|that|these|those)$/i;
 
 const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated|times|plus|minus|divided|multiplied)$/i;
 

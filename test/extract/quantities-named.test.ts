@@ -1,0 +1,116 @@
+// What the words around maths say it is about: a label naming a quantity the question has no
+// variable for is left out (gold convention 3), a label naming a variable is read as it, and maths
+// that is only referred to, used, or talk about units is no equation. Text written for these tests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const Q = (vars: [string, string][], target: string, prompt: string): Question => ({
+  id: 'q',
+  title: '',
+  prompt,
+  variables: vars.map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+  target,
+  scheme: [],
+});
+
+// A stone thrown from a cliff top, invented for these tests.
+const CLIFF = Q(
+  [
+    ['u', 'throw speed'],
+    ['alpha', 'throw angle above the horizontal'],
+    ['H', 'height of the cliff'],
+    ['T', 'time in the air'],
+    ['D', 'horizontal distance from the cliff foot where it lands'],
+    ['g', 'gravitational acceleration'],
+  ],
+  'D',
+  'A stone is thrown from the top of a cliff of height H at speed u, at angle alpha above the horizontal. How far from the foot of the cliff does it land?',
+);
+
+// A puck pushed across ice by a compressed spring, invented for these tests.
+const PUCK = Q(
+  [
+    ['m', 'mass of the puck'],
+    ['k', 'spring constant'],
+    ['x', 'compression of the spring'],
+    ['v', 'launch speed of the puck'],
+  ],
+  'v',
+  'A spring of constant k compressed by x launches a puck of mass m across ice. Find its speed v.',
+);
+
+const read = (text: string, q: Question) => {
+  const x = extractEmbedded(text, q);
+  return { status: x.status, eqs: x.equations.map((e) => e.source), notes: x.notes.map((n) => n.text).join(' | ') };
+};
+
+test('a component of a velocity is not the variable named by the bare noun', () => {
+  // "horizontal speed" is u cos α, not u: read as u it would be u = u·cos(α), a silent error.
+  for (const text of ['horizontal speed = u cos α, so D = u cos α T', 'The horizontal velocity is u cos(α) and D = u cos(α) T']) {
+    const r = read(text, CLIFF);
+    assert.deepEqual(r.eqs, ['Eq(D, u*cos(alpha)*T)'], text);
+    assert.equal(r.status, 'read', text);
+    assert.match(r.notes, /not a (variable|quantity) of the question/, text);
+  }
+  const vertical = read('vertical speed: u sin α\nT = 2u sin α/g', CLIFF);
+  assert.deepEqual(vertical.eqs, ['Eq(T, 2*u*sin(alpha)/g)']);
+  assert.equal(vertical.status, 'read');
+  // The bare noun, and its synonym, still name the variable.
+  assert.deepEqual(read('throw velocity = 12', CLIFF).eqs, ['Eq(u, 12)']);
+  assert.deepEqual(read('The throw speed is 12', CLIFF).eqs, ['Eq(u, 12)']);
+});
+
+test('a variable described with the qualifier is named by it', () => {
+  const q = Q(
+    [
+      ['u_x', 'horizontal component of the velocity'],
+      ['u', 'throw speed'],
+    ],
+    'u_x',
+    'Find the horizontal component.',
+  );
+  assert.deepEqual(read('horizontal component = u cos(30)', q).eqs, ['Eq(u_x, u*cos(30))']);
+});
+
+test('a phrase saying when comes before the quantity: "on the way up its speed over the ground is …"', () => {
+  const q = Q(
+    [
+      ['v', "the climber's speed relative to the escalator"],
+      ['e', 'speed of the escalator'],
+      ['L', 'length of the escalator'],
+    ],
+    'v',
+    'A climber walks up and down a moving escalator.',
+  );
+  const r = read('On the way up her speed over the ground is v + e, on the way down it is v - e.\nL/(v + e) + L/(v - e) = 3L/e', q);
+  assert.deepEqual(r.eqs, ['Eq(L/(v + e) + L/(v - e), 3*L/e)']);
+  assert.match(r.notes, /On the way up her speed over the ground.*not a (variable|quantity) of the question/);
+});
+
+test('a kind of quantity no variable is described as (energy, force) is left out; a noun students swap for another stays a doubt', () => {
+  const r = read('Its elastic energy is just ½kx². The kinetic energy at launch is ½mv².\n½kx² = ½mv²\nv = x√(k/m)', PUCK);
+  assert.deepEqual(r.eqs, ['Eq(1/2*k*x**2, 1/2*m*v**2)', 'Eq(v, x*sqrt(k/m))']);
+  assert.equal(r.status, 'read');
+  // "the squash" is no kind of quantity the reader knows: which variable it is can't be told.
+  const doubt = read('the squash is x/2\nv = x√(k/m)', PUCK);
+  assert.equal(doubt.status, 'partial');
+});
+
+test('maths only referred to ("the +e", "this 2L term") or used ("use ½kx²") is no equation', () => {
+  const r = read('Use ½kx² for the spring. The k/m under the root is what sets it.\nv = x√(k/m)', PUCK);
+  assert.deepEqual(r.eqs, ['Eq(v, x*sqrt(k/m))']);
+  assert.equal(r.status, 'read');
+});
+
+test('talk about units is no equation; unit letters without it stay a doubt', () => {
+  const r = read('v = x√(k/m)\nUnits: kx² is in J, so J/kg = m²/s² and the root gives m/s.', PUCK);
+  assert.deepEqual(r.eqs, ['Eq(v, x*sqrt(k/m))']);
+  assert.equal(r.status, 'read');
+  assert.match(r.notes, /talk about units/);
+  // "N = mg" is a normal force the question has no variable for, not a sentence about units: a doubt.
+  const n = read('N = mg\nv = x√(k/m)', PUCK);
+  assert.equal(n.status, 'partial');
+  assert.ok(n.eqs.includes('Eq(v, x*sqrt(k/m))'));
+});
