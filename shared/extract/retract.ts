@@ -5,7 +5,7 @@
 // needs review. Nothing inside text addressed to the marker is obeyed (ctx.markerRanges). The
 // phrases are shared/text/retractions.ts. Pure.
 
-import { exprToSympy, parseEquation } from '../equation/index.ts';
+import { exprToSympy, parseEquation, symbolsOf } from '../equation/index.ts';
 import { CORRECTION, LINE_RETRACTION, RETRACTION, WEAK_CORRECTION, mentionsRetraction } from '../text/retractions.ts';
 import { sentences } from '../text/marker.ts';
 import type { Ctx } from './context.ts';
@@ -143,7 +143,7 @@ export function applyRetractions(text: string, ctx: Ctx): string {
 /** How many sentences after a strong correction cue its revision may come in. */
 const REVISION_SENTENCES = 2;
 
-type Statement = { span: { start: number; end: number }; equations: ExtractedEquation[]; lhs: string | null };
+type Statement = { span: { start: number; end: number }; equations: ExtractedEquation[]; lhs: string | null; symbols: string[] };
 
 /** The equations read, grouped by the statement (one span: a chain) they came from, in text order. */
 function statements(ctx: Ctx): Statement[] {
@@ -154,7 +154,7 @@ function statements(ctx: Ctx): Statement[] {
     let st = bySpan.get(key);
     if (!st) {
       const p = parseEquation(e.source, { variables: ctx.lex.variables });
-      st = { span: e.span, equations: [], lhs: p.ok ? exprToSympy(p.value.lhs) : null };
+      st = { span: e.span, equations: [], lhs: p.ok ? exprToSympy(p.value.lhs) : null, symbols: p.ok ? symbolsOf(p.value) : [] };
       bySpan.set(key, st);
     }
     st.equations.push(e);
@@ -213,6 +213,18 @@ export function applyCorrections(ctx: Ctx): void {
           `corrected by the student (${said}), not recorded: ${JSON.stringify(was)}, revised by ${JSON.stringify(text.slice(revision.span.start, revision.span.end).trim().slice(0, 120))}`,
         ),
       );
+      // "v² = 2gh so v = √(2gh)... no wait, h is the height, the depth is d": the working beside
+      // the revised equation, on the same symbols and not restated, may be taken back with it.
+      const beside = strong ? before.filter((st) => st !== t && st.symbols.some((x) => t.symbols.includes(x)) && !after.some((a) => a.lhs === st.lhs)) : [];
+      if (beside.length) {
+        ctx.needsReview = true;
+        ctx.notes.push(
+          note(
+            'correction',
+            `the correction (${said}) may take back more than ${JSON.stringify(was)}: kept as written, ${beside.map((st) => JSON.stringify(text.slice(st.span.start, st.span.end).trim().slice(0, 80))).join(', ')}`,
+          ),
+        );
+      }
     } else if (strong) {
       ctx.needsReview = true;
       const about = before.map((st) => text.slice(st.span.start, st.span.end).trim().slice(0, 80));

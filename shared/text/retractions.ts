@@ -67,7 +67,7 @@ export const CORRECTION = new RegExp(
   ].join('|'),
   'i',
 );
-export const WEAK_CORRECTION = /(?:^\s*|[.!?,;:]\s*|\b(?:hmm+|no|oh|so|wait),?\s+)actually\b/i;
+export const WEAK_CORRECTION = /(?:^\s*|\n\s*|[.!?,;:]\s*|\b(?:hmm+|no|oh|so|wait),?\s+)actually\b/i;
 
 /**
  * Any sign that the response takes something back (broader than the phrases the extractor acts

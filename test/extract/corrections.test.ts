@@ -141,3 +141,23 @@ test('a unit letter that names a variable in another case is read as the variabl
     ['Eq(f, 0.5)'],
   );
 });
+
+test('"actually" at the start of a new line revises the line before it', () => {
+  const r = x("t = L/c\nactually it's t = 2L/c, I forgot the way back");
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.equal(r.status, 'read');
+});
+
+test('working beside the revised equation, on its symbols and not restated, makes the response needs-review (kept as written)', () => {
+  const r = x('f = kL so t = f/(kc)... no wait, L is only one way across.\nt = 2L/c');
+  assert.deepEqual(r.equations.map((e) => e.source).sort(), ['Eq(f, k*L)', 'Eq(t, 2*L/c)']);
+  assert.equal(r.status, 'needs-review');
+  assert.match(r.notes.map((n) => n.text).join(' | '), /may take back more than "t = f\/\(kc\)".*"f = kL"/);
+  // Working on other symbols is not in doubt.
+  const apart = x('k = 3. t = L/c. No wait, t = 2L/c');
+  assert.deepEqual(apart.equations.map((e) => e.source).sort(), ['Eq(k, 3)', 'Eq(t, 2*L/c)']);
+  assert.equal(apart.status, 'read');
+});
