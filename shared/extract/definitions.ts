@@ -8,6 +8,13 @@ const DEF_LET = /\blet[\s$]+([A-Za-z][A-Za-z0-9_]*)[\s$]+(?:be|denote|denotes|re
 const DEF_EQ =
   /(?:^|[\n,;:(]|\band\b|\bwhere\b)[ \t$]*([A-Za-z][A-Za-z0-9_]*)[ \t$]*(?:=|\bdenotes\b|\brepresents\b)[ \t]*((?:the\s+|a\s+|an\s+)?[A-Za-z][A-Za-z' ]*?)[ \t]*(?=$|[\n,;.)])/gm;
 
+/**
+ * "enters with speed V0", "moving at speed u", "a block of mass m": a quantity named right before
+ * its symbol (one letter, perhaps with digits or a subscript: never a word).
+ */
+const DEF_NOUN =
+  /\b(?:with|at|of|has)\s+(?:a\s+|an\s+|the\s+)?((?:[a-z]+\s+)?[a-z]{3,})\s+\$?([A-Za-z](?:[0-9]+|_[A-Za-z0-9]+)?)\$?(?=\s*(?:[.,;:)]|$|\s+and\b|\s+(?:at|from|in|on|through|towards?|into|with)\b))/gm;
+
 const DEF_AND = /\s+and\s+([A-Za-z][A-Za-z0-9_]*)\s+(?:be\s+|is\s+)?(?=(?:the|a|an)\s)/i;
 const DEF_DENOTE = /\bdenote\s+((?:the|a|an)\s+[A-Za-z' ]+?)\s+by\s+\$?\s*([A-Za-z][A-Za-z0-9_]*)\b/gi;
 
@@ -24,9 +31,11 @@ export function findDefinitions(s: string, ctx: Ctx): void {
       for (let k = 0; k + 1 < more.length; k += 2) found.push({ sym: more[k], phrase: more[k + 1], at: m.index, end: m.index + m[0].length });
     }
   }
-  // "denote the angular frequency by w"
-  DEF_DENOTE.lastIndex = 0;
-  for (let m = DEF_DENOTE.exec(s); m; m = DEF_DENOTE.exec(s)) found.push({ sym: m[2], phrase: m[1], at: m.index, end: m.index + m[0].length });
+  // "denote the angular frequency by w", "enters with speed V0": the phrase first, then the symbol.
+  for (const re of [DEF_DENOTE, DEF_NOUN]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(s); m; m = re.exec(s)) found.push({ sym: m[2], phrase: m[1], at: m.index, end: m.index + m[0].length });
+  }
   {
     for (const { sym, phrase, at, end } of found) {
       if (!/[A-Za-z]{3,}/.test(phrase)) continue;
@@ -37,9 +46,17 @@ export function findDefinitions(s: string, ctx: Ctx): void {
       seen.add(sym);
       const already = ctx.lex.resolve(sym, ctx.aliases);
       if (already === v) continue;
-      if (ctx.lex.variables.includes(sym)) {
-        ctx.notes.push(note('unmapped-symbol', `'${sym}' is a variable of the question but was defined as "${phrase.trim()}" (${v}): not remapped`));
-        ctx.flags.add('inconsistent');
+      // A symbol that is (or reads as) another variable of the question, defined as this one: which
+      // one each use means can't be told, so the response is not read with confidence.
+      if (ctx.lex.variables.includes(sym) || (already !== null && already !== v)) {
+        ctx.notes.push(
+          note(
+            'unmapped-symbol',
+            `'${sym}' reads as ${already ?? sym}, a variable of the question, but was defined as "${phrase.trim()}" (${v}): not remapped`,
+          ),
+        );
+        ctx.flags.add('unmapped-symbol');
+        ctx.needsReview = true;
         continue;
       }
       ctx.aliases.set(sym, v);

@@ -267,6 +267,26 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
   return null;
 }
 
+/**
+ * "max speed: v = Aω" where the question has v_max: the words before the equation name one
+ * variable and its left side, a lone symbol, is another. Which one the student means can't be
+ * told (the words, or the symbol as written), so it is left unread with both named. A label that
+ * names the answer ("final answer: x = …") claims nothing about which quantity it is.
+ */
+function labelClash(ctx: Ctx, run: Run, lhs: Tok[]): string | null {
+  if (lhs.length !== 1 || !isSymbol(lhs[0]) || lhs[0].kind !== 'id' || lhs[0].pieces!.length !== 1) return null;
+  // A label set off by a colon ("max speed: v = …"); words running into the maths ("fall time from h = …") name no side.
+  const colon = run.toks[run.realStart - 1];
+  if (colon?.kind !== 'punct' || colon.text !== ':') return null;
+  const lab = labelOf(ctx, run.toks, run.realStart, false);
+  // Only a short label is a name ("max speed", "speed at x"); a longer one says what was done ("Bernoulli between the surface and the hole").
+  if (!lab?.v || lab.label.split(/\s+/).length > 3 || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
+  const piece = lhs[0].pieces![0];
+  const written = piece.kind === 'sym' ? piece.name : null;
+  if (!written || written === lab.v) return null;
+  return `the words before it ("${lab.label}") name ${lab.v}, but its left side is ${written}`;
+}
+
 /** An equation or chain: its sides, a left side named in words, then emitted (or why not). */
 function readEquation(ctx: Ctx, run: Run): void {
   const { toks, t, prev, next, realStart } = run;
@@ -286,6 +306,12 @@ function readEquation(ctx: Ctx, run: Run): void {
       return;
     }
     parts[0] = [symTok(lab.v, t[0])];
+  } else {
+    const clash = labelClash(ctx, run, parts[0]);
+    if (clash) {
+      unread(ctx, t, clash);
+      return;
+    }
   }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];

@@ -12,10 +12,13 @@ import type { Tok } from './tokens.ts';
 export const CLAUSE_JOIN = /^(and|so|then|thus|hence|therefore|but|while|whereas)$/i;
 
 /** Words right before token index i, as a label, if they start a clause. */
+/** A word of a label: prose, or a lower-case word the tokenizer took for an unknown symbol ("max speed"). */
+const labelWord = (x: Tok): boolean => x.kind === 'word' || (x.kind === 'usym' && /^[a-z]{3,}$/.test(x.text));
+
 function labelBefore(toks: Tok[], i: number): string | null {
   const ws: string[] = [];
   let j = i - 1;
-  while (j >= 0 && toks[j].kind === 'word' && !CLAUSE_JOIN.test(toks[j].text)) ws.unshift(toks[j--].text);
+  while (j >= 0 && labelWord(toks[j]) && !CLAUSE_JOIN.test(toks[j].text)) ws.unshift(toks[j--].text);
   if (ws.length === 0) return null;
   // "…, and its period is 2π√(r³/GM)": a joining word starts a clause as a line start does.
   if (j >= 0 && toks[j].kind === 'word') return ws.join(' ');

@@ -114,3 +114,47 @@ test('talk about units is no equation; unit letters without it stay a doubt', ()
   assert.equal(n.status, 'partial');
   assert.ok(n.eqs.includes('Eq(v, x*sqrt(k/m))'));
 });
+
+// A mass on a spring with both a speed at x and a maximum speed, invented for these tests.
+const OSC = Q(
+  [
+    ['m', 'mass of the glider'],
+    ['k', 'spring constant'],
+    ['A', 'amplitude'],
+    ['omega', 'angular frequency'],
+    ['v_max', 'maximum speed of the glider'],
+    ['v', 'speed of the glider at position x'],
+    ['x', 'position from equilibrium'],
+  ],
+  'v_max',
+  'A glider of mass m on a spring of constant k oscillates with amplitude A. Find its maximum speed.',
+);
+
+test('a label set off by a colon that names another variable than the left side: unread, both named', () => {
+  const r = read('ω = √(k/m)\nmax speed: v = Aω', OSC);
+  assert.deepEqual(r.eqs, ['Eq(omega, sqrt(k/m))']);
+  assert.equal(r.status, 'partial');
+  const x = extractEmbedded('max speed: v = Aω', OSC);
+  assert.match(x.unread[0].reason, /"max speed"\) name v_max, but its left side is v/);
+  // The label and the symbol agree; the answer's label claims nothing; words running into the maths name no side.
+  assert.equal(read('max speed: v_max = Aω', OSC).status, 'read');
+  assert.equal(read('speed at x: v = ω√(A² − x²)', OSC).status, 'read');
+  assert.equal(read('final answer: v = Aω', OSC).status, 'read');
+  assert.equal(read('The top speed from v = Aω follows', OSC).status, 'read');
+});
+
+test('a symbol named by a quantity right before it ("with speed V0") is an alias, or a doubt when it is another variable', () => {
+  // x is no variable of CLIFF's: read as u, noted.
+  const alias = extractEmbedded('It leaves with speed x.\nD = x cos α T', CLIFF);
+  assert.deepEqual(
+    alias.equations.map((e) => e.source),
+    ['Eq(D, u*cos(alpha)*T)'],
+  );
+  // T is CLIFF's time in the air: "with speed T" makes each T unclear.
+  const clash = extractEmbedded('It leaves with speed T.\nD = T cos α', CLIFF);
+  assert.equal(clash.status, 'needs-review');
+  assert.ok(clash.flags.includes('unmapped-symbol'));
+  assert.match(clash.notes.map((n) => n.text).join(' | '), /'T' reads as T, a variable of the question, but was defined as "speed" \(u\)/);
+  // The named quantity and the symbol agree: nothing to say.
+  assert.equal(extractEmbedded('A glider of mass m moves with speed v.\nv = Aω', OSC).status, 'read');
+});
