@@ -18,7 +18,7 @@ import {
   REFERRING_WORDS,
 } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
-import { readStatedResult } from './result-words.ts';
+import { APPROXIMATE, readStatedResult } from './result-words.ts';
 import { unitsTalk } from './units-talk.ts';
 import type { Tok } from './tokens.ts';
 import { note } from '../extraction.ts';
@@ -38,6 +38,33 @@ function nesting(t: Tok[]): number {
     else if (x.kind === 'rp') depth--;
   }
   return deepest;
+}
+
+/** Whether token `at` lies inside brackets opened earlier on its line ("t = 100 s (200 m at 2 m/s)"). */
+function insideBrackets(toks: Tok[], at: number): boolean {
+  let depth = 0;
+  for (let k = at - 1; k >= 0 && toks[k].kind !== 'nl'; k--) {
+    if (toks[k].kind === 'rp') depth++;
+    else if (toks[k].kind === 'lp' && depth-- === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * "accelerated through 100 V in a 2 mT field": a number with its unit in prose, stated as no
+ * quantity's value, may still be a value of the question's (gold convention 1 records a quantity
+ * stated in words): which one can't be told, so it is left unread. A bare number ("2 times", "part
+ * 3") says nothing of a quantity.
+ */
+function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[]): void {
+  const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find((x) => (x.kind === 'id' || x.kind === 'usym' || x.kind === 'word') && UNIT_WORDS.has(x.text));
+  if (!unit || t.length !== 1 || t[0].kind !== 'num') return;
+  // "v = 1 + √2, about 2.41 m/s": an approximation, not recorded; "t = 100 s (200 m at 2 m/s)": an aside on the working.
+  const before = toks[at - 1];
+  if (before?.kind === 'word' && APPROXIMATE.test(before.text)) return;
+  if (insideBrackets(toks, at)) return;
+  ctx.mathSeen = true;
+  unread(ctx, [...t, unit], "a value with a unit in words: which quantity of the question it gives, if any, can't be told");
 }
 
 /** A run being read: the response's tokens, the run's range, its raw and trimmed tokens. */
@@ -115,7 +142,7 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const hasNum = t.some((x) => x.kind === 'num');
   if (!hasSym && (!hasEq || !hasNum)) {
     // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
-    if (hasNum && !hasEq) readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t);
+    if (hasNum && !hasEq && !readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) valueInWords(ctx, toks, i0 + raw.indexOf(t[0]), raw, t);
     return;
   }
   const deepest = nesting(t);

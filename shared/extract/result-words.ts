@@ -31,7 +31,7 @@ const RESULT_VERBS: string[][] = [
 ];
 
 /** Words that make the value approximate (not recorded). */
-const APPROXIMATE = /^(about|roughly|approximately|approx|around|nearly|almost|circa|ca)$/i;
+export const APPROXIMATE = /^(about|roughly|approximately|approx|around|nearly|almost|circa|ca)$/i;
 
 /** Words before the verb that point back at the equation just before ("…, which comes to"). */
 const POINTING_BACK = /^(which|that|this|it|so|and|then|thus|hence|therefore|all|in|total|numerically|numbers|finally)$/i;

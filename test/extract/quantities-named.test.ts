@@ -158,3 +158,13 @@ test('a symbol named by a quantity right before it ("with speed V0") is an alias
   // The named quantity and the symbol agree: nothing to say.
   assert.equal(extractEmbedded('A glider of mass m moves with speed v.\nv = Aω', OSC).status, 'read');
 });
+
+test('a value with a unit in prose, stated as no quantity, is a doubt; an approximation or an aside in brackets is not', () => {
+  const r = read('Thrown at 12 m/s from a 40 m cliff, it lands D = 31 m out.', CLIFF);
+  assert.equal(r.status, 'partial');
+  assert.ok(r.eqs.includes('Eq(D, 31)'));
+  assert.match(extractEmbedded('Thrown at 12 m/s, D = 31', CLIFF).unread[0].reason, /a value with a unit in words/);
+  assert.equal(read('T = 2u sin α/g, about 2.4 s', CLIFF).status, 'read');
+  assert.equal(read('T = 2.4 s (12 m/s up and back at 9.8 m/s²)\nD = u cos α T', CLIFF).status, 'read');
+  assert.equal(read('It goes 2 times as far: D = 2u²/g', CLIFF).status, 'read');
+});
