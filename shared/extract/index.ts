@@ -31,6 +31,7 @@ import { lexiconFor } from './lexicon.ts';
 import { MAX_LATEX_DEPTH, normalize } from './normalize.ts';
 import { readSegment } from './read-run.ts';
 import { applyCorrections, applyRetractions } from './retract.ts';
+import { plusMinusSituations } from './plus-minus-situations.ts';
 import { segments } from './runs.ts';
 import { caseTrust, numberedQuantities } from './symbol-checks.ts';
 import { readSympyForms } from './sympy-forms.ts';
@@ -146,6 +147,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   ctx.unread.sort((x, y) => x.span.start - y.span.start);
   ctx.equations.sort((x, y) => (x.span?.start ?? 0) - (y.span?.start ?? 0));
   applyCorrections(ctx);
+  plusMinusSituations(ctx);
   keepChoicesRead(ctx);
   if (ctx.equations.length === 0 && ctx.unread.length === 0 && !ctx.mathSeen && !ctx.flags.has('attachment')) ctx.flags.add('words-only');
   if (ctx.unread.length === 0) return result(ctx.needsReview ? 'needs-review' : 'read');
