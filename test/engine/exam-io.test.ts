@@ -39,6 +39,16 @@ test('accepted forms and answers are parsed against the question variables; erro
   assert.match(p[1], /^questions\[1\]\.answer: .*sqrt/);
 });
 
+test('a variable name the grammar cannot take as a symbol is refused at its path, with a name to use instead', () => {
+  const e = base() as any;
+  e.questions[0].variables.push({ name: 'lambda', description: 'wavelength' });
+  const p = problems(e);
+  assert.ok(
+    p.some((x) => /^questions\[0\]\.variables\[\d+\]\.name: 'lambda' can't be a variable name .*'lambda_0'/.test(x)),
+    p.join('\n'),
+  );
+});
+
 test('schema errors name the path; structural checks (duplicates, target, match) too', () => {
   const e = base() as any;
   e.questions[0].variables[0].assumptions = ['huge'];

@@ -126,6 +126,13 @@ export function validateExam(data: unknown, file?: string): LoadedExam {
     q.variables.forEach((v, vi) => {
       if (seenVar.has(v.name)) problems.push({ path: `${at}.variables[${vi}].name`, message: `duplicate variable '${v.name}'` });
       seenVar.add(v.name);
+      // A name the grammar can't take as a symbol ('lambda', a Python word) could never be read or marked.
+      const asSymbol = parseEquation(`Eq(${v.name}, 0)`, { variables });
+      if (!asSymbol.ok)
+        problems.push({
+          path: `${at}.variables[${vi}].name`,
+          message: `'${v.name}' can't be a variable name (${asSymbol.errors[0]?.message ?? 'not a symbol'}): choose another, such as '${v.name}_0' or '${v.name.slice(0, 3)}'`,
+        });
       if (v.range && !(v.range[0] < v.range[1]))
         problems.push({ path: `${at}.variables[${vi}].range`, message: `range [${v.range.join(', ')}] is empty: low must be below high` });
     });
