@@ -15,6 +15,10 @@ const DEF_EQ =
 const DEF_NOUN =
   /\b(?:with|at|of|has)\s+(?:a\s+|an\s+|the\s+)?((?:[a-z]+\s+)?[a-z]{3,})\s+\$?([A-Za-z](?:[0-9]+|_[A-Za-z0-9]+)?)\$?(?=\s*(?:[.,;:)]|$|\s+and\b|\s+(?:at|from|in|on|through|towards?|into|with)\b))/gm;
 
+/** "where F is the tension", "T is the period": a symbol said to be a quantity, at a clause's start. */
+const DEF_IS =
+  /(?:^|[\n,;:.]\s*|\bwhere\s+|\band\s+)\$?([A-Za-z](?:[0-9]+|_[A-Za-z0-9]+)?)\$?\s+is\s+((?:the|a|an)\s+[A-Za-z' ]+?)\s*(?=$|[\n,;.)]|\s+(?:and|so|which|then)\b)/gm;
+
 const DEF_AND = /\s+and\s+([A-Za-z][A-Za-z0-9_]*)\s+(?:be\s+|is\s+)?(?=(?:the|a|an)\s)/i;
 const DEF_DENOTE = /\bdenote\s+((?:the|a|an)\s+[A-Za-z' ]+?)\s+by\s+\$?\s*([A-Za-z][A-Za-z0-9_]*)\b/gi;
 
@@ -22,7 +26,7 @@ const DEF_DENOTE = /\bdenote\s+((?:the|a|an)\s+[A-Za-z' ]+?)\s+by\s+\$?\s*([A-Za
 export function findDefinitions(s: string, ctx: Ctx): void {
   const seen = new Set<string>();
   const found: { sym: string; phrase: string; at: number; end: number }[] = [];
-  for (const re of [DEF_LET, DEF_EQ]) {
+  for (const re of [DEF_LET, DEF_EQ, DEF_IS]) {
     re.lastIndex = 0;
     for (let m = re.exec(s); m; m = re.exec(s)) {
       // "let x be the current and y the equivalent resistance": two definitions.

@@ -7,6 +7,7 @@ import { equationToSympy, parseEquation, formatErrors } from '../equation/index.
 import { spanOf, unread, type Ctx } from './context.ts';
 import { renderReadings, type RenderedReadings, type Tok } from './tokens.ts';
 import { MAX_SIDE_READINGS } from './scope-choices.ts';
+import { UNIT_WORDS } from './lexicon.ts';
 import { note } from '../extraction.ts';
 
 export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
@@ -30,6 +31,18 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
     const rendered = parts.map((p) => renderReadings(fix(p)));
     for (const r of rendered) {
       if (!r.ok) {
+        // "F = GMm/r²" in a question with no force: an equation about a quantity the question has
+        // no variable for, left out (gold convention 3), not a doubt.
+        // A unit letter (N, W, m, s) is foreign only as the lone left side ("m = v/u"): after a number
+        // it is a unit ("G = 6.67 × 10^-11 N m^2/kg^2"), and a value's unit is no reason to drop it.
+        const lone = parts[0].length === 1 ? parts[0][0].text : null;
+        const foreign = r.unmapped?.length ? r.unmapped.map((u) => [u, UNIT_WORDS.has(u) && u !== lone ? null : ctx.lex.foreignQuantity(u)] as const) : [];
+        if (foreign.length && foreign.every(([, q]) => q)) {
+          const where = spanOf(ctx, all);
+          const what = foreign.map(([u, q]) => `'${u}' (a ${q})`).join(', ');
+          ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: ${what} is no quantity of the question`));
+          return;
+        }
         if (r.unmapped) {
           ctx.flags.add('unmapped-symbol');
           for (const u of r.unmapped) {

@@ -188,6 +188,27 @@ const QUANTITY_NOUNS = new Set([
   'area',
 ]);
 
+/**
+ * What a symbol conventionally stands for in physics, every meaning a student might use it for
+ * (a symbol is taken as foreign to a question only when none of these is in its descriptions).
+ */
+const SYMBOL_MEANINGS: Record<string, string[]> = {
+  F: ['force', 'tension', 'weight', 'friction', 'thrust', 'drag', 'lift'],
+  f: ['force', 'frequency', 'focal', 'friction'],
+  N: ['force', 'normal', 'reaction', 'number'],
+  n: ['index', 'refractive', 'number', 'amount', 'mole', 'harmonic'],
+  p: ['momentum', 'pressure'],
+  P: ['power', 'pressure', 'momentum'],
+  U: ['energy', 'potential'],
+  K: ['energy', 'kinetic'],
+  Q: ['heat', 'charge', 'energy'],
+  W: ['work', 'weight', 'energy', 'force', 'tension'],
+  s: ['displacement', 'distance', 'length', 'path', 'position', 'height'],
+  m: ['mass', 'magnification'],
+  r: ['radius', 'distance', 'separation'],
+  I: ['current', 'inertia', 'intensity'],
+};
+
 /** Nouns that name the same kind of quantity: a label's head and a description's head match through them. */
 const SAME_HEAD: Record<string, string> = { velocity: 'speed', duration: 'time' };
 const headKind = (w: string | null): string | null => (w === null ? null : (SAME_HEAD[w] ?? w));
@@ -228,6 +249,12 @@ export type Lexicon = {
    * battery"), not any of several ("a journey time"): numbered symbols then name other quantities.
    */
   describesOne(name: string): boolean;
+  /**
+   * The quantity a symbol the question lacks conventionally stands for ("F": a force), when none
+   * of the quantities it may stand for is named in any variable's description: its equations are
+   * about something the question has no variable for. Null when it may be one of the question's.
+   */
+  foreignQuantity(sym: string): string | null;
   /**
    * Bounds from resolve's rules, so a letter run splits in time linear in its length: no string
    * longer than `shortSymbol` resolves (without aliases) except a root of at most `longestName`
@@ -358,6 +385,14 @@ export function lexiconFor(q: Question): Lexicon {
   const longestName = Math.max(0, ...variables.map((v) => v.length));
   const subscriptWords = new Set<string>(['max', 'min']);
   for (const w of [...promptWords, ...MODIFIERS]) if (/^[a-z]+$/.test(w)) subscriptWords.add(w).add(`${w}s`);
+  const described = new Set(descInfo.flatMap((d) => [...d.words].map((w) => headKind(w)!)));
+  const foreignQuantity = (sym: string): string | null => {
+    const root = sym.replace(/_.*$/, '').replace(/\d+$/, '');
+    if (variables.includes(root) || variables.some((v) => v.toLowerCase() === root.toLowerCase())) return null;
+    const meanings = SYMBOL_MEANINGS[root];
+    if (!meanings || meanings.some((m) => described.has(headKind(m)!))) return null;
+    return meanings[0];
+  };
   const lex: Lexicon = {
     shortSymbol: Math.max(2 * longestName + 1, longestName + 3, LONGEST_FUNCTION_WORD, 2),
     longestName,
@@ -365,6 +400,7 @@ export function lexiconFor(q: Question): Lexicon {
     labelKind,
     numberedRoot,
     describesOne,
+    foreignQuantity,
     variables,
     target: q.target,
     greek: greekVars.length === 1 && greekCandidates === 1 ? greekVars[0] : undefined,

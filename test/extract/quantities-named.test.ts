@@ -168,3 +168,33 @@ test('a value with a unit in prose, stated as no quantity, is a doubt; an approx
   assert.equal(read('T = 2.4 s (12 m/s up and back at 9.8 m/s²)\nD = u cos α T', CLIFF).status, 'read');
   assert.equal(read('It goes 2 times as far: D = 2u²/g', CLIFF).status, 'read');
 });
+
+test('an equation of a symbol that conventionally names a quantity no variable is described as is left out, not a doubt', () => {
+  // OSC has no force or momentum: "F = −kx" and "p = mv" are about quantities it lacks.
+  const r = read('F = −kx pulls it back\np = mv at the middle\nv_max = Aω', OSC);
+  assert.deepEqual(r.eqs, ['Eq(v_max, A*omega)']);
+  assert.equal(r.status, 'read');
+  assert.match(r.notes, /'F' \(a force\) is no quantity of the question/);
+  assert.match(r.notes, /'p' \(a momentum\) is no quantity of the question/);
+  // A symbol that may be one of the question's stays a doubt: s could be a distance (D), f a frequency (ω's "angular frequency").
+  assert.equal(read('s = u cos α T', CLIFF).status, 'abstained');
+  assert.equal(read('f = 1/T', OSC).status, 'abstained');
+  // A unit letter after a number is a unit, not a quantity: still a doubt, never dropped.
+  const g = read('g = 9.8 N/kg\nT = 2u sin α/g', CLIFF);
+  assert.equal(g.status, 'partial');
+});
+
+test('"where F is the tension": a symbol said to be a quantity is an alias of its variable', () => {
+  const q = Q(
+    [
+      ['T', 'tension in the string'],
+      ['mu', 'mass per unit length'],
+      ['v', 'wave speed'],
+    ],
+    'v',
+    'A string under tension T has mass per unit length mu. Find the wave speed v.',
+  );
+  const r = read('v = √(F/μ) where F is the tension', q);
+  assert.deepEqual(r.eqs, ['Eq(v, sqrt(T/mu))']);
+  assert.match(r.notes, /read 'F' as T/);
+});
