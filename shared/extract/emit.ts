@@ -39,7 +39,7 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
         const foreign = r.unmapped?.length ? r.unmapped.map((u) => [u, UNIT_WORDS.has(u) && u !== lone ? null : ctx.lex.foreignQuantity(u)] as const) : [];
         if (foreign.length && foreign.every(([, q]) => q)) {
           const where = spanOf(ctx, all);
-          const what = foreign.map(([u, q]) => `'${u}' (a ${q})`).join(', ');
+          const what = foreign.map(([u, q]) => `'${u.replace(/^[Dd]elta(?=[A-Za-z])/, 'Δ')}' (${/^[aeiou]/.test(q!) ? 'an' : 'a'} ${q})`).join(', ');
           ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: ${what} is no quantity of the question`));
           return;
         }

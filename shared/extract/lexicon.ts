@@ -387,7 +387,11 @@ export function lexiconFor(q: Question): Lexicon {
   for (const w of [...promptWords, ...MODIFIERS]) if (/^[a-z]+$/.test(w)) subscriptWords.add(w).add(`${w}s`);
   const described = new Set(descInfo.flatMap((d) => [...d.words].map((w) => headKind(w)!)));
   const foreignQuantity = (sym: string): string | null => {
-    const root = sym.replace(/_.*$/, '').replace(/\d+$/, '');
+    // "ΔU" (normalised DeltaU) is a change of U: foreign when U is.
+    const root = sym
+      .replace(/^[Dd]elta(?=[A-Za-z])/, '')
+      .replace(/_.*$/, '')
+      .replace(/\d+$/, '');
     if (variables.includes(root) || variables.some((v) => v.toLowerCase() === root.toLowerCase())) return null;
     const meanings = SYMBOL_MEANINGS[root];
     if (!meanings || meanings.some((m) => described.has(headKind(m)!))) return null;

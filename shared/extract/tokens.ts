@@ -89,6 +89,8 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.pieces = pieces;
         } else if (why.caseChange) {
           t.kind = 'usym'; // "ma" with the question's A but no a: maths, but not mapped
+        } else if (/^[Dd]elta[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text)) {
+          t.kind = 'usym'; // "ΔU", "Δx": the change of a quantity, maths the question has no variable for
         } else if (
           /^[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text) &&
           (text.length === 1 || /[_0-9]/.test(text)) &&

@@ -198,3 +198,21 @@ test('"where F is the tension": a symbol said to be a quantity is an alias of it
   assert.deepEqual(r.eqs, ['Eq(v, sqrt(T/mu))']);
   assert.match(r.notes, /read 'F' as T/);
 });
+
+test('"ΔU = 0" is about a change of a quantity the question lacks: left out; a change of its own variable stays a doubt', () => {
+  const gas = Q(
+    [
+      ['W', 'work done by the gas'],
+      ['Q', 'heat supplied to the gas'],
+      ['V_1', 'initial volume'],
+      ['V_2', 'final volume'],
+    ],
+    'W',
+    'An ideal gas expands slowly at constant temperature from V_1 to V_2.',
+  );
+  const r = read('ΔU = 0 because T is constant, so Q = W', gas);
+  assert.deepEqual(r.eqs, ['Eq(Q, W)']);
+  assert.equal(r.status, 'read');
+  assert.match(r.notes, /'ΔU' \(an energy\) is no quantity of the question/);
+  assert.equal(read('ΔW = Q', gas).status, 'abstained');
+});
