@@ -13,6 +13,7 @@ import {
   labelOf,
   limitingCondition,
   limitingConditionBefore,
+  finalState,
   modifiedAfter,
   OPERATION_WORDS,
   REFERRING_WORDS,
@@ -291,6 +292,8 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
   if (ambiguous.unit) return `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`;
   const condition = limitingCondition(toks, i1) ?? limitingConditionBefore(toks, i0);
   if (condition) return `holds only in a limiting case ("${condition}"): limits are not recorded`;
+  const final = finalState(toks, i0);
+  if (final) return `may be the value it tends to ("${final}"), a limit that is not recorded, or the last step of the working`;
   return null;
 }
 

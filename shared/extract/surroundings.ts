@@ -117,6 +117,26 @@ export function limitingConditionBefore(toks: Tok[], i0: number): string | null 
   return null;
 }
 
+/**
+ * "Finally q = CV_0 because no current flows", "Eventually I = 0", "after a long time v = ...": an
+ * equation whose sentence opens with the state at the end may be the limit the quantity tends to
+ * (not recorded), or simply the last step; which can't be told, so it is a doubt. "Finally," with
+ * a comma is the last step of the working ("Finally, x = √(2mgh/k)") and is read.
+ */
+export function finalState(toks: Tok[], i0: number): string | null {
+  let k = i0 - 1;
+  const ws: Tok[] = [];
+  while (k >= 0 && toks[k].kind === 'word') ws.unshift(toks[k--]);
+  if (k >= 0 && !endsSentence(toks[k])) return null;
+  const said = ws.map((w) => w.text).join(' ');
+  if (
+    /^(?:eventually|after a (?:long|very long) time|in the long run|in (?:the )?steady state|once (?:it is |it's )?fully (?:charged|discharged))\b/i.test(said)
+  )
+    return said;
+  if (/^finally$/i.test(said)) return said;
+  return null;
+}
+
 const textOf = (toks: Tok[], a: number, b: number): string =>
   toks
     .slice(a, b)

@@ -158,7 +158,8 @@ export function render(toks: Tok[]): Rendered {
 export function renderReadings(toks: Tok[]): RenderedReadings {
   const items: Item[] = [];
   const unmapped: string[] = [];
-  for (const t of toks) {
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
     switch (t.kind) {
       case 'num':
         items.push({ k: 'num', text: t.text, sp: t.sp });
@@ -167,6 +168,13 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
         t.pieces!.forEach((p, j) => items.push({ k: p.kind, text: p.name, sp: j === 0 ? t.sp : false }));
         break;
       case 'usym':
+        // "e^(−t/RC)" where the question has no e: the exponential (a bracketed exponent only;
+        // how far "e^-t/RC" reaches is left to the reader's doubt).
+        if (t.text === 'e' && toks[k + 1]?.kind === 'op' && toks[k + 1].text === '^' && !toks[k + 1].sp && toks[k + 2]?.kind === 'lp') {
+          items.push({ k: 'fn', text: 'exp', sp: t.sp });
+          k++;
+          break;
+        }
         unmapped.push(t.text);
         break;
       case 'op':

@@ -216,3 +216,41 @@ test('"ΔU = 0" is about a change of a quantity the question lacks: left out; a 
   assert.match(r.notes, /'ΔU' \(an energy\) is no quantity of the question/);
   assert.equal(read('ΔW = Q', gas).status, 'abstained');
 });
+
+// A capacitor discharging through a resistor, invented for these tests.
+const DISCHARGE = Q(
+  [
+    ['Q_0', 'initial charge on the capacitor'],
+    ['q', 'charge at time t'],
+    ['C', 'capacitance'],
+    ['R', 'resistance'],
+    ['t', 'time since the switch closed'],
+  ],
+  'q',
+  'A capacitor C holding Q_0 discharges through R. Find the charge q at time t.',
+);
+
+test('"e^(…)" where the question has no e is the exponential; an unbracketed exponent stays a doubt', () => {
+  assert.deepEqual(read('q = Q_0 e^(−t/(RC))', DISCHARGE).eqs, ['Eq(q, Q_0*exp(-t/(R*C)))']);
+  assert.deepEqual(read('q = Q_0 e^{-t/(R C)}', DISCHARGE).eqs, ['Eq(q, Q_0*exp(-t/(R*C)))']);
+  assert.equal(read('q = Q_0 e^-t/RC', DISCHARGE).status, 'abstained');
+  // With e a variable of the question, e is e.
+  const withE = Q(
+    [
+      ['e', 'coefficient of restitution'],
+      ['h', 'height of the bounce'],
+    ],
+    'h',
+    'A ball bounces.',
+  );
+  assert.deepEqual(read('h = e^(2)', withE).eqs, ['Eq(h, e**2)']);
+});
+
+test('an equation opening with the state at the end ("Finally q = 0", "Eventually …") is a doubt; "Finally," is the last step', () => {
+  const r = read('At the start q = Q_0.\nFinally q = 0 once it has all flowed off.', DISCHARGE);
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(r.eqs, ['Eq(q, Q_0)']);
+  assert.equal(read('Eventually q = 0', DISCHARGE).status, 'abstained');
+  assert.deepEqual(read('Finally, q = Q_0 e^(−t/(RC))', DISCHARGE).eqs, ['Eq(q, Q_0*exp(-t/(R*C)))']);
+  assert.equal(read('Finally, q = Q_0 e^(−t/(RC))', DISCHARGE).status, 'read');
+});
