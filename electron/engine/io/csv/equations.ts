@@ -25,38 +25,60 @@ export const EQUATIONS_COLUMNS = ['student_id', 'question_id', 'equations'] as c
 
 /**
  * One file's lists repeat their equations (a class writes the same lines): each (variables,
- * source) is parsed once per process. The trees are never changed after parsing, so sharing
- * them is safe; the memo is bounded.
+ * source) is parsed, and printed canonically, once per process. The trees are never changed after
+ * parsing, so sharing them is safe; the memo is bounded. Keyed by the variables array itself (a
+ * question's, the same array for all its rows), then by source.
  */
-const memo = new Map<string, ReturnType<typeof parseEquation>>();
-function parseMemo(src: string, variables: readonly string[] | undefined): ReturnType<typeof parseEquation> {
-  const key = `${variables ? variables.join(',') : '*'}\u0000${src}`;
-  let r = memo.get(key);
-  if (!r) {
-    r = parseEquation(src, variables ? { variables } : {});
-    if (memo.size >= 100_000) memo.clear();
-    memo.set(key, r);
+type Parsed = { r: ReturnType<typeof parseEquation>; sympy?: string };
+const memo = new Map<readonly string[] | undefined, Map<string, Parsed>>();
+let memoSize = 0;
+function parseMemo(src: string, variables: readonly string[] | undefined): Parsed {
+  let bySrc = memo.get(variables);
+  if (!bySrc) memo.set(variables, (bySrc = new Map()));
+  let p = bySrc.get(src);
+  if (!p) {
+    if (memoSize >= 100_000) {
+      memo.clear();
+      memoSize = 0;
+      memo.set(variables, (bySrc = new Map()));
+    }
+    p = { r: parseEquation(src, variables ? { variables } : {}) };
+    bySrc.set(src, p);
+    memoSize++;
   }
-  return r;
+  return p;
 }
 
-/** Parse an equations list: a JSON array of strings, each in the grammar with the question's variables. */
-export function parseEquationList(json: string, variables: readonly string[] | undefined): { equations: Equation[]; error?: string } {
+/** The canonical SymPy source of a memoised parse (printed once). */
+const sympyOf = (p: Parsed & { r: { ok: true; value: Equation } }): string => (p.sympy ??= equationToSympy(p.r.value));
+
+/** Parse a list, keeping each equation's canonical source beside it. */
+function parseListWithSources(json: string, variables: readonly string[] | undefined): { equations: Equation[]; sources: string[]; error?: string } {
   let data: unknown;
   try {
     data = JSON.parse(json);
   } catch (e) {
-    return { equations: [], error: `equations is not valid JSON: ${(e as Error).message}` };
+    return { equations: [], sources: [], error: `equations is not valid JSON: ${(e as Error).message}` };
   }
-  if (!Array.isArray(data) || data.some((x) => typeof x !== 'string')) return { equations: [], error: 'equations must be a JSON array of strings' };
+  if (!Array.isArray(data) || data.some((x) => typeof x !== 'string'))
+    return { equations: [], sources: [], error: 'equations must be a JSON array of strings' };
   const equations: Equation[] = [];
+  const sources: string[] = [];
   const errors: string[] = [];
   (data as string[]).forEach((src, i) => {
-    const r = parseMemo(src, variables);
-    if (r.ok) equations.push(r.value);
-    else errors.push(`equations[${i}] ${JSON.stringify(src)}: ${formatErrors(r.errors)}`);
+    const p = parseMemo(src, variables);
+    if (p.r.ok) {
+      equations.push(p.r.value);
+      sources.push(sympyOf(p as Parsed & { r: { ok: true; value: Equation } }));
+    } else errors.push(`equations[${i}] ${JSON.stringify(src)}: ${formatErrors(p.r.errors)}`);
   });
-  return errors.length ? { equations: [], error: errors.join('; ') } : { equations };
+  return errors.length ? { equations: [], sources: [], error: errors.join('; ') } : { equations, sources };
+}
+
+/** Parse an equations list: a JSON array of strings, each in the grammar with the question's variables. */
+export function parseEquationList(json: string, variables: readonly string[] | undefined): { equations: Equation[]; error?: string } {
+  const { equations, error } = parseListWithSources(json, variables);
+  return error ? { equations, error } : { equations };
 }
 
 /**
@@ -92,8 +114,8 @@ export function parseEquationsCsv(
     if (!variables) {
       row = { line, studentId, questionId, equations: [], sources: [], error: `unknown question id '${questionId}'`, extra };
     } else {
-      const { equations, error } = parseEquationList(values.equations, variables);
-      row = { line, studentId, questionId, equations, sources: equations.map(equationToSympy), error, extra };
+      const { equations, sources, error } = parseListWithSources(values.equations, variables);
+      row = { line, studentId, questionId, equations, sources, error, extra };
     }
     if (row.error) problems.push({ line, message: `${row.error}: graded as nothing` });
     rows.push(row);
