@@ -10,7 +10,8 @@ import { createEngine } from '../electron/engine/decide/engine-factory.ts';
 import { grade } from '../electron/engine/grade.ts';
 import { loadExamFile } from '../electron/engine/io/exam.ts';
 import { parseEquationsCsv } from '../electron/engine/io/csv/equations.ts';
-import { equationsCsv, marksCsv, writeFileAtomic } from '../electron/engine/io/csv/write.ts';
+import { equationsCsv, marksCsv } from '../electron/engine/io/csv/write.ts';
+import { exportStamp, exportsUpToDate, writeExports } from '../electron/engine/io/export-stamp.ts';
 import { Workspace } from '../electron/engine/store/workspace.ts';
 
 const [method, examPath, rowsPath, outDir] = process.argv.slice(2);
@@ -24,9 +25,15 @@ const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequen
 const summary = await grade({ workspace: ws, exam, engine, input: { kind: 'given', rows }, ...(sequential ? { sequential: true } : {}) } as Parameters<
   typeof grade
 >[0]);
-const list = ws.listResponses(exam.exam.id);
-writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam, list));
-writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam, list));
+// As `equimark grade` does: written only when the workspace changed since they were (export-stamp.ts).
+const stamp = exportStamp(ws, exam.exam);
+if (!exportsUpToDate(outDir, stamp, ['marks.csv', 'equations.csv'])) {
+  const list = ws.listResponses(exam.exam.id);
+  writeExports(outDir, stamp, [
+    { name: 'marks.csv', content: marksCsv(ws, exam.exam, list) },
+    { name: 'equations.csv', content: equationsCsv(ws, exam.exam, list) },
+  ]);
+}
 const stats = engine.stats();
 await engine.close();
 ws.close();

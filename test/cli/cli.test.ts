@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, type Io } from '../../electron/cli/main.ts';
 import { ROOT } from './helpers.ts';
+import { Workspace } from '../../electron/engine/store/workspace.ts';
 
 const DEMO = join(ROOT, 'resources/demo/exam.json');
 
@@ -129,10 +130,30 @@ test('grade the demo: marks.csv with the union of item columns, manual items emp
     assert.match(eqs, /D03,q3,.*,embedded,read,dimensions/);
     assert.match(eqs, /^student_id,question_id,equations,source,status,flags\n/);
     assert.match(eqs, /D04,q1,"\[""Eq\(H, -u\*\*2\/\(2\*g\)\)""\]",embedded,read,inconsistent/);
-    // A rerun does no work and writes the same files.
-    const again = await cli(['grade', '--exam', DEMO, '--responses', join(ROOT, 'resources/demo/responses.csv'), '--out', dir, '--technique', 'plain']);
+    // A rerun does no work and writes nothing: the files are already those of the workspace.
+    const rerun = () => cli(['grade', '--exam', DEMO, '--responses', join(ROOT, 'resources/demo/responses.csv'), '--out', dir, '--technique', 'plain']);
+    const written = statSync(join(dir, 'marks.csv')).mtimeMs;
+    const again = await rerun();
     assert.match(again.out, /this run: extracted 0, marked 0/);
+    assert.match(again.out, /unchanged since the last run \(nothing to write\)/);
+    assert.equal(statSync(join(dir, 'marks.csv')).mtimeMs, written, 'not written again');
     assert.equal(readFileSync(join(dir, 'marks.csv'), 'utf8').trim(), marks.join('\n'));
+    // A file edited or removed since is written again, as the workspace has it.
+    writeFileSync(join(dir, 'marks.csv'), 'edited by hand\n');
+    rmSync(join(dir, 'gradebook.csv'));
+    assert.match((await rerun()).out, /\bwrote .*marks\.csv/);
+    assert.equal(readFileSync(join(dir, 'marks.csv'), 'utf8').trim(), marks.join('\n'));
+    assert.ok(existsSync(join(dir, 'gradebook.csv')));
+    // A change in the workspace (an override) is exported at the next run.
+    const ws = new Workspace(join(dir, 'workspace.sqlite'));
+    try {
+      const d05 = ws.listResponses('demo-physics').find((r) => r.studentId === 'D05' && r.questionId === 'q1')!;
+      ws.setOverride(d05.id, 'a', 1, 'seen on the paper');
+    } finally {
+      ws.close();
+    }
+    assert.match((await rerun()).out, /\bwrote .*marks\.csv/);
+    assert.ok(readFileSync(join(dir, 'marks.csv'), 'utf8').includes('D05,q1,1,0,0,,,,,,1,'), readFileSync(join(dir, 'marks.csv'), 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

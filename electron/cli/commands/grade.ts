@@ -5,7 +5,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
 import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
-import { marksCsv, equationsCsv, gradebookCsv, writeFileAtomic } from '../../engine/io/csv/write.ts';
+import { marksCsv, equationsCsv, gradebookCsv } from '../../engine/io/csv/write.ts';
+import { exportStamp, exportsUpToDate, writeExports } from '../../engine/io/export-stamp.ts';
+
+/** The files `grade` writes into its output folder. */
+const EXPORTS = ['marks.csv', 'equations.csv', 'gradebook.csv'];
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
 import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
 import { Workspace } from '../../engine/store/workspace.ts';
@@ -69,11 +73,18 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
       const technique = await makeTechnique(plan.names[0], plan, engine, cache);
       return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
     });
-    const list = ws.listResponses(exam.exam.id);
     const parted = overrideCases(ws, exam.exam.id).disagreeing;
-    writeFileAtomic(join(outDir, 'marks.csv'), marksCsv(ws, exam.exam, list));
-    writeFileAtomic(join(outDir, 'equations.csv'), equationsCsv(ws, exam.exam, list));
-    writeFileAtomic(join(outDir, 'gradebook.csv'), gradebookCsv(ws, exam.exam));
+    // Nothing changed since these files were written (a re-run with nothing to do): left as they are.
+    const stamp = exportStamp(ws, exam.exam);
+    const unchanged = exportsUpToDate(outDir, stamp, EXPORTS);
+    if (!unchanged) {
+      const list = ws.listResponses(exam.exam.id);
+      writeExports(outDir, stamp, [
+        { name: 'marks.csv', content: marksCsv(ws, exam.exam, list) },
+        { name: 'equations.csv', content: equationsCsv(ws, exam.exam, list) },
+        { name: 'gradebook.csv', content: gradebookCsv(ws, exam.exam, list) },
+      ]);
+    }
     const by = Object.entries(summary.byExtraction)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
@@ -109,7 +120,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
             )
           : []),
         ...serverLines(m?.servers),
-        `wrote ${resolve(outDir, 'marks.csv')}, ${resolve(outDir, 'equations.csv')} and ${resolve(outDir, 'gradebook.csv')} (for Canvas or Moodle)`,
+        `${unchanged ? 'unchanged since the last run (nothing to write)' : 'wrote'} ${resolve(outDir, 'marks.csv')}, ${resolve(outDir, 'equations.csv')} and ${resolve(outDir, 'gradebook.csv')} (for Canvas or Moodle)`,
         '',
       ].join('\n'),
     );

@@ -239,6 +239,17 @@ ${changeTriggers()}
       CREATE INDEX audit_key ON audit(entity_key, id);
     `,
   },
+  {
+    version: 9,
+    description: 'meta: facts about the workspace itself, first its random id (so an export can tell this workspace from another made at the same path)',
+    up: `
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      INSERT INTO meta (key, value) VALUES ('workspace_id', lower(hex(randomblob(16))));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -13,3 +13,8 @@ export function changesSince(st: Statements, since: number): { last: number; res
   const rows = st.sql('SELECT response_id, seq FROM review_changes WHERE seq > ? ORDER BY seq').all(since) as Row[];
   return { last: rows.length ? Number(rows[rows.length - 1].seq) : Math.max(since, lastChange(st)), responseIds: rows.map((r) => Number(r.response_id)) };
 }
+
+/** The workspace's random id (migration 9): tells this workspace from another made at the same path. */
+export function workspaceId(st: Statements): string {
+  return String((st.sql("SELECT value FROM meta WHERE key = 'workspace_id'").get() as Row).value);
+}

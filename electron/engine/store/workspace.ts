@@ -372,6 +372,11 @@ export class Workspace {
     return reviewChanges.lastChange(this.#st);
   }
 
+  /** This workspace's random id, made when it was created. */
+  workspaceId(): string {
+    return reviewChanges.workspaceId(this.#st);
+  }
+
   /** How many responses the exam has (optionally of one question). */
   countResponses(examId: string, questionId?: string): number {
     return responses.countResponses(this.#st, examId, questionId);

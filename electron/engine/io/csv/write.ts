@@ -167,10 +167,10 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
  * assignment of a column it doesn't know; Moodle's CSV import maps `SIS User ID` to the user's ID
  * number. Parentheses are kept out of the heading (Canvas reads "Name (123)" as assignment 123).
  */
-export function gradebookCsv(ws: Workspace, exam: Exam): string {
+export function gradebookCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
   const heading = (exam.title || exam.id).replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
   const by = new Map<string, number>();
-  for (const r of ws.listResponses(exam.id)) by.set(r.studentId, (by.get(r.studentId) ?? 0) + (effectiveTotal(r) ?? 0));
+  for (const r of list) by.set(r.studentId, (by.get(r.studentId) ?? 0) + (effectiveTotal(r) ?? 0));
   const rows: string[][] = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', heading]];
   for (const [sid, total] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) rows.push([sid, '', sid, '', '', fmt(total)]);
   return safeCsv(rows);

@@ -1,0 +1,43 @@
+// Whether a folder's exports (marks.csv, equations.csv, gradebook.csv) are already those of the
+// workspace as it is now, so a re-run with nothing to do writes nothing (67,500 responses: about
+// 3 s of listing and formatting saved). The stamp is the workspace's random id, the number of the
+// last change any exported row rests on (review_changes, kept by triggers on every table a
+// response's line is made of), the exam as stored and the export layout; beside the files, a
+// record of the stamp they were made at and each file's SHA-256, so a file edited, replaced or
+// removed since is written again. Anything unreadable means "not up to date": never a stale file.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Exam } from '../../../shared/exam.ts';
+import type { Workspace } from '../store/workspace.ts';
+import { writeFileAtomic } from './csv/write.ts';
+
+/** Bump when a CSV's columns or formatting change: files made before are written again. */
+const EXPORT_LAYOUT = 'exports-2026-11-23';
+
+/** The record kept beside the exports. */
+export const STAMP_FILE = '.equimark-exports.json';
+
+const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
+/** What the exports of `exam` from `ws` depend on, as one string. */
+export function exportStamp(ws: Workspace, exam: Exam): string {
+  return `${EXPORT_LAYOUT}:${ws.workspaceId()}:${ws.lastReviewChange()}:${sha256(JSON.stringify(exam))}`;
+}
+
+/** Whether every named file in `dir` is as it was written at `stamp`. */
+export function exportsUpToDate(dir: string, stamp: string, names: readonly string[]): boolean {
+  try {
+    const rec = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as { stamp?: unknown; files?: Record<string, unknown> };
+    if (rec.stamp !== stamp || !rec.files) return false;
+    return names.every((n) => existsSync(join(dir, n)) && rec.files![n] === sha256(readFileSync(join(dir, n))));
+  } catch {
+    return false;
+  }
+}
+
+/** Write the files and the record of the stamp they were made at (the record last: a run stopped between leaves it stale, so they are written again). */
+export function writeExports(dir: string, stamp: string, files: readonly { name: string; content: string }[]): void {
+  for (const f of files) writeFileAtomic(join(dir, f.name), f.content);
+  writeFileAtomic(join(dir, STAMP_FILE), `${JSON.stringify({ stamp, files: Object.fromEntries(files.map((f) => [f.name, sha256(f.content)])) }, null, 2)}\n`);
+}
