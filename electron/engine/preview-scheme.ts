@@ -20,7 +20,7 @@ import { breather, marksOf } from './grade.ts';
 import { RecentRate } from './progress-rate.ts';
 import { disagrees } from './review/override-cases.ts';
 import type { ExamOverride, StoredItemMark } from './store/item-marks.ts';
-import { KEPT_ON_EDIT, readsAgain } from './store/exams.ts';
+import { KEPT_ON_EDIT, readsAgain, remarkedBy } from './store/exams.ts';
 import type { ResponseSummary, Workspace } from './store/workspace.ts';
 
 export type PreviewProgress = { done: number; total: number; perSecond: number | null; etaSeconds: number | null };
@@ -52,28 +52,6 @@ export class PreviewStopped extends Error {
 const READ_BATCH = 512;
 /** Responses marked at once: their Z3 checks go to the pool's workers in parallel (as markPending). */
 const LANES = 32;
-
-/** JSON with object keys sorted: two exams that differ only in key order compare equal. */
-function stable(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  );
-}
-
-/** A question as far as marking goes: its wording (title, prompt, descriptions) changes no mark. */
-const markingOf = (q: Question): string =>
-  stable({
-    ...q,
-    title: '',
-    prompt: '',
-    variables: q.variables.map((v) => ({ ...v, description: '' })),
-    scheme: q.scheme.map((s) => ({ ...s, description: '' })),
-  });
-
-/** What the exam says beside its questions (constants, say): a change there re-marks every question. */
-const examWide = (e: Exam): string => stable({ ...e, title: '', questions: [] });
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
 
@@ -107,17 +85,10 @@ export async function previewScheme(opts: PreviewOptions): Promise<SchemePreview
   }
   const storedQ = new Map(stored.questions.map((q) => [q.id, q]));
 
-  // Which questions the edit re-marks, and which it makes read again (as importExam does when a
-  // question's variable names or descriptions change: its readings are dropped, corrections and imported lists kept).
-  const wide = examWide(stored) !== examWide(edited.exam);
-  const changed = new Set<string>();
-  const readAgain = new Set<string>();
-  for (const q of edited.exam.questions) {
-    const old = storedQ.get(q.id);
-    if (!old) continue; // a new question has no responses
-    if (readsAgain(old, q)) readAgain.add(q.id);
-    if (wide || readAgain.has(q.id) || markingOf(old) !== markingOf(q)) changed.add(q.id);
-  }
+  // Which questions the edit re-marks, and which it makes read again: as importExam does (the
+  // same rules, store/exams.ts: a question whose readings are dropped, corrections and imported lists kept).
+  const changed = new Set(remarkedBy(stored, edited.exam).filter((id) => storedQ.has(id))); // a new question has no responses
+  const readAgain = new Set(edited.exam.questions.filter((q) => storedQ.has(q.id) && readsAgain(storedQ.get(q.id)!, q)).map((q) => q.id));
 
   const list = ws.listResponses(examId);
   const storedMarks = ws.itemMarksOfExam(examId);

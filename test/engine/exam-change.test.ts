@@ -116,3 +116,39 @@ test("a changed description reads the readers' responses again but keeps the ins
   assert.equal(ws.getExtraction(s2)!.id, before2);
   ws.close();
 });
+
+test('an edit re-marks only the questions it touches: another question keeps its marks; a new title or prompt re-marks none', async () => {
+  const two = (acceptA: string, title = 'Two', prompt = '') =>
+    validateExam({
+      format: 'exam.v1',
+      id: 'two',
+      title,
+      questions: [
+        { id: 'q1', prompt, variables: [{ name: 'x' }], scheme: [{ id: 'a', marks: 1, match: 'implied', accept: [acceptA] }] },
+        { id: 'q2', variables: [{ name: 'x' }], scheme: [{ id: 'b', marks: 1, match: 'implied', accept: ['Eq(x, 2)'] }] },
+      ],
+    });
+  const ws = new Workspace(':memory:');
+  const responses = [
+    { line: 2, studentId: 'S1', questionId: 'q1', text: 'x = 1' },
+    { line: 3, studentId: 'S1', questionId: 'q2', text: 'x = 2' },
+  ];
+  const first = await grade({ workspace: ws, exam: two('Eq(x, 1)'), engine: new FakeEngine(), technique, input: { kind: 'responses', rows: responses } });
+  assert.equal(first.markedNow, 2);
+  const renamed = await grade({
+    workspace: ws,
+    exam: two('Eq(x, 1)', 'Two, renamed', 'Find x.'),
+    engine: new FakeEngine(),
+    technique,
+    input: { kind: 'none' },
+  });
+  assert.equal(renamed.markedNow, 0, 'a new title or prompt changes no mark');
+  const edited = await grade({ workspace: ws, exam: two('Eq(x, 3)', 'Two, renamed', 'Find x.'), engine: new FakeEngine(), technique, input: { kind: 'none' } });
+  assert.equal(edited.markedNow, 1, "only q1's response is marked again");
+  assert.equal(ws.getMarks(ws.findResponse('two', 'S1', 'q1')!)!.total, 0, 'q1 re-marked with the new form');
+  assert.equal(ws.getMarks(ws.findResponse('two', 'S1', 'q2')!)!.total, 1, 'q2 kept');
+  // Something exam-wide (a constant) re-marks every question.
+  const withConstant = two('Eq(x, 3)', 'Two, renamed', 'Find x.');
+  const wide = validateExam({ ...withConstant.exam, constants: [{ name: 'g', value: 9.81, unit: 'm/s^2' }] });
+  assert.equal((await grade({ workspace: ws, exam: wide, engine: new FakeEngine(), technique, input: { kind: 'none' } })).markedNow, 2);
+});

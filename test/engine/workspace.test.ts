@@ -211,7 +211,7 @@ test('marks of a superseded extraction are refused (StaleError); overriding an a
   ws.close();
 });
 
-test('migrations 2 to 7: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided and review_changes, keeping its data', () => {
+test('migrations 2 to 9: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided, review_changes and its random id, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -223,7 +223,7 @@ test('migrations 2 to 7: a version-1 workspace gains model_records, gold_lists, 
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(SCHEMA_VERSION, 8);
+    assert.equal(SCHEMA_VERSION, 9);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],
@@ -235,7 +235,9 @@ test('migrations 2 to 7: a version-1 workspace gains model_records, gold_lists, 
     assert.ok(ws.tableColumns('extractions').includes('alternatives'));
     assert.deepEqual(ws.tableColumns('decided'), ['key', 'verdict']);
     assert.deepEqual(ws.tableColumns('review_changes'), ['response_id', 'seq']);
+    assert.match(ws.workspaceId(), /^[0-9a-f]{32}$/);
     ws.close();
+    assert.notEqual(new Workspace(':memory:').workspaceId(), new Workspace(':memory:').workspaceId(), 'each workspace its own id');
   } finally {
     t.done();
   }

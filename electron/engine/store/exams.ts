@@ -12,12 +12,51 @@ const readingInputs = (q: Exam['questions'][number]): string => json(q.variables
 /** Whether an edit of a question makes its readers' readings be read again (its corrections and given lists stay). */
 export const readsAgain = (before: Exam['questions'][number], after: Exam['questions'][number]): boolean => readingInputs(before) !== readingInputs(after);
 
+/** JSON with object keys sorted: two exams that differ only in key order compare equal. */
+function stable(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
+}
+
+/** A question as far as marking goes: its wording (title, prompt, descriptions) changes no mark. */
+const markingOf = (q: Exam['questions'][number]): string =>
+  stable({
+    ...q,
+    title: '',
+    prompt: '',
+    variables: q.variables.map((v) => ({ ...v, description: '' })),
+    scheme: q.scheme.map((s) => ({ ...s, description: '' })),
+  });
+
+/** What the exam says beside its questions (constants, say): a change there re-marks every question. */
+const examWide = (e: Exam): string => stable({ ...e, title: '', questions: [] });
+
+/**
+ * The questions whose marks a change of the exam redoes: one whose marking changed (its wording
+ * aside), or that is read again (readsAgain), or every one when something exam-wide changed
+ * (constants, units); a new title or prompt redoes none. Saving (importExam) and its preview
+ * (preview-scheme.ts) both ask this.
+ */
+export function remarkedBy(before: Exam, after: Exam): string[] {
+  const wide = examWide(before) !== examWide(after);
+  return after.questions
+    .filter((q) => {
+      const was = before.questions.find((x) => x.id === q.id);
+      return wide || !was || readsAgain(was, q) || markingOf(was) !== markingOf(q);
+    })
+    .map((q) => q.id);
+}
+
 /** Reading sources an exam edit keeps: the instructor's corrections and given lists. */
 export const KEPT_ON_EDIT = ['given', 'manual'] as const;
 
 /**
  * Store an exam (already validated, see exam-io.ts). Re-importing the same exam changes
- * nothing; a changed exam replaces the stored one and drops its marks (they must be redone),
+ * nothing; a changed exam replaces the stored one and drops the marks of the questions the change
+ * touches (they must be redone; all of them when something exam-wide changed),
  * and the readers' extractions too when a question's variable names or descriptions changed
  * (the instructor's corrections and given lists are kept). Refuses to drop a question that has
  * responses.
@@ -47,7 +86,8 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
           ).run(parsed.id, q.id);
         }
       }
-      st.sql('DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ?)').run(parsed.id);
+      for (const qid of remarkedBy(oldExam, parsed))
+        st.sql('DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?)').run(parsed.id, qid);
       st.sql('UPDATE exams SET title = ?, json = ?, imported_at = ? WHERE id = ?').run(parsed.title, text, now(), parsed.id);
     } else {
       st.sql('INSERT INTO exams (id, title, json, imported_at) VALUES (?, ?, ?, ?)').run(parsed.id, parsed.title, text, now());
@@ -69,7 +109,8 @@ export function importDropsMarks(st: Statements, exam: Exam): boolean {
   const parsed = ExamSchema.parse(exam);
   const old = st.sql('SELECT json FROM exams WHERE id = ?').get(parsed.id) as Row | undefined;
   if (!old || old.json === json(parsed)) return false;
-  return !!st.sql('SELECT 1 FROM mark_results m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? LIMIT 1').get(parsed.id);
+  const marked = st.sql('SELECT 1 FROM mark_results m JOIN responses r ON r.id = m.response_id WHERE r.exam_id = ? AND r.question_id = ? LIMIT 1');
+  return remarkedBy(parse<Exam>(old.json), parsed).some((qid) => !!marked.get(parsed.id, qid));
 }
 
 export function getExam(st: Statements, examId: string): Exam | undefined {
