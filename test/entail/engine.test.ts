@@ -171,6 +171,21 @@ describe('time-outs and reproducibility', () => {
     }
     assert.equal(pool().live, 0, 'close() terminates every worker');
   });
+  it('an idle Z3 worker is stopped (its memory given back) and a later pair starts one again', async () => {
+    const e = await Entailer.create({ z3Workers: 1, z3IdleMs: 50 });
+    const pool = () => (e as unknown as { z3: Z3Backend }).z3.poolStats();
+    try {
+      const first = await e.consistent(P('Eq(v, -(u + w)/2)'), DOMAINS.Q1);
+      assert.deepEqual([first.satisfiable, first.method], [false, 'z3']);
+      for (let i = 0; i < 200 && pool().live > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(pool().live, 0, 'the idle worker was stopped');
+      const again = await e.consistent(P('Eq(w, -(u + v)/3)'), DOMAINS.Q1);
+      assert.deepEqual([again.satisfiable, again.method], [false, 'z3']);
+      assert.equal(pool().started, 2, 'a worker started again for the later pair');
+    } finally {
+      await e.close();
+    }
+  });
   it('powers too large to expand never throw from the Z3 encoder (issue 10)', async () => {
     // The grammar refuses exponents above 100; 100 is still beyond what Z3 is given expanded.
     const c = await engine.consistent(P('Eq(u**100, -1)'), DOMAINS.Q1);

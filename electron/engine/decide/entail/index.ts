@@ -49,6 +49,8 @@ export type EntailerOptions = {
   z3TimeoutMs?: number;
   /** Z3 worker threads deciding checks in parallel (default: EQUIMARK_Z3_WORKERS, else one per core, at most 4). */
   z3Workers?: number;
+  /** A Z3 worker idle this long (ms) is stopped to give back its memory (default 10 s; z3-pool.ts). */
+  z3IdleMs?: number;
   /** Premise points sampled for numeric verdicts (default 24). */
   samples?: number;
   /** PRNG seed (default 1): same seed, same verdicts. */
@@ -141,7 +143,10 @@ export class Entailer implements EntailmentEngine {
   }
 
   static async create(opts: EntailerOptions = {}): Promise<Entailer> {
-    const z3 = await Z3Backend.create(Math.max(1, Math.floor(opts.z3TimeoutMs ?? 2000)), opts.z3Workers ? { size: opts.z3Workers } : {});
+    const z3 = await Z3Backend.create(Math.max(1, Math.floor(opts.z3TimeoutMs ?? 2000)), {
+      ...(opts.z3Workers ? { size: opts.z3Workers } : {}),
+      ...(opts.z3IdleMs ? { idleMs: opts.z3IdleMs } : {}),
+    });
     return new Entailer(z3, opts);
   }
 

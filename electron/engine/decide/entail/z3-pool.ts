@@ -24,12 +24,19 @@ export type Z3PoolOptions = {
   deadlineMs: number;
   /** Number of workers (default: EQUIMARK_Z3_WORKERS, else one per core, at most 4). */
   size?: number;
+  /**
+   * A worker idle this long (ms) is stopped, giving back its Z3 memory (about 130 MB each); the
+   * next query starts one again (a fraction of a second: the WASM stays compiled). Default 10 s.
+   */
+  idleMs?: number;
 };
+
+const DEFAULT_IDLE_MS = 10_000;
 
 export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number };
 
 type Job = { query: Z3Query; resolve: (r: CheckResult) => void; reject: (e: Error) => void };
-type Slot = { worker: Worker; ready: boolean; job?: Job; timer?: NodeJS.Timeout; t0?: number; dead: boolean };
+type Slot = { worker: Worker; ready: boolean; job?: Job; timer?: NodeJS.Timeout; idle?: NodeJS.Timeout; t0?: number; dead: boolean };
 
 type Reply = { type: 'ready' } | { type: 'fatal'; message: string } | { type: 'result'; result: CheckResult } | { type: 'error'; message: string };
 
@@ -107,9 +114,21 @@ export class Z3Pool {
   private waiting = 0;
   private keepAlive: ReturnType<typeof setInterval> | undefined;
 
+  private readonly idleMs: number;
+
   constructor(options: Z3PoolOptions) {
     this.deadlineMs = Math.max(1, Math.floor(options.deadlineMs));
     this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
+    this.idleMs = Math.max(1, Math.floor(options.idleMs ?? DEFAULT_IDLE_MS));
+  }
+
+  /** A worker with nothing to do: stopped after idleMs unless it gets work meanwhile. */
+  private restWhenIdle(slot: Slot): void {
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => {
+      if (!slot.job && !slot.dead && this.queue.length === 0) void this.kill(slot);
+    }, this.idleMs);
+    slot.idle.unref();
   }
 
   stats(): Z3PoolStats {
@@ -203,6 +222,7 @@ export class Z3Pool {
   }
 
   private assign(slot: Slot, job: Job): void {
+    clearTimeout(slot.idle);
     slot.job = job;
     slot.t0 = Date.now();
     slot.worker.ref();
@@ -236,6 +256,7 @@ export class Z3Pool {
         slot.ready = true;
         this.startFailures = 0;
         slot.worker.unref();
+        this.restWhenIdle(slot);
         break;
       case 'fatal':
         // Z3 could not start in this worker: it exits; onDeath handles the waiting queries.
@@ -243,9 +264,11 @@ export class Z3Pool {
         return;
       case 'result':
         this.finish(slot)?.resolve(m.result);
+        this.restWhenIdle(slot);
         break;
       case 'error':
         this.finish(slot)?.resolve({ result: 'unknown', ms: Date.now() - (slot.t0 ?? Date.now()), note: `z3 failed: ${m.message}` });
+        this.restWhenIdle(slot);
         break;
     }
     this.pump();
@@ -258,6 +281,7 @@ export class Z3Pool {
     this.slots.delete(slot);
     const job = slot.job;
     clearTimeout(slot.timer);
+    clearTimeout(slot.idle);
     slot.job = undefined;
     void slot.worker?.terminate().catch(() => undefined);
     if (job) {
@@ -279,6 +303,7 @@ export class Z3Pool {
     slot.dead = true;
     this.slots.delete(slot);
     clearTimeout(slot.timer);
+    clearTimeout(slot.idle);
     // terminate() stops the thread even inside WASM, and with it the threads Z3 started. An idle
     // worker is unref'd: ref it while we wait, or nothing keeps the process alive until the
     // termination settles and a top-level `await close()` exits with code 13 (unsettled await).
