@@ -63,6 +63,16 @@ export const UNIT_WORDS = new Set([
   'atm',
   'ohm',
   'ohms',
+  // Atomic and wave units: `2.3 eV`, `500 nm`, `7.5 MHz` (never products of the question's letters
+  // after a number; "mT", "mV", "kN" are left out: after a number they can be m·T, m·V, k·N).
+  'eV',
+  'keV',
+  'MeV',
+  'GeV',
+  'nm',
+  'kHz',
+  'MHz',
+  'GHz',
 ]);
 
 const STOP_LABEL = new Set([

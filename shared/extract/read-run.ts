@@ -4,6 +4,7 @@
 // an equation or chain, or leave it unread with the reason. Pure.
 
 import { UNIT_WORDS } from './lexicon.ts';
+import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import { trim } from './runs.ts';
@@ -49,6 +50,21 @@ function insideBrackets(toks: Tok[], at: number): boolean {
     else if (toks[k].kind === 'lp' && depth-- === 0) return true;
   }
   return false;
+}
+
+/** A short letter run that reads as a symbol rather than a word ("pV", "Vs", "pw"; not "is", "so"). */
+const symbolLike = (x: Tok | undefined): boolean =>
+  !!x && x.kind === 'word' && /^[A-Za-z][A-Za-z0-9_]{0,2}$/.test(x.text) && (!STOPWORDS.has(x.text.toLowerCase()) || /[A-Z]/.test(x.text));
+
+/**
+ * An '=' between letter runs that read as symbols ("Vs = pV/pw"): the stretch from the run before
+ * it to the end of the glued maths after it, or null when either side is a word.
+ */
+function symbolLikeAround(toks: Tok[], i0: number, i1: number): [number, number] | null {
+  if (!symbolLike(toks[i0 - 1]) || !symbolLike(toks[i1])) return null;
+  let end = i1 + 1;
+  while (end < toks.length && !toks[end].sp && (toks[end].kind === 'op' || symbolLike(toks[end]))) end++;
+  return [i0 - 1, end];
 }
 
 /**
@@ -141,6 +157,13 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const hasSym = t.some(isSymbol);
   const hasEq = t.some((x) => x.kind === 'eq');
   const hasNum = t.some((x) => x.kind === 'num');
+  if (!hasSym && hasEq && !hasNum && symbolLikeAround(toks, i0, i1)) {
+    // "Vs = pV/pw": letters the question doesn't know, written as maths, not words = words.
+    ctx.mathSeen = true;
+    const a = symbolLikeAround(toks, i0, i1)!;
+    unread(ctx, toks.slice(a[0], a[1]), 'written as maths, but its letters are not symbols of the question');
+    return;
+  }
   if (!hasSym && (!hasEq || !hasNum)) {
     // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
     if (hasNum && !hasEq && !readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) valueInWords(ctx, toks, i0 + raw.indexOf(t[0]), raw, t);

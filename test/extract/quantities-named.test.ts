@@ -254,3 +254,36 @@ test('an equation opening with the state at the end ("Finally q = 0", "Eventuall
   assert.deepEqual(read('Finally, q = Q_0 e^(−t/(RC))', DISCHARGE).eqs, ['Eq(q, Q_0*exp(-t/(R*C)))']);
   assert.equal(read('Finally, q = Q_0 e^(−t/(RC))', DISCHARGE).status, 'read');
 });
+
+test('an equation between letter runs the question lacks ("Vs = pV/pw") is a doubt, never words = words read as nothing', () => {
+  const FLOAT = Q(
+    [
+      ['V_s', 'submerged volume'],
+      ['V', 'volume of the block'],
+      ['rho', 'density of the block'],
+      ['rho_w', 'density of the water'],
+    ],
+    'V_s',
+    'A block floats in water. Find the submerged volume.',
+  );
+  const r = read('I could not type Greek letters. The answer is Vs = pV/pw.', FLOAT);
+  assert.equal(r.status, 'abstained');
+  assert.match(extractEmbedded('Vs = pV/pw', FLOAT).unread[0].reason, /written as maths, but its letters are not symbols of the question/);
+  // Words on both sides are words.
+  assert.equal(read('heat lost = heat gained', FLOAT).status, 'read');
+});
+
+test('an atomic unit after a number is a unit even when its letters are variables ("2.3 eV" with e and V)', () => {
+  const PHOTO = Q(
+    [
+      ['K', 'maximum kinetic energy of the electrons'],
+      ['e', 'charge of the electron'],
+      ['V', 'stopping potential'],
+      ['phi', 'work function'],
+    ],
+    'V',
+    'Light falls on a metal. Find the stopping potential V.',
+  );
+  assert.deepEqual(read('φ = 2.3 eV', PHOTO).eqs, ['Eq(phi, 2.3)']);
+  assert.deepEqual(read('K = eV', PHOTO).eqs, ['Eq(K, e*V)']);
+});
