@@ -306,6 +306,31 @@ test('answer groups: a pair of lists is decided once per engine; opening again g
   }
 });
 
+test('answer groups after a restart: the pairs compared are kept in the workspace, so a new engine decides none again', async () => {
+  const ws = new Workspace(':memory:');
+  let engine = await Entailer.create();
+  try {
+    const lists = [['Eq(v, u + w)'], ['Eq(u, v - w)'], ['Eq(w, v - u)'], ['Eq(v, 2*u)']];
+    await grade({ workspace: ws, exam, engine, input: given(csv(lists)) });
+    const q = exam.exam.questions[0];
+    const ids = (g: { members: { id: number }[] }[]) => g.map((x) => x.members.map((m) => m.id).sort((a, b) => a - b));
+    engine.setVerdictStore(ws.decidedStore());
+    const first = await answerGroups(engine, q, ws.listResponses('scale'));
+    ws.flushDecided();
+    await engine.close();
+    engine = await Entailer.create();
+    engine.setVerdictStore(ws.decidedStore());
+    const again = await answerGroups(engine, q, ws.listResponses('scale'));
+    assert.deepEqual(ids(again), ids(first));
+    assert.ok(engine.stats().pairs > 0);
+    assert.equal(engine.stats().storeHits, engine.stats().pairs, 'every pair read from the workspace');
+    assert.equal(engine.stats().z3Calls, 0);
+  } finally {
+    await engine.close();
+    ws.close();
+  }
+});
+
 test('a page of the class list is that slice of the whole list; counts come from the store', async () => {
   const ws = new Workspace(':memory:');
   const engine = await Entailer.create();
