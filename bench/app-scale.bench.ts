@@ -167,12 +167,14 @@ type Timing = { name: string; ms: number; goal: number | null; note?: string };
 
 export async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'equimark-app-scale-'));
-  const service = new AppService({
-    workspacePath: join(dir, 'w.sqlite'),
-    mode: 'browser',
-    resourcesDir: resolve(here, '../resources'),
-    createEngine: ({ onNotice }) => createEngine({ sympy: false, onNotice }),
-  });
+  const openService = (): AppService =>
+    new AppService({
+      workspacePath: join(dir, 'w.sqlite'),
+      mode: 'browser',
+      resourcesDir: resolve(here, '../resources'),
+      createEngine: ({ onNotice }) => createEngine({ sympy: false, onNotice }),
+    });
+  let service = openService();
   try {
     const exam = validateExam(JSON.parse(readFileSync(join(DATA, 'exam.json'), 'utf8'))).exam;
     const examId = exam.id;
@@ -183,7 +185,7 @@ export async function main(): Promise<void> {
       `workspace: ${built.responses} responses of ${exam.questions.length} questions, ${built.manualMarks} marks by hand, ${built.overrides} overrides, 50 regrade requests; built in ${(buildMs / 1000).toFixed(1)} s (bulk writes through the store, no grading)`,
     );
 
-    const handlers = service.handlers();
+    let handlers = service.handlers();
     /** One call as the UI makes it: validated by dispatch, its reply serialised as the transport does. */
     const call = async <M extends ApiMethod>(m: M, req: ApiRequest<M>): Promise<{ ms: number; value: ApiResponse<M> }> => {
       const t0 = performance.now();
@@ -288,6 +290,19 @@ export async function main(): Promise<void> {
     const s1 = await call('summary.get', { examId });
     timings.push({ name: 'summary', ms: s1.ms, goal: 1000 });
     timings.push({ name: 'summary again', ms: (await call('summary.get', { examId })).ms, goal: 1000 });
+
+    // A restart: the app opens the same workspace again, with a new engine.
+    await service.close();
+    service = openService();
+    handlers = service.handlers();
+    timings.push({ name: 'after a restart: review list, first open', ms: (await call('review.list', first)).ms, goal: null });
+    await call('response.get', { responseId: ids[0] }); // starts the engine (not counted), as before the first groups
+    timings.push({
+      name: `after a restart: answer groups of ${q1.id}`,
+      ms: (await call('groups.list', { examId, questionId: q1.id })).ms,
+      goal: 1000,
+      note: 'the pairs compared before are read from the workspace',
+    });
 
     console.log(`\n${'view'.padEnd(52)} ${'ms'.padStart(8)}  goal      vs the unpaged full list (${base.toFixed(0)} ms)`);
     for (const x of timings) {

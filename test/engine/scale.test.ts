@@ -270,6 +270,67 @@ test('answer groups: lists of the same equations written differently are one gro
   }
 });
 
+test('answer groups: a pair of lists is decided once per engine; opening again gives the same groups without a proof', async () => {
+  const ws = new Workspace(':memory:');
+  const engine = await Entailer.create();
+  try {
+    // v = u + w said three ways the canonical form can't join (solved for another variable), and one list that differs.
+    const lists = [['Eq(v, u + w)'], ['Eq(u, v - w)'], ['Eq(w, v - u)'], ['Eq(v, 2*u)']];
+    await grade({ workspace: ws, exam, engine, input: given(csv(lists)) });
+    let calls = 0;
+    const counting = {
+      compareLists: (a: Parameters<Entailer['compareLists']>[0], b: Parameters<Entailer['compareLists']>[1], d: Parameters<Entailer['compareLists']>[2]) => {
+        calls++;
+        return engine.compareLists(a, b, d);
+      },
+    };
+    const q = exam.exam.questions[0];
+    const ids = (g: { members: { id: number }[] }[]) => g.map((x) => x.members.map((m) => m.id).sort((a, b) => a - b));
+    const first = await answerGroups(counting, q, ws.listResponses('scale'));
+    assert.ok(calls > 0);
+    const sid = (s: string) => ws.findResponse('scale', s, 'q1');
+    assert.deepEqual(ids(first), [[sid('S0'), sid('S1'), sid('S2')].sort((a, b) => a! - b!), [sid('S3')]]);
+    const before = calls;
+    const again = await answerGroups(counting, q, ws.listResponses('scale'));
+    assert.equal(calls, before, 'no pair decided twice');
+    assert.deepEqual(ids(again), ids(first));
+    // Another engine (other settings may decide otherwise) decides afresh.
+    let other = 0;
+    const fresh = { compareLists: counting.compareLists };
+    const wrapped = { compareLists: (...a: Parameters<typeof fresh.compareLists>) => (other++, fresh.compareLists(...a)) };
+    assert.deepEqual(ids(await answerGroups(wrapped, q, ws.listResponses('scale'))), ids(first));
+    assert.ok(other > 0);
+  } finally {
+    await engine.close();
+    ws.close();
+  }
+});
+
+test('answer groups after a restart: the pairs compared are kept in the workspace, so a new engine decides none again', async () => {
+  const ws = new Workspace(':memory:');
+  let engine = await Entailer.create();
+  try {
+    const lists = [['Eq(v, u + w)'], ['Eq(u, v - w)'], ['Eq(w, v - u)'], ['Eq(v, 2*u)']];
+    await grade({ workspace: ws, exam, engine, input: given(csv(lists)) });
+    const q = exam.exam.questions[0];
+    const ids = (g: { members: { id: number }[] }[]) => g.map((x) => x.members.map((m) => m.id).sort((a, b) => a - b));
+    engine.setVerdictStore(ws.decidedStore());
+    const first = await answerGroups(engine, q, ws.listResponses('scale'));
+    ws.flushDecided();
+    await engine.close();
+    engine = await Entailer.create();
+    engine.setVerdictStore(ws.decidedStore());
+    const again = await answerGroups(engine, q, ws.listResponses('scale'));
+    assert.deepEqual(ids(again), ids(first));
+    assert.ok(engine.stats().pairs > 0);
+    assert.equal(engine.stats().storeHits, engine.stats().pairs, 'every pair read from the workspace');
+    assert.equal(engine.stats().z3Calls, 0);
+  } finally {
+    await engine.close();
+    ws.close();
+  }
+});
+
 test('a page of the class list is that slice of the whole list; counts come from the store', async () => {
   const ws = new Workspace(':memory:');
   const engine = await Entailer.create();

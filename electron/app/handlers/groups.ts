@@ -50,7 +50,15 @@ export function groupHandlers(ctx: AppContext): Handlers {
       const cached = ctx.groupCache.get(cacheKey);
       if (cached?.version === version && cached.engine === engine) return cached.groups as ApiResponse<'groups.list'>;
       const variables = q.variables.map((v) => v.name);
-      const groups = await answerGroups(engine, q, ctx.ws.listResponses(examId, { questionId }));
+      // The pairs the lists' comparison decides are kept in the workspace (as marking keeps its
+      // own), so opening the groups after a restart proves nothing decided before.
+      engine.setVerdictStore?.(ctx.ws.decidedStore());
+      let groups: Awaited<ReturnType<typeof answerGroups<ResponseSummary>>>;
+      try {
+        groups = await answerGroups(engine, q, ctx.ws.listResponses(examId, { questionId }));
+      } finally {
+        ctx.ws.flushDecided();
+      }
       const out = groups.map((g) => {
         const totals = new Set(g.members.map((m) => effectiveTotal(m)));
         return {
