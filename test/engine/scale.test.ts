@@ -157,11 +157,12 @@ test('verdicts kept in the workspace survive a reopen: a re-grade after a restar
     await engine.close();
     ws.close();
 
-    // Restart: a new engine, the workspace reopened, every mark dropped (the exam's title changed).
+    // Restart: a new engine, the workspace reopened, every mark dropped (something exam-wide
+    // changed: an empty list of constants where there was none; a new title alone re-marks nothing).
     ws = new Workspace(path);
     engine = await Entailer.create();
     assert.equal(ws.decidedCount(), kept);
-    const retitled: LoadedExam = { ...ex, exam: { ...ex.exam, title: `${ex.exam.title ?? ''} (again)` } };
+    const retitled: LoadedExam = { ...ex, exam: { ...ex.exam, constants: [] } };
     const origin = ws.decidedStore();
     const putAgain: string[] = [];
     const wrapped = Object.create(engine) as Entailer;
