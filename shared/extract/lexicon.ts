@@ -196,6 +196,9 @@ const QUANTITY_NOUNS = new Set([
   'density',
   'volume',
   'area',
+  'weight',
+  'fraction',
+  'ratio',
 ]);
 
 /**

@@ -271,6 +271,17 @@ function readExpression(ctx: Ctx, run: Run): void {
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
   const before = toks[realStart - 1];
   if (before?.kind === 'word' && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
+  // "600 kg/m³": the rest of a unit glued to the unit word before it.
+  if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && t[0].kind === 'op' && t[0].text === '/' && !t[0].sp) return;
+  // "its weight mg", "carries energy hf": maths right after a noun naming a quantity the question
+  // has no variable for is that quantity's value, left out (gold convention 3).
+  if (before?.kind === 'word' && ctx.lex.labelKind(before.text) === 'other') {
+    const where = spanOf(ctx, t);
+    ctx.notes.push(
+      note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: "${before.text}" is not a variable of the question`),
+    );
+    return;
+  }
   const changedBy = modifiedAfter(toks, i1);
   if (!changedBy && readStatedResult(ctx, toks, realStart, i1, t)) return; // "the time comes out as 2v_0 sinθ/g"
   const lab = labelOf(ctx, toks, realStart, false);

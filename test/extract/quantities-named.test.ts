@@ -287,3 +287,25 @@ test('an atomic unit after a number is a unit even when its letters are variable
   assert.deepEqual(read('φ = 2.3 eV', PHOTO).eqs, ['Eq(phi, 2.3)']);
   assert.deepEqual(read('K = eV', PHOTO).eqs, ['Eq(K, e*V)']);
 });
+
+test('the rest of a glued unit ("600 kg/m³") is no maths; maths right after a quantity the question lacks ("its weight mg") is left out', () => {
+  const FLOAT = Q(
+    [
+      ['V_s', 'submerged volume'],
+      ['V', 'volume of the block'],
+      ['rho', 'density of the block'],
+      ['rho_w', 'density of the water'],
+      ['m', 'mass of the block'],
+      ['g', 'gravitational acceleration'],
+    ],
+    'V_s',
+    'A block floats in water. Find the submerged volume.',
+  );
+  const r = read('ρ = 600 kg/m³ and ρ_w = 1000 kg/m³\nV_s = ρV/ρ_w', FLOAT);
+  assert.deepEqual(r.eqs, ['Eq(rho, 600)', 'Eq(rho_w, 1000)', 'Eq(V_s, rho*V/rho_w)']);
+  assert.equal(r.status, 'read');
+  const w = read('The forces are its weight mg down and the buoyancy up.\nV_s = ρV/ρ_w', FLOAT);
+  assert.equal(w.status, 'read');
+  assert.match(w.notes, /"weight" is not a variable of the question/);
+  assert.equal(read('The fraction submerged is ρ/ρ_w, so V_s = ρV/ρ_w', FLOAT).status, 'read');
+});
