@@ -255,17 +255,21 @@ test('an equation opening with the state at the end ("Finally q = 0", "Eventuall
   assert.equal(read('Finally, q = Q_0 e^(−t/(RC))', DISCHARGE).status, 'read');
 });
 
+// A block floating in water, invented for these tests.
+const FLOAT = Q(
+  [
+    ['V_s', 'submerged volume'],
+    ['V', 'volume of the block'],
+    ['rho', 'density of the block'],
+    ['rho_w', 'density of the water'],
+    ['m', 'mass of the block'],
+    ['g', 'gravitational acceleration'],
+  ],
+  'V_s',
+  'A block floats in water. Find the submerged volume.',
+);
+
 test('an equation between letter runs the question lacks ("Vs = pV/pw") is a doubt, never words = words read as nothing', () => {
-  const FLOAT = Q(
-    [
-      ['V_s', 'submerged volume'],
-      ['V', 'volume of the block'],
-      ['rho', 'density of the block'],
-      ['rho_w', 'density of the water'],
-    ],
-    'V_s',
-    'A block floats in water. Find the submerged volume.',
-  );
   const r = read('I could not type Greek letters. The answer is Vs = pV/pw.', FLOAT);
   assert.equal(r.status, 'abstained');
   assert.match(extractEmbedded('Vs = pV/pw', FLOAT).unread[0].reason, /written as maths, but its letters are not symbols of the question/);
@@ -289,18 +293,6 @@ test('an atomic unit after a number is a unit even when its letters are variable
 });
 
 test('the rest of a glued unit ("600 kg/m³") is no maths; maths right after a quantity the question lacks ("its weight mg") is left out', () => {
-  const FLOAT = Q(
-    [
-      ['V_s', 'submerged volume'],
-      ['V', 'volume of the block'],
-      ['rho', 'density of the block'],
-      ['rho_w', 'density of the water'],
-      ['m', 'mass of the block'],
-      ['g', 'gravitational acceleration'],
-    ],
-    'V_s',
-    'A block floats in water. Find the submerged volume.',
-  );
   const r = read('ρ = 600 kg/m³ and ρ_w = 1000 kg/m³\nV_s = ρV/ρ_w', FLOAT);
   assert.deepEqual(r.eqs, ['Eq(rho, 600)', 'Eq(rho_w, 1000)', 'Eq(V_s, rho*V/rho_w)']);
   assert.equal(r.status, 'read');
