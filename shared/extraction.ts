@@ -35,6 +35,8 @@ export const KNOWN_FLAGS = [
   'ambiguous-reading',
   /** Two equations of the reading can't both hold (see the 'contradiction' note). */
   'contradiction',
+  /** The reading uses one symbol for two quantities, which dimensions show (see the 'symbol-reused' note). */
+  'symbol-reused',
 ] as const;
 export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
 export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');
@@ -70,6 +72,7 @@ export type UnreadSpan = z.infer<typeof UnreadSpanSchema>;
  *  - 'instructor'    the instructor corrected the reading or accepted a held-back equation;
  *  - 'ambiguous'     the text can honestly be read in more than one way (see `alternatives`);
  *  - 'contradiction' two equations of the reading can't both hold (the pair is named);
+ *  - 'symbol-reused' one symbol stands for two quantities in the reading (both equations named);
  *  - 'other'         anything else (and every note stored before kinds existed).
  */
 export const NOTE_KINDS = [
@@ -87,6 +90,7 @@ export const NOTE_KINDS = [
   'instructor',
   'ambiguous',
   'contradiction',
+  'symbol-reused',
   'other',
 ] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];

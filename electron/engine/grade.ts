@@ -24,7 +24,7 @@ import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
 import type { CompiledQuestion, LoadedExam } from './io/exam.ts';
 import { markEquations } from './decide/marking.ts';
-import { checkedReading } from './decide/contradictions.ts';
+import { checkedReading } from './decide/reading-checks.ts';
 import type { ResponseRow } from './io/csv/responses.ts';
 import type { EquationsRow } from './io/csv/equations.ts';
 import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './store/workspace.ts';

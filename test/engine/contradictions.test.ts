@@ -6,7 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
-import { checkedReading, findContradiction, withContradictionCheck } from '../../electron/engine/decide/contradictions.ts';
+import { findContradiction, withContradictionCheck } from '../../electron/engine/decide/contradictions.ts';
+import { checkedReading } from '../../electron/engine/decide/reading-checks.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { Workspace } from '../../electron/engine/store/workspace.ts';
 import { grade } from '../../electron/engine/grade.ts';

@@ -327,16 +327,3 @@ export async function withContradictionCheck(engine: ContradictionEngine, questi
   if (!c) return x;
   return { ...x, status: 'needs-review', flags: [...x.flags, CONTRADICTION_FLAG], notes: [...x.notes, note('contradiction', c.text)] };
 }
-
-/**
- * The reading as it is stored (grade.ts, and eval's loop so that its figures are those of
- * grading): withContradictionCheck, except that the check never costs the reading: should it
- * fail, the reading is kept as it came.
- */
-export async function checkedReading(engine: ContradictionEngine, question: Question, x: Extraction, text: string | null): Promise<Extraction> {
-  try {
-    return await withContradictionCheck(engine, question, x, text ?? undefined);
-  } catch {
-    return x;
-  }
-}

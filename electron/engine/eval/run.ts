@@ -18,7 +18,7 @@ import type { EquationsRow } from '../io/csv/equations.ts';
 import type { Technique } from '../read/registry.ts';
 import { markEquations } from '../decide/marking.ts';
 import { settleAlternatives, type ChoiceEngine } from '../read/alternatives.ts';
-import { checkedReading } from '../decide/contradictions.ts';
+import { checkedReading } from '../decide/reading-checks.ts';
 import { figures, figuresByTag, figuresLine, type Figures } from './coverage.ts';
 import { calibration, formatCalibration, type Calibration } from './calibration.ts';
 import { goldAmbiguous, goldTags, mustBeEmpty } from './set.ts';

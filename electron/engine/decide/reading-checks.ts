@@ -1,0 +1,24 @@
+// The checks every reader's reading goes through before it is stored (grade.ts) or scored (eval's
+// loop, so that its figures are those of grading): a contradiction between two of its equations
+// (contradictions.ts), then one symbol used for two quantities, which dimensions show (symbol-reuse.ts).
+// Each can only lower the reading's confidence; neither changes what was read.
+import type { Question } from '../../../shared/exam.ts';
+import type { Extraction } from '../../../shared/extraction.ts';
+import { withContradictionCheck, type ContradictionEngine } from './contradictions.ts';
+import { withSymbolReuseCheck } from './symbol-reuse.ts';
+
+/** The reading as it is stored. A check that fails costs nothing: the reading goes on as it came to that check. */
+export async function checkedReading(engine: ContradictionEngine, question: Question, x: Extraction, text: string | null): Promise<Extraction> {
+  let out = x;
+  try {
+    out = await withContradictionCheck(engine, question, out, text ?? undefined);
+  } catch {
+    /* kept as it came */
+  }
+  try {
+    out = withSymbolReuseCheck(question, out);
+  } catch {
+    /* kept as it came */
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+// The unit of a variable the exam gives no `unit` for, inferred from its description the way a
+// physicist reads one: "(m/s)" written in it, else the kind of quantity its description names
+// ("speed of the block at displacement x" is a speed, "mass per unit length of the string" a
+// linear density). Used only to doubt a reading (decide/symbol-reuse.ts), never for marks:
+// a wrong inference can lower a reading's confidence, not change a mark. Where the description
+// names no kind of quantity this table knows, or names it ambiguously ("amplitude", "field",
+// "constant"), the variable has no inferred unit and equations with it are not checked. Pure.
+import { parseUnit, type Unit } from './parse-unit.ts';
+
+/** Kinds of quantity, longest phrases first so "angular speed" wins over "speed", "potential energy" over "potential". */
+const KINDS: [phrase: string, unit: string][] = [
+  // Phrases whose last word alone would name another kind.
+  ['mass per unit length', 'kg/m'],
+  ['linear density', 'kg/m'],
+  ['moment of inertia', 'kg m^2'],
+  ['specific heat capacity', 'J/(kg K)'],
+  ['specific heat', 'J/(kg K)'],
+  ['heat capacity', 'J/K'],
+  ['latent heat', 'J/kg'],
+  ['molar gas constant', 'J/(mol K)'],
+  ['gas constant', 'J/(mol K)'],
+  ['gravitational constant', 'm^3/(kg s^2)'],
+  ["planck's constant", 'J s'],
+  ['planck constant', 'J s'],
+  ["boltzmann's constant", 'J/K'],
+  ['boltzmann constant', 'J/K'],
+  ['spring constant', 'N/m'],
+  ['force constant', 'N/m'],
+  ['time constant', 's'],
+  ['decay constant', '1/s'],
+  ['half-life', 's'],
+  ['half life', 's'],
+  ['angular speed', '1/s'],
+  ['angular velocity', '1/s'],
+  ['angular frequency', '1/s'],
+  ['angular acceleration', '1/s^2'],
+  ['angular momentum', 'kg m^2/s'],
+  ['speed of light', 'm/s'],
+  ['focal length', 'm'],
+  ['refractive index', '1'],
+  ['index of refraction', '1'],
+  ['coefficient of', '1'],
+  ['number of', '1'],
+  ['potential energy', 'J'],
+  ['kinetic energy', 'J'],
+  ['work function', 'J'],
+  ['potential difference', 'V'],
+  ['stopping potential', 'V'],
+  ['electric potential', 'V'],
+  ['magnetic field', 'T'],
+  ['magnetic flux density', 'T'],
+  ['electric field', 'V/m'],
+  ['gravitational acceleration', 'm/s^2'],
+  ['acceleration due to gravity', 'm/s^2'],
+  ['gravitational field strength', 'm/s^2'],
+  ['electron charge', 'C'],
+  ['electron mass', 'kg'],
+  // One word.
+  ['speed', 'm/s'],
+  ['velocity', 'm/s'],
+  ['acceleration', 'm/s^2'],
+  ['mass', 'kg'],
+  ['time', 's'],
+  ['period', 's'],
+  ['lifetime', 's'],
+  ['duration', 's'],
+  ['distance', 'm'],
+  ['length', 'm'],
+  ['height', 'm'],
+  ['depth', 'm'],
+  ['width', 'm'],
+  ['thickness', 'm'],
+  ['radius', 'm'],
+  ['diameter', 'm'],
+  ['displacement', 'm'],
+  ['compression', 'm'],
+  ['extension', 'm'],
+  ['wavelength', 'm'],
+  ['separation', 'm'],
+  ['range', 'm'],
+  ['area', 'm^2'],
+  ['volume', 'm^3'],
+  ['density', 'kg/m^3'],
+  ['force', 'N'],
+  ['tension', 'N'],
+  ['weight', 'N'],
+  ['momentum', 'kg m/s'],
+  ['impulse', 'N s'],
+  ['torque', 'N m'],
+  ['energy', 'J'],
+  ['work', 'J'],
+  ['heat', 'J'],
+  ['power', 'W'],
+  ['pressure', 'Pa'],
+  ['temperature', 'K'],
+  ['frequency', 'Hz'],
+  ['charge', 'C'],
+  ['current', 'A'],
+  ['voltage', 'V'],
+  ['emf', 'V'],
+  ['resistance', 'ohm'],
+  ['capacitance', 'F'],
+  ['inductance', 'H'],
+  ['angle', '1'],
+  ['magnification', '1'],
+  ['ratio', '1'],
+  ['fraction', '1'],
+  ['efficiency', '1'],
+  ['factor', '1'],
+  ['moles', 'mol'],
+];
+
+/** Words that make a description's kind unsure: "amplitude" of what, "constant" of what. */
+const UNSURE = /\b(amplitude|constant|rate|per|field|flux|intensity|activity|potential)\b/;
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const PATTERNS = KINDS.map(([phrase, unit]) => ({ re: new RegExp(`(^|[^a-z])${escape(phrase)}($|[^a-z])`), unit, phrase }));
+
+/** The unit of a kind of quantity this table names ("tension", "moment of inertia"), or null. */
+export function unitOfKind(kind: string): Unit | null {
+  const hit = KINDS.find(([phrase]) => phrase === kind);
+  if (!hit) return null;
+  const p = parseUnit(hit[1]);
+  return p.ok ? p.unit : null;
+}
+
+/** A unit written in brackets in the description ("density of water (kg/m^3)"), if it parses. */
+function writtenUnit(description: string): Unit | null {
+  const m = /\(([^()]*)\)/.exec(description);
+  if (!m) return null;
+  const p = parseUnit(m[1].trim());
+  return p.ok ? p.unit : null;
+}
+
+/** The unit a description implies, or null when it names no kind of quantity this table knows, or two. */
+export function inferredUnit(description: string): Unit | null {
+  const written = writtenUnit(description);
+  if (written) return written;
+  const text = description.toLowerCase().replace(/\([^()]*\)/g, ' ');
+  // The first kind named is the head ("speed of the block at displacement x"); a description whose
+  // head phrase is unsure names no unit.
+  let best: { at: number; unit: string; phrase: string } | null = null;
+  for (const p of PATTERNS) {
+    const m = p.re.exec(text);
+    if (!m) continue;
+    const at = m.index + m[1].length;
+    if (!best || at < best.at || (at === best.at && p.phrase.length > best.phrase.length)) best = { at, unit: p.unit, phrase: p.phrase };
+  }
+  if (!best) return null;
+  const before = text.slice(0, best.at + best.phrase.length);
+  const unsure = UNSURE.exec(before);
+  if (unsure && !best.phrase.includes(unsure[1])) return null;
+  const p = parseUnit(best.unit);
+  return p.ok ? p.unit : null;
+}
