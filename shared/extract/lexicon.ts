@@ -278,6 +278,16 @@ export type Lexicon = {
   subscriptWords: ReadonlySet<string>;
 };
 
+/** Short spellings students and question writers use for Greek names. */
+const GREEK_SHORT: Record<string, string[]> = { lambda: ['lam', 'lamda', 'lmbda'], epsilon: ['eps'] };
+
+/** The other spellings of a variable's root: its Greek name if it is a short spelling, its short spellings if it is a Greek name. */
+function greekSpellings(root: string): string[] {
+  const r = root.toLowerCase();
+  if (GREEK_SHORT[r]) return GREEK_SHORT[r];
+  return Object.entries(GREEK_SHORT).flatMap(([name, shorts]) => (shorts.includes(r) ? [name] : []));
+}
+
 const cache = new WeakMap<Question, Lexicon>();
 
 export function lexiconFor(q: Question): Lexicon {
@@ -289,6 +299,17 @@ export function lexiconFor(q: Question): Lexicon {
   for (const v of variables) {
     const k = v.replace(/_/g, '').toLowerCase();
     flat.set(k, [...(flat.get(k) ?? []), v]);
+  }
+  // A Greek letter's other spelling: 'lambda' can't name a variable (a Python word), so a question
+  // calls it `lam` while students type λ; students type eps0 for ε₀. Added only where nothing of
+  // the question already goes by that spelling.
+  for (const v of variables) {
+    const [root, ...subs] = v.split('_');
+    const rest = subs.join('').toLowerCase();
+    for (const other of greekSpellings(root)) {
+      const k = other + rest;
+      if (!flat.has(k)) flat.set(k, [v]);
+    }
   }
   // Greek letters a lost '?' could stand for: Greek-named variables, subscripted ones too (theta_0),
   // and pi when the question's answers use it ("T = 2?√(L/g)" lost a π, not the variable).
@@ -313,6 +334,13 @@ export function lexiconFor(q: Question): Lexicon {
     return null;
   };
 
+  // "t_half" with T the half-life: a subscript word that describes another variable and not this
+  // one names that other quantity, not this variable.
+  const anotherVariablesWord = (root: string, sub: string): boolean => {
+    const w = stem(sub);
+    const has = (d: { words: Set<string> }): boolean => [...d.words].some((x) => stem(x) === w);
+    return !descInfo.some((d) => d.name === root && has(d)) && descInfo.some((d) => d.name !== root && has(d));
+  };
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.
     if (aliases.has(sym)) return aliases.get(sym) || null;
@@ -329,7 +357,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (!root || root.includes('_')) return null;
     const subOk =
       /^\d{1,2}$/.test(sub) ||
-      (sub.length > 1 && promptWords.has(stem(sub))) ||
+      (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||
       (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || !base(sub)));
     // A capital letter glued on without '_' that is itself a variable ("RT" with T the temperature)
     // is a factor, not a subscript: "nRT" is n*R*T, never n*R_T.

@@ -406,9 +406,16 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
       i = j - 1;
       continue;
     }
+    // "t½" glued to its letter is the half-life's name (t_half), not t times ½.
+    if (c === '½' && /[A-Za-z\p{Script=Greek}]/u.test(s[i - 1] ?? '')) {
+      b.put('_half ', i, i + 1);
+      continue;
+    }
     const u = UNICODE[c];
     if (u !== undefined) {
-      b.put(u, i, i + 1);
+      // A subscript digit ends its name: "N₀e^(−λt)" is N_0 times e^(…), not a name N_0e.
+      const endsName = /^_\d$/.test(u) && /\p{L}/u.test(s[i + 1] ?? '');
+      b.put(endsName ? `${u} ` : u, i, i + 1);
       continue;
     }
     b.copy(i);
@@ -416,10 +423,30 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
   return b.done();
 }
 
-/** Full normalisation: LaTeX (when present), then unicode. */
+/**
+ * "ln2", "ln10": the natural log of a number glued to it, as in "λ = ln2/T". Only `ln` (a log with
+ * digits glued on, "log2", "log10 x", is a log to that base) and not before a bracket ("ln2(x)").
+ */
+export function lnOfNumber(src: Mapped): Mapped {
+  const s = src.text;
+  const re = /(?<![A-Za-z0-9_])ln(\d+)(?![A-Za-z0-9_.(])/g;
+  if (!re.test(s)) return src;
+  re.lastIndex = 0;
+  const b = new Builder(src);
+  let i = 0;
+  for (const m of s.matchAll(re)) {
+    for (; i < m.index!; i++) b.copy(i);
+    b.put(`ln(${m[1]})`, m.index!, m.index! + m[0].length);
+    i = m.index! + m[0].length;
+  }
+  for (; i < s.length; i++) b.copy(i);
+  return b.done();
+}
+
+/** Full normalisation: LaTeX (when present), then unicode, e-notation and logs of numbers. */
 export function normalize(text: string, greekForQuestionMark?: string): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
-  const out = sciToPlain(unicodeToPlain(m, greekForQuestionMark));
+  const out = lnOfNumber(sciToPlain(unicodeToPlain(m, greekForQuestionMark)));
   return m.tooDeep ? { ...out, tooDeep: true } : out;
 }

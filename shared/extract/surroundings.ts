@@ -145,14 +145,35 @@ const textOf = (toks: Tok[], a: number, b: number): string =>
 
 const isSymbolTok = (y: Tok): boolean => y.kind === 'usym' || (y.kind === 'id' && y.pieces!.some((p) => p.kind === 'sym'));
 const endsSentence = (x: Tok): boolean => x.kind === 'nl' || (x.kind === 'punct' && /^[.;!?]$/.test(x.text));
+const APPROACH_WORD = /^(approaches|approaching|tends|tending)$/i;
+/**
+ * "as u approaches v", "tends to zero": a limit has something it approaches. "heard as the train
+ * approaches" (moving closer) has nothing after the verb, and states no limit.
+ */
+const approachesNothing = (toks: Tok[], k: number): boolean => {
+  if (!APPROACH_WORD.test(toks[k].text)) return false;
+  const next = toks[k + 1];
+  return !next || !(next.kind === 'num' || isSymbolTok(next) || (next.kind === 'word' && /^(to|zero|infinity)$/i.test(next.text)) || next.text === '∞');
+};
 /** A limit after a condition word, read forwards ("v = u when w is small", "... for w -> 0"). */
-const isLimit = (x: Tok): boolean =>
-  x.kind === 'rel' || x.kind === 'arrow' || (x.kind === 'word' && LIMIT_WORD.test(x.text)) || (x.kind === 'num' && Number(x.text) === 0);
+const isLimit = (toks: Tok[], k: number): boolean => {
+  const x = toks[k];
+  return (
+    x.kind === 'rel' ||
+    x.kind === 'arrow' ||
+    (x.kind === 'word' && LIMIT_WORD.test(x.text) && !approachesNothing(toks, k)) ||
+    (x.kind === 'num' && Number(x.text) === 0)
+  );
+};
 /** A limit in a condition before an equation ("when R2 >> R1, ...", "as r → ∞, ..."). */
-const isLimitBack = (x: Tok): boolean =>
-  (x.kind === 'rel' && ['>>', '<<', '~'].includes(x.text)) ||
-  (x.kind === 'arrow' && (x.text === '->' || x.text === '→')) ||
-  (x.kind === 'word' && (LIMIT_WORD.test(x.text) || /^(infinity|huge|tiny|vanish|vanishing|disappears)$/i.test(x.text)));
+const isLimitBack = (toks: Tok[], k: number): boolean => {
+  const x = toks[k];
+  return (
+    (x.kind === 'rel' && ['>>', '<<', '~'].includes(x.text)) ||
+    (x.kind === 'arrow' && (x.text === '->' || x.text === '→')) ||
+    (x.kind === 'word' && (LIMIT_WORD.test(x.text) || /^(infinity|huge|tiny|vanish|vanishing|disappears)$/i.test(x.text)) && !approachesNothing(toks, k))
+  );
+};
 
 /**
  * Facts about a response's tokens that every run asks about, worked out once (so reading all the
@@ -213,8 +234,8 @@ function indexOf(toks: Tok[]): TokIndex {
   for (let k = n - 1; k >= 0; k--) {
     const x = toks[k];
     if (endsSentence(x)) end = k;
-    if (isLimit(x)) lim = k;
-    if (isLimitBack(x)) limBack = k;
+    if (isLimit(toks, k)) lim = k;
+    if (isLimitBack(toks, k)) limBack = k;
     if (!inStretch(x)) to = k;
     ix.sentenceEnd[k] = end;
     ix.nextLimit[k] = lim;
