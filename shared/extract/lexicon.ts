@@ -320,7 +320,12 @@ export function lexiconFor(q: Question): Lexicon {
   const capitalInitials = new Set((`${q.prompt} ${q.variables.map((v) => v.description).join(' ')}`.match(/\b[A-Z][a-z]+/g) ?? []).map((w) => w[0]));
   const descInfo = q.variables.map((v) => {
     const ws = words(v.description);
-    return { name: v.name, head: headOf(ws).head, words: new Set(ws) };
+    const p = ws.findIndex((w) => PREPOSITIONS.has(w));
+    // The words before the first preposition name the kind ("half-life" of the isotope); those after
+    // it, and possessives, say whose ("of the group", "Mali's").
+    const owners = new Set(words((v.description.match(/[A-Za-z]+'s\b/g) ?? []).join(' ')));
+    const kind = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !owners.has(w));
+    return { name: v.name, head: headOf(ws).head, words: new Set(ws), kind: new Set(kind) };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
@@ -334,12 +339,13 @@ export function lexiconFor(q: Question): Lexicon {
     return null;
   };
 
-  // "t_half" with T the half-life: a subscript word that describes another variable and not this
-  // one names that other quantity, not this variable.
+  // "t_half" with T the half-life: a subscript word that names another variable's kind of quantity
+  // (not this one's) names that other quantity, not this variable. A word saying whose quantity
+  // it is ("t_group", with u the speed of the group) is a subscript like any other.
   const anotherVariablesWord = (root: string, sub: string): boolean => {
     const w = stem(sub);
-    const has = (d: { words: Set<string> }): boolean => [...d.words].some((x) => stem(x) === w);
-    return !descInfo.some((d) => d.name === root && has(d)) && descInfo.some((d) => d.name !== root && has(d));
+    const has = (set: Set<string>): boolean => [...set].some((x) => stem(x) === w);
+    return !descInfo.some((d) => d.name === root && has(d.words)) && descInfo.some((d) => d.name !== root && has(d.kind));
   };
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.

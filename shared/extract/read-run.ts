@@ -328,6 +328,24 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
   if (condition) return `holds only in a limiting case ("${condition}"): limits are not recorded`;
   const final = finalState(toks, i0);
   if (final) return `may be the value it tends to ("${final}"), a limit that is not recorded, or the last step of the working`;
+  const degrees = inDegrees(toks, i0, i1);
+  if (degrees) return `${degrees} is in degrees: whether it stands as written or in radians (30° is π/6) is the marker's call`;
+  return null;
+}
+
+/**
+ * "θ = 30°", "1.5 sin 30° = …": a value in degrees. Recorded as written (30) it disagrees with
+ * every radian formula of the question; converted, it is no longer what the student wrote. Either
+ * can be meant, so the equation is left unread (the three blind sets with degrees all mark such
+ * rows ambiguous).
+ */
+function inDegrees(toks: Tok[], i0: number, i1: number): string | null {
+  for (let k = Math.max(i0, 1); k <= Math.min(i1, toks.length - 1); k++) {
+    const x = toks[k];
+    // "80°C" is a temperature, not an angle.
+    const celsius = /^[CF]$/.test(toks[k + 1]?.text ?? '');
+    if ((x.kind === 'word' || x.kind === 'id') && /^(degrees|deg)$/.test(x.text) && toks[k - 1].kind === 'num' && !celsius) return `${toks[k - 1].text}°`;
+  }
   return null;
 }
 

@@ -202,7 +202,9 @@ export function applyCorrections(ctx: Ctx): void {
     for (let j = i; j <= last; j++) after.push(...live(j).filter((st) => st.span.start >= cueEnd));
     const targets = before.filter((st) => st.lhs !== null && after.some((a) => a.lhs === st.lhs));
     const said = JSON.stringify(cue[0].trim());
-    if (targets.length === 1) {
+    // A chain ("U = ½CV² = ε₀AV/(2d)", then "it should read U = ε₀AV²/(2d)") revised by one
+    // equation: which of its links was wrong is not said, so the target is unclear.
+    if (targets.length === 1 && targets[0].equations.length === 1) {
       const t = targets[0];
       const revision = after.find((a) => a.lhs === t.lhs)!;
       for (const e of t.equations) dropped.add(e);

@@ -55,6 +55,11 @@ export const CORRECTION = new RegExp(
     String.raw`^\s*(?:hmm+,?\s+|oh,?\s+)?wait\b\s*[,!.:]`,
     String.raw`\b(?:oops|whoops|oh\s+no|my\s+(?:mistake|bad)|correction\s*:|i\s+meant?|i\s+made\s+an?\s+(?:mistake|error|typo)|(?:that|this)\s+(?:was|is)\s+a\s+typo|or\s+rather|make\s+that)\b`,
     String.raw`\b(?:actually,?\s+no|no,?\s+actually)\b`,
+    // A bare "no" turning on what was just written ("... no that's for a moving observer",
+    // "N = m g sinθ no - cosθ"); "no friction", "no S dependence" are not revisions.
+    String.raw`\bno,?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\b`,
+    String.raw`(?:\.\.\.|…)\s*no\b`,
+    String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF])\s+no\s*[-–—]\s`,
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
