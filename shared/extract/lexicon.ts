@@ -367,7 +367,15 @@ export function lexiconFor(q: Question): Lexicon {
       (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || !base(sub)));
     // A capital letter glued on without '_' that is itself a variable ("RT" with T the temperature)
     // is a factor, not a subscript: "nRT" is n*R*T, never n*R_T.
-    return subOk ? root : null;
+    if (subOk) return root;
+    // "t_half" with T the half-life: the letter in another case with a subscript naming that
+    // variable's kind of quantity is that variable (convention 3, by meaning).
+    if (sub.length > 1 && anotherVariablesWord(root, sub)) {
+      const w = stem(sub);
+      const named = descInfo.filter((d) => d.name !== root && [...d.kind].some((x) => stem(x) === w) && d.name.toLowerCase() === stemSym.toLowerCase());
+      if (named.length === 1) return named[0].name;
+    }
+    return null;
   };
 
   const numberedRoot = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {

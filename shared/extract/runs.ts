@@ -3,6 +3,7 @@
 // number, an equation number, a trailing unit). Pure.
 
 import { UNIT_WORDS, type Lexicon } from './lexicon.ts';
+import { parseUnit } from '../units/parse-unit.ts';
 import type { Tok } from './tokens.ts';
 
 export const isMathTok = (t: Tok): boolean => ['num', 'id', 'usym', 'op', 'eq', 'lp', 'rp', 'pm', 'rel'].includes(t.kind);
@@ -156,5 +157,24 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): To
     if (!lex.variables.includes(u) || sideIsNumeric(t, n - 1)) cut = n - 1;
     else if (t[n - 2].kind === 'rp' && ambiguous) ambiguous.unit = u;
   }
+  if (cut < 0) cut = siUnitAfterValue(t, lex);
   return cut > 0 ? t.slice(0, cut) : t;
+}
+
+/**
+ * "ε0 = 8.85×10^-12 F/m", "C = 1.77 × 10^-10 F": after a side that is only a number, the letters
+ * that end it and spell an SI unit (shared/units) with none of the question's variables in them
+ * (in either case) are that unit. Where the cut starts, or -1.
+ */
+function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
+  for (let k = Math.max(1, t.length - 7); k < t.length; k++) {
+    const x = t[k];
+    if (!(x.kind === 'id' || x.kind === 'usym') || t[k - 1].kind !== 'num' || !x.sp || !sideIsNumeric(t, k)) continue;
+    const rest = t.slice(k);
+    const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
+    if (!rest.every((y) => y.kind === 'id' || y.kind === 'usym' || y.kind === 'num' || y.text === '/' || y.text === '^' || y.text === '*')) continue;
+    if (letters.some((y) => namesVariableInAnyCase(lex, y.text))) continue;
+    if (parseUnit(rest.map((y) => y.text).join('')).ok) return k;
+  }
+  return -1;
 }

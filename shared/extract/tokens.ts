@@ -242,7 +242,9 @@ function bracketFunctionArguments(items: Item[]): Rendered | null {
     const after = items[p + 1 + n];
     if (after && after.k === 'op' && after.text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
     // "ln V2/V1", "√L/g": the log of a ratio, the root of a ratio, or divided after? (sin θ/g stays sin(θ)/g.)
-    if (after && after.k === 'op' && after.text === '/' && (it.text === 'log' || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
+    // "ln 2/T" is log(2)/T: the log of a lone number is a constant physicists write that way (λ = ln 2/T).
+    const logOfNumber = it.text === 'log' && a.k === 'num' && n === 1;
+    if (after && after.k === 'op' && after.text === '/' && !logOfNumber && (it.text === 'log' || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
       return { ok: false, reason: `unclear whether the division is inside '${it.text === 'sqrt' ? '√' : it.text}'` };
     }
     if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
