@@ -59,6 +59,7 @@ export const CHIPS = [
   'addresses-marker', // the response addresses the marker (asks for marks, says what to record): flagged, never obeyed
   'ambiguous-reading', // the text can be read more than one way and the readings differ: the instructor picks one
   'contradiction', // two equations of the reading give one quantity two values that can't both hold (the note names them)
+  'symbol-reused', // the reading uses one symbol for two quantities, which dimensions show (the note names both equations)
   'earlier-text', // a correction or override made on an earlier text (replaced by a re-import) waits to be confirmed or dropped
   'regrade', // a student's regrade request is open
   'dimensions', // an equation's two sides (or a function's argument) have the wrong dimensions: evidence, changes no mark by itself

@@ -121,6 +121,8 @@ const PREPOSITIONS = new Set([
   'across',
   'until',
 ]);
+/** Words opening a clause inside a description ("time since the kettle was switched off"). */
+const CLAUSE_WORDS = new Set(['since', 'while', 'after', 'before', 'that', 'which', 'where', 'as', 'between', 'into', 'through']);
 const MODIFIERS = new Set(['total', 'whole', 'overall', 'final', 'maximum', 'entire', 'full', 'required', 'answer', 'unknown']);
 
 const stem = (w: string): string => {
@@ -285,7 +287,7 @@ const GREEK_SHORT: Record<string, string[]> = { lambda: ['lam', 'lamda', 'lmbda'
 function greekSpellings(root: string): string[] {
   const r = root.toLowerCase();
   if (GREEK_SHORT[r]) return GREEK_SHORT[r];
-  return Object.entries(GREEK_SHORT).flatMap(([name, shorts]) => (shorts.includes(r) ? [name] : []));
+  return Object.entries(GREEK_SHORT).flatMap(([name, shorts]) => (shorts.includes(r) ? [name, ...shorts.filter((x) => x !== r)] : []));
 }
 
 const cache = new WeakMap<Question, Lexicon>();
@@ -320,8 +322,8 @@ export function lexiconFor(q: Question): Lexicon {
   const capitalInitials = new Set((`${q.prompt} ${q.variables.map((v) => v.description).join(' ')}`.match(/\b[A-Z][a-z]+/g) ?? []).map((w) => w[0]));
   const descInfo = q.variables.map((v) => {
     const ws = words(v.description);
-    const p = ws.findIndex((w) => PREPOSITIONS.has(w));
-    // The words before the first preposition name the kind ("half-life" of the isotope); those after
+    const p = ws.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
+    // The words before the first preposition (or clause: "time since the kettle ...") name the kind ("half-life" of the isotope); those after
     // it, and possessives, say whose ("of the group", "Mali's").
     const owners = new Set(words((v.description.match(/[A-Za-z]+'s\b/g) ?? []).join(' ')));
     const kind = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !owners.has(w));

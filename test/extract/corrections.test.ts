@@ -161,3 +161,38 @@ test('working beside the revised equation, on its symbols and not restated, make
   assert.deepEqual(apart.equations.map((e) => e.source).sort(), ['Eq(k, 3)', 'Eq(t, 2*L/c)']);
   assert.equal(apart.status, 'read');
 });
+
+test('a bare "no" turning on what was just written is a correction cue; "no" in prose is not', () => {
+  const r = x("t = L/c ... no that's one way only. Both ways:\nt = 2L/c");
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.equal(r.status, 'read');
+  const dash = x('f = k L no - 2kL, f = 2kL');
+  assert.ok(!dash.equations.some((e) => e.source === 'Eq(f, k*L)'), 'the revised equation is not kept as read');
+  // "no current", "no S dependence": ordinary words.
+  const prose = x('There is no current in the channel, so t = 2L/c\nNo L dependence in k: f = k*2L');
+  assert.deepEqual(
+    prose.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)', 'Eq(f, k*2*L)'],
+  );
+  assert.equal(prose.status, 'read');
+});
+
+test('a chain revised by one equation: which link was wrong is not said, so the response needs review, kept as written', () => {
+  const r = x('t = L/c + L/c = L/c\nthe answer above has a typo, it should read t = 2L/c');
+  assert.equal(r.status, 'needs-review');
+  assert.ok(r.equations.some((e) => e.source === 'Eq(L/c + L/c, L/c)'), 'the chain stays as written');
+  assert.ok(r.notes.some((n) => n.kind === 'correction'));
+});
+
+test('a line marked as struck through on paper ("(crossed out, …)") is retracted; the line after it stands', () => {
+  const r = x('t = L/c  (crossed out, forgot the way back)\nt = 2L/c');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.equal(r.status, 'read');
+  assert.ok(r.notes.some((n) => n.kind === 'retraction'));
+});

@@ -1,0 +1,131 @@
+// How students write the notation of a question whose names a parser can't take as they are
+// typed: λ for a variable the exam calls `lam`, ε₀ typed eps0, ln2, t½ for the half-life, SI units
+// after a value, degrees. Questions and text written for these tests (a pendulum clock's drift, a
+// cooling body, a light pipe), not taken from any set.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const Q = (vars: [string, string][], target: string, prompt: string): Question => ({
+  id: 'q',
+  title: '',
+  prompt,
+  variables: vars.map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+  target,
+  scheme: [],
+});
+
+// Newton cooling written with a decay constant and a half-time, invented here.
+const COOLING = Q(
+  [
+    ['D_0', 'temperature excess at time zero'],
+    ['D', 'temperature excess at time t'],
+    ['lam', 'cooling constant (lambda)'],
+    ['H', 'half-time of the cooling'],
+    ['t', 'time since the kettle was switched off'],
+  ],
+  't',
+  'A kettle cools so that its temperature excess D falls from D_0 as D = D_0 exp(-lambda t); the excess halves every H (the half-time). Find t for a given D.',
+);
+
+// A charged sphere's field, with the permittivity of free space as a variable, invented here.
+const SPHERE = Q(
+  [
+    ['q', 'charge on the sphere'],
+    ['r', 'distance from the centre'],
+    ['epsilon_0', 'permittivity of free space'],
+    ['E', 'electric field strength at distance r'],
+    ['P', 'potential at distance r'],
+  ],
+  'E',
+  'A sphere carries charge q. Find the field E and the potential P at distance r from its centre.',
+);
+
+// A ramp: an angle given in degrees by some students, invented here.
+const RAMP = Q(
+  [
+    ['m', 'mass of the crate'],
+    ['beta', 'angle of the ramp above the horizontal'],
+    ['g', 'gravitational acceleration'],
+    ['a', 'acceleration of the crate down the ramp'],
+  ],
+  'a',
+  'A crate slides down a smooth ramp inclined at beta. Find its acceleration a.',
+);
+
+const read = (text: string, q: Question) => {
+  const x = extractEmbedded(text, q);
+  return { status: x.status, eqs: x.equations.map((e) => e.source), why: x.unread.map((u) => u.reason).join(' | ') };
+};
+
+test('λ, lambda and lamda name the variable a question calls lam (lambda is no allowed name)', () => {
+  for (const text of ['λ = ln(2)/H', 'lambda = ln(2)/H', 'lamda = ln(2)/H']) {
+    const r = read(text, COOLING);
+    assert.deepEqual(r.eqs, ['Eq(lam, log(2)/H)'], text);
+    assert.equal(r.status, 'read', text);
+  }
+  assert.deepEqual(read('D = D_0 e^(-λt)', COOLING).eqs, ['Eq(D, D_0*exp(-lam*t))']);
+});
+
+test('eps0 and ε₀ name epsilon_0', () => {
+  for (const text of ['E = q/(4 pi eps0 r^2)', 'E = q/(4πε₀r²)', 'E = q/(4 pi eps_0 r^2)']) {
+    assert.deepEqual(read(text, SPHERE).eqs, ['Eq(E, q/(4*pi*epsilon_0*r**2))'], text);
+  }
+});
+
+test('ln2 glued is the log of 2; ln 2/H is log(2)/H; log2(x) is a log to base 2 and stays unread', () => {
+  assert.deepEqual(read('lam = ln2/H', COOLING).eqs, ['Eq(lam, log(2)/H)']);
+  assert.deepEqual(read('lam = ln 2 / H', COOLING).eqs, ['Eq(lam, log(2)/H)']);
+  const base2 = read('t = H log2(D_0/D)', COOLING);
+  assert.equal(base2.status === 'read', false);
+  assert.deepEqual(base2.eqs, []);
+  // The log of a symbol divided is still a choice: ln(D_0)/D or ln(D_0/D)?
+  assert.notEqual(read('t = ln D_0/D / lam', COOLING).status, 'read');
+});
+
+test('a subscript digit ends its name: D₀e^(−λt) is D_0 times the exponential', () => {
+  const r = read('D = D₀e^(−λt)', COOLING);
+  assert.deepEqual(r.eqs, ['Eq(D, D_0*exp(-lam*t))']);
+  assert.equal(r.status, 'read');
+});
+
+test('t½ and t_half name the half-time T (the letter in another case, the subscript its kind), never t times ½ nor t', () => {
+  const withT: Question = { ...COOLING, variables: COOLING.variables.map((v) => (v.name === 'H' ? { ...v, name: 'T' } : v)) };
+  for (const text of ['t½ = ln2/λ', 't_half = ln2/λ']) {
+    assert.deepEqual(read(text, withT).eqs, ['Eq(T, log(2)/lam)'], text);
+    // With the half-time called H, t½ names no variable: left unread, never read as t.
+    const r = read(text, COOLING);
+    assert.deepEqual(r.eqs, [], text);
+    assert.notEqual(r.status, 'read', text);
+  }
+  // A subscript naming whose quantity it is still subscripts the letter: D_kettle is D.
+  assert.deepEqual(read('D_kettle = D_0/2', COOLING).eqs, ['Eq(D, D_0/2)']);
+});
+
+test('letters spelling an SI unit after a value are the unit, unless they are the question\'s letters', () => {
+  const r = read('epsilon_0 = 8.85×10^-12 F/m, q = 2×10^-6 C', SPHERE);
+  assert.deepEqual(r.eqs, ['Eq(epsilon_0, 8.85*10**(-12))', 'Eq(q, 2*10**(-6))']);
+  assert.equal(r.status, 'read');
+  // A question's own letter after a value ("3 E", E the field) is never dropped as a unit.
+  assert.notDeepEqual(read('P = 3 E', SPHERE).eqs, ['Eq(P, 3)']);
+  assert.notDeepEqual(read('P = 3 e', SPHERE).eqs, ['Eq(P, 3)']);
+});
+
+test('a value in degrees is left unread (30 as written, or π/6?), a temperature in °C is not an angle', () => {
+  const r = read('β = 30°\na = g sin β', RAMP);
+  assert.deepEqual(r.eqs, ['Eq(a, g*sin(beta))']);
+  assert.equal(r.status, 'partial');
+  assert.match(r.why, /degrees/);
+  const warm = read('D_0 = 60°C\nD = 15 °C', COOLING);
+  assert.deepEqual(warm.eqs, ['Eq(D_0, 60)', 'Eq(D, 15)']);
+  assert.equal(warm.status, 'read');
+});
+
+test('"as the train approaches" states no limit; "as r approaches 0" does', () => {
+  const moving = read('Where P is the potential felt as the probe approaches, P = q/(4 pi eps0 r)', SPHERE);
+  assert.deepEqual(moving.eqs, ['Eq(P, q/(4*pi*epsilon_0*r))']);
+  assert.equal(moving.status, 'read');
+  const limit = read('As r approaches 0, E = q/(4 pi eps0 r^2) grows without bound', SPHERE);
+  assert.deepEqual(limit.eqs, []);
+});

@@ -1,0 +1,41 @@
+// A variable's unit inferred from its description (shared/units/infer-unit.ts): the unit written in
+// it, else the kind of quantity its head names; nothing where the kind is unsure.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inferredUnit, unitOfKind } from '../../shared/units/infer-unit.ts';
+import { formatDimension } from '../../shared/units/dimension.ts';
+
+const dim = (d: string): string | null => {
+  const u = inferredUnit(d);
+  return u ? formatDimension(u.dimension) : null;
+};
+
+test('the kind of quantity a description names, by its first kind word; longer phrases win', () => {
+  assert.equal(dim('speed of the cart at the bottom of the ramp'), 'm/s');
+  assert.equal(dim('angular speed of the wheel'), '1/s');
+  assert.equal(dim('mass per unit length of the wire'), 'kg/m');
+  assert.equal(dim('kinetic energy of the electron'), 'kg m^2/s^2');
+  assert.equal(dim('time constant of the circuit'), 's');
+  assert.equal(dim('tension in the cable'), 'kg m/s^2');
+  assert.equal(dim('coefficient of friction between tyre and road'), '1');
+  assert.equal(dim('half-life of the isotope'), 's');
+});
+
+test('a unit written in brackets wins; an unparseable bracket is ignored', () => {
+  assert.equal(dim('density of oil (kg/m^3)'), 'kg/m^3');
+  assert.equal(dim('launch speed (m/s)'), 'm/s');
+  assert.equal(dim('decay constant (lambda)'), '1/s');
+});
+
+test('no unit where the kind is unsure or unknown', () => {
+  assert.equal(dim('amplitude of the oscillation'), null);
+  assert.equal(dim('activity of the sample'), null);
+  assert.equal(dim('permittivity of free space'), null);
+  assert.equal(dim('a constant of the motion'), null);
+  assert.equal(dim(''), null);
+});
+
+test('unitOfKind names the table\'s kinds only', () => {
+  assert.ok(unitOfKind('tension'));
+  assert.equal(unitOfKind('happiness'), null);
+});
