@@ -195,3 +195,31 @@ describe('a premise that is an identity (no root to bracket)', () => {
     }
   });
 });
+
+describe('a claim that an equation has a solution is proved, not sampled', () => {
+  it('nearly satisfied far out is not satisfied: (v + u)(v − u) = v² has no solution with u > 0', async () => {
+    // Sampling finds v ≈ 10⁶ where −u² is lost beside v²; that point is never a witness.
+    const e = await Entailer.create({ seed: 4, z3Workers: 1 });
+    try {
+      for (const s of ['Eq((v + u)*(v - u), v**2)', 'Eq(w*(v + u)/v, w*v/(v - u))']) {
+        const c = await e.consistent(P(s), DOMAINS.Q1);
+        assert.deepEqual([c.satisfiable, c.method], [false, 'z3'], `${s}: ${JSON.stringify(c)}`);
+        // So it entails nothing, and marking flags it.
+        const v = await e.entails(P(s), P('Eq(t, u)'), DOMAINS.Q1);
+        assert.equal(v.method, 'vacuous-premise', s);
+      }
+    } finally {
+      await e.close();
+    }
+  });
+  it('a sampled solution is shown once proved: exactly, or as a bracketed root', async () => {
+    const e = await Entailer.create({ seed: 4, z3Workers: 1 });
+    try {
+      const c = await e.consistent(P('Eq(v**2, 2*u*w + S)'), DOMAINS.Q1);
+      assert.equal(c.satisfiable, true);
+      assert.match(c.note ?? '', /checked exactly|bracketed/);
+    } finally {
+      await e.close();
+    }
+  });
+});

@@ -266,6 +266,20 @@ export function verifyCounterexample(
   return null;
 }
 
+/** `0 = 1`: false everywhere, so a "counterexample" to `eq ⇒ FALSE` is a proven point of eq. */
+const FALSE_EQ: Equation = { lhs: { kind: 'num', text: '0' }, rhs: { kind: 'num', text: '1' } };
+
+/**
+ * A sampled point of an equation (satisfied to rounding) proved to stand for a true solution: the
+ * equation holds exactly at short rational values, or one variable's root is bracketed by a sign
+ * change with the equation defined between (as for a counterexample, above). A point that only
+ * nearly satisfies it ("(v + u)(v − u) = v²" at v = 10⁶, where −u² is small beside v²) is not one.
+ */
+export function verifyPremisePoint(eq: Equation, env: Record<string, number>, vars: string[], specs: Map<string, VarSpec>, solve: Solve): VerifiedCounterexample | null {
+  const got = verifyCounterexample(eq, FALSE_EQ, env, vars, specs, solve);
+  return got && { ...got, note: got.how === 'exact' ? 'checked exactly in rational arithmetic' : 'a root bracketed with interval arithmetic (a sign change, defined throughout)' };
+}
+
 /**
  * A candidate exact root in x: `x = f(others)` evaluated exactly, else the secant through two exact
  * evaluations of lhs - rhs (the root itself when the premise is linear in x). Only a candidate: the

@@ -28,7 +28,7 @@
 // ('numeric-agreement') in the verdict's method.
 import { type Equation, equationToSympy, symbolsOf } from '../../../../shared/equation/index.ts';
 import type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict } from './types.ts';
-import { verifyCounterexample, verifyWithIdentityPremise } from './exact-check.ts';
+import { verifyCounterexample, verifyPremisePoint, verifyWithIdentityPremise } from './exact-check.ts';
 import { checkAt, compileEquation, formatValue, samplePremise, sampleValue, solveFor, varSpecs, wellConditioned } from './numeric.ts';
 import { algebraicEntails } from './poly.ts';
 import { reduceEquation } from './reduce.ts';
@@ -298,11 +298,18 @@ export class Entailer implements EntailmentEngine {
   private async computePremise(eq: Equation, domain: Domain, key: string): Promise<PremiseInfo> {
     const syms = symbolsOf(eq);
     const specs = varSpecs(domain, syms);
-    const sample = samplePremise(eq, specs, this.samples, rngFor(key, this.seed));
-    if (sample.points.length > 0) {
-      const witness: Record<string, string> = {};
-      for (const s of syms) witness[s] = formatValue(sample.points[0][s]);
-      return { consistency: { satisfiable: true, method: 'numeric', witness, note: `admissible solution found numerically` }, points: sample.points };
+    const rng = rngFor(key, this.seed);
+    const sample = samplePremise(eq, specs, this.samples, rng);
+    // A sampled point satisfies the equation only to rounding: it says the equation has a solution
+    // once one point is proved (exactly, or a root bracketed), never before.
+    const solve = (fixed: Record<string, number>, name: string): number[] => solveFor(eq, fixed, name, specs.get(name)!, rng);
+    for (const point of sample.points.slice(0, 3)) {
+      const proved = verifyPremisePoint(eq, point, syms, specs, solve);
+      if (proved)
+        return {
+          consistency: { satisfiable: true, method: 'numeric', witness: proved.values, note: `admissible solution found numerically, ${proved.note}` },
+          points: sample.points,
+        };
     }
     if (encodable(eq)) {
       const r = await this.z3.check({ kind: 'consistent', eq, domain });
@@ -310,6 +317,13 @@ export class Entailer implements EntailmentEngine {
       if (r.result === 'unsat')
         return { consistency: { satisfiable: false, method: 'z3', note: 'z3: no admissible assignment satisfies the equation' }, points: [] };
       return { consistency: { satisfiable: null, method: 'unknown', note: r.note }, points: [] };
+    }
+    // An identity (sin²θ + cos²θ = 1) has no root to bracket: every sampled point is a solution
+    // once it is proved to hold wherever it is defined.
+    if (sample.points.length > 0 && (await this.premiseIsIdentity(eq, domain))) {
+      const witness: Record<string, string> = {};
+      for (const s of syms) witness[s] = formatValue(sample.points[0][s]);
+      return { consistency: { satisfiable: true, method: 'numeric', witness, note: 'an identity, defined at sampled admissible points' }, points: sample.points };
     }
     // Trig/exp/log premise with no sampled solution: Z3 with those terms abstracted (bounded
     // atoms) over-approximates it, so 'unsat' still proves it has no admissible solution.
@@ -321,10 +335,10 @@ export class Entailer implements EntailmentEngine {
       };
     if (sample.constant === 'false')
       return { consistency: { satisfiable: false, method: 'numeric', note: 'an equation between constants that evaluates false' }, points: [] };
-    return {
-      consistency: { satisfiable: null, method: 'unknown', note: "no admissible solution found by sampling, and Z3 can't decide this equation" },
-      points: [],
-    };
+    const note = sample.points.length
+      ? "the solutions found by sampling could not be checked exactly (no exact point, no bracketed root), and Z3 can't decide this equation"
+      : "no admissible solution found by sampling, and Z3 can't decide this equation";
+    return { consistency: { satisfiable: null, method: 'unknown', note }, points: [] };
   }
 
   private async decide(o1: Equation, o2: Equation, domain: Domain): Promise<Verdict> {
