@@ -349,11 +349,12 @@ export class Workspace {
 
   /**
    * The class list of an exam, in import order; optionally one question or one student, one page
-   * (`offset`, `limit`), or only the responses with these ids (those of this exam).
+   * (`offset`, `limit`; or `limit` rows after the id `afterId`), or only the responses with these
+   * ids (those of this exam).
    */
   listResponses(
     examId: string,
-    filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[] } = {},
+    filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[]; afterId?: number } = {},
   ): ResponseSummary[] {
     return responses.listResponses(this.#st, examId, filter);
   }
