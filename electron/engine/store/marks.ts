@@ -80,6 +80,63 @@ export function saveMarksBatch(
   });
 }
 
+/**
+ * The responses of `batch` whose stored marks are exactly `marks` for reading `extractionId`:
+ * every column as saveMarks would write it (evidence and notes included, the time aside). Two
+ * queries whatever the batch's size; nothing is written.
+ */
+export function sameMarks(st: Statements, batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+  if (batch.length === 0) return [];
+  const ids = json(batch.map((b) => b.responseId));
+  const results = new Map(
+    (
+      st
+        .sql('SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+        .all(ids) as Row[]
+    ).map((r) => [Number(r.response_id), r]),
+  );
+  const items = new Map<number, Row[]>();
+  for (const r of st
+    .sql(
+      'SELECT response_id, item_id, position, available, awarded, outcome, match, evidence, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position',
+    )
+    .all(ids) as Row[]) {
+    const id = Number(r.response_id);
+    let list = items.get(id);
+    if (!list) items.set(id, (list = []));
+    list.push(r);
+  }
+  const same = (b: (typeof batch)[number]): boolean => {
+    const m = results.get(b.responseId);
+    const stored = items.get(b.responseId) ?? [];
+    const { marks } = b;
+    return (
+      !!m &&
+      Number(m.extraction_id) === b.extractionId &&
+      Number(m.total) === marks.total &&
+      Number(m.available) === marks.available &&
+      m.status === marks.status &&
+      m.inconsistent === json(marks.inconsistent) &&
+      (m.dimensions ?? null) === dimensionsJson(marks) &&
+      stored.length === marks.items.length &&
+      marks.items.every((it, i) => {
+        const r = stored[i];
+        return (
+          r.item_id === it.itemId &&
+          Number(r.position) === i &&
+          Number(r.available) === it.available &&
+          (r.awarded === null ? null : Number(r.awarded)) === it.awarded &&
+          r.outcome === it.outcome &&
+          r.match === it.match &&
+          r.evidence === json(it.evidence) &&
+          (r.note ?? null) === (it.note ?? null)
+        );
+      })
+    );
+  };
+  return batch.filter(same).map((b) => b.responseId);
+}
+
 /** The dimension issues as stored: NULL when there are none. */
 const dimensionsJson = (m: ResponseMarks): string | null => (m.dimensions?.length ? json(m.dimensions) : null);
 

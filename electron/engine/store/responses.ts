@@ -161,6 +161,25 @@ export function pending(
   }));
 }
 
+/**
+ * The responses of these questions whose marks are stored (current for their reading), in id
+ * order: what a scheme change would re-mark (see grade.ts's marksKeptByChange).
+ */
+export function markedOf(st: Statements, examId: string, questionIds: readonly string[]): { id: number; studentId: string; questionId: string; text: string | null }[] {
+  return (
+    st
+      .sql(
+        'SELECT r.id, r.student_id, r.question_id, r.text FROM responses r JOIN mark_results m ON m.response_id = r.id WHERE r.exam_id = ? AND r.question_id IN (SELECT value FROM json_each(?)) ORDER BY r.id',
+      )
+      .all(examId, json(questionIds)) as Row[]
+  ).map((r) => ({
+    id: Number(r.id),
+    studentId: String(r.student_id),
+    questionId: String(r.question_id),
+    text: r.text === null ? null : String(r.text),
+  }));
+}
+
 export function findResponse(st: Statements, examId: string, studentId: string, questionId: string): number | undefined {
   const r = st.sql('SELECT id FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?').get(examId, studentId, questionId) as Row | undefined;
   return r ? Number(r.id) : undefined;

@@ -216,10 +216,26 @@ export class Workspace {
    * Store an exam (already validated, see exam-io.ts). Re-importing the same exam changes
    * nothing; a changed exam replaces the stored one and drops its marks (they must be redone),
    * and extractions too when a question's variables changed. Refuses to drop a question that
-   * has responses.
+   * has responses. For a scheme change whose new marks the caller computed beforehand
+   * (grade.ts's marksByChange): `keep` names responses of re-marked questions whose stored marks
+   * are unchanged under this exam (each with the reading it marked): they stay as they are;
+   * `replace` holds new marks that differ, written in the same transaction (as saveMarksBatch).
+   * Either is honoured only while the response's reading is the one named; the rest of a
+   * re-marked question's marks are dropped. Returns also the responses `replace` marked.
    */
-  importExam(exam: Exam): { examId: string; created: boolean; changed: boolean } {
-    return exams.importExam(this.#st, exam);
+  importExam(
+    exam: Exam,
+    change: {
+      keep?: readonly { responseId: number; extractionId: number }[];
+      replace?: readonly { responseId: number; extractionId: number; marks: ResponseMarks; key?: string }[];
+    } = {},
+  ): { examId: string; created: boolean; changed: boolean; replaced: number } {
+    const replace = change.replace ?? [];
+    return this.#st.transaction(() => {
+      const r = exams.importExam(this.#st, exam, [...(change.keep ?? []), ...replace]);
+      const stale = marking.saveMarksBatch(this.#st, replace);
+      return { ...r, replaced: replace.length - stale.length };
+    });
   }
 
   /** Whether importing this version of a stored exam would drop marks (see exams.importDropsMarks). */
@@ -326,6 +342,16 @@ export class Workspace {
   /** How many scheme items over the exam's responses the engine could not decide. */
   undecidedItemCount(examId: string): number {
     return marking.undecidedItemCount(this.#st, examId);
+  }
+
+  /** The responses of these questions whose marks are stored, in id order (what a scheme change re-marks). */
+  markedOf(examId: string, questionIds: readonly string[]): { id: number; studentId: string; questionId: string; text: string | null }[] {
+    return responses.markedOf(this.#st, examId, questionIds);
+  }
+
+  /** Of these marks, the responses whose stored marks are exactly them, for that reading (nothing is written). */
+  sameMarks(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+    return marking.sameMarks(this.#st, batch);
   }
 
   /** Ids of responses of the exam, in import order. */
