@@ -51,33 +51,80 @@ export function saveMarksBatch(
         Number(r.id),
       ]),
     );
-    const marked = new Set(
-      (st.sql('SELECT response_id FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))').all(ids) as Row[]).map((r) =>
-        Number(r.response_id),
-      ),
-    );
+    const stored = storedRows(st, ids);
     const stale: number[] = [];
-    const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
     const insResult = st.sql(
       'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at, dimensions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const ins = st.sql(
       'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    const updResult = st.sql(
+      'UPDATE mark_results SET extraction_id = ?, total = ?, available = ?, status = ?, inconsistent = ?, marked_at = ?, dimensions = ? WHERE response_id = ?',
+    );
+    const upd = st.sql('UPDATE marks SET available = ?, awarded = ?, outcome = ?, match = ?, evidence = ?, note = ? WHERE response_id = ? AND item_id = ?');
+    const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
     const at = now();
     for (const { responseId, extractionId, marks, key } of batch) {
       if (current.get(responseId) !== extractionId) {
         stale.push(responseId);
         continue;
       }
-      const old = marked.has(responseId) ? getMarks(st, responseId) : null;
-      if (old) del.run(responseId);
-      insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks));
-      marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
-      audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
+      const old = stored.get(responseId);
+      const rows = marks.items.map((it) => [it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null] as const);
+      if (old && old.items.length === marks.items.length && old.items.every((r, i) => r.item_id === marks.items[i].itemId)) {
+        // The same items in the same order (a re-mark): the result row and the item rows that
+        // changed are updated in place; deleting and inserting every row (their evidence is most
+        // of the file) cost several times as much.
+        updResult.run(extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks), responseId);
+        rows.forEach((row, i) => {
+          const r = old.items[i];
+          const same =
+            Number(r.available) === row[0] &&
+            (r.awarded === null ? null : Number(r.awarded)) === row[1] &&
+            r.outcome === row[2] &&
+            r.match === row[3] &&
+            r.evidence === row[4] &&
+            (r.note ?? null) === row[5];
+          if (!same) upd.run(...row, responseId, marks.items[i].itemId);
+        });
+      } else {
+        if (old) del.run(responseId);
+        insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks));
+        rows.forEach((row, i) => ins.run(responseId, marks.items[i].itemId, i, row[0], row[1], row[2], row[3], row[4], row[5]));
+      }
+      audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? storedSummary(old) : undefined, markSummary(marks));
     }
     return stale;
   });
+}
+
+type StoredRows = { result: Row; items: Row[] };
+
+/** The stored rows of these responses' marks (ids as a JSON array), as stored: two queries. */
+function storedRows(st: Statements, ids: string): Map<number, StoredRows> {
+  const out = new Map<number, StoredRows>();
+  for (const r of st
+    .sql('SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+    .all(ids) as Row[])
+    out.set(Number(r.response_id), { result: r, items: [] });
+  for (const r of st
+    .sql(
+      'SELECT response_id, item_id, position, available, awarded, outcome, match, evidence, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position',
+    )
+    .all(ids) as Row[])
+    out.get(Number(r.response_id))?.items.push(r);
+  return out;
+}
+
+/** markSummary of stored rows (the audit's old value), without parsing the evidence. */
+function storedSummary(s: StoredRows): unknown {
+  return {
+    total: Number(s.result.total),
+    status: s.result.status,
+    items: Object.fromEntries(s.items.map((r) => [String(r.item_id), r.awarded === null ? null : Number(r.awarded)])),
+    inconsistent: parse<ResponseMarks['inconsistent']>(s.result.inconsistent).map((i) => i.student),
+  };
 }
 
 /**
@@ -87,40 +134,21 @@ export function saveMarksBatch(
  */
 export function sameMarks(st: Statements, batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
   if (batch.length === 0) return [];
-  const ids = json(batch.map((b) => b.responseId));
-  const results = new Map(
-    (
-      st
-        .sql('SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
-        .all(ids) as Row[]
-    ).map((r) => [Number(r.response_id), r]),
-  );
-  const items = new Map<number, Row[]>();
-  for (const r of st
-    .sql(
-      'SELECT response_id, item_id, position, available, awarded, outcome, match, evidence, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position',
-    )
-    .all(ids) as Row[]) {
-    const id = Number(r.response_id);
-    let list = items.get(id);
-    if (!list) items.set(id, (list = []));
-    list.push(r);
-  }
-  const same = (b: (typeof batch)[number]): boolean => {
-    const m = results.get(b.responseId);
-    const stored = items.get(b.responseId) ?? [];
-    const { marks } = b;
+  const stored = storedRows(st, json(batch.map((b) => b.responseId)));
+  const same = ({ responseId, extractionId, marks }: (typeof batch)[number]): boolean => {
+    const s = stored.get(responseId);
+    if (!s) return false;
+    const m = s.result;
     return (
-      !!m &&
-      Number(m.extraction_id) === b.extractionId &&
+      Number(m.extraction_id) === extractionId &&
       Number(m.total) === marks.total &&
       Number(m.available) === marks.available &&
       m.status === marks.status &&
       m.inconsistent === json(marks.inconsistent) &&
       (m.dimensions ?? null) === dimensionsJson(marks) &&
-      stored.length === marks.items.length &&
+      s.items.length === marks.items.length &&
       marks.items.every((it, i) => {
-        const r = stored[i];
+        const r = s.items[i];
         return (
           r.item_id === it.itemId &&
           Number(r.position) === i &&
