@@ -560,7 +560,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   const change = opts.sequential ? { keep: [], replace: [] } : await marksByChange(ws, engine, exam, signal, onProgress);
   onProgress?.({ phase: 'import', done: 0, total: 1 });
   const { replaced } = ws.importExam(exam.exam, change);
-  const remarked = change.keep.length + replaced;
+  const remarked = change.keep.length + (replaced ?? 0);
   let imported: GradeSummary['imported'] = { inserted: 0, updated: 0, unchanged: 0 };
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {

@@ -221,7 +221,7 @@ export class Workspace {
    * are unchanged under this exam (each with the reading it marked): they stay as they are;
    * `replace` holds new marks that differ, written in the same transaction (as saveMarksBatch).
    * Either is honoured only while the response's reading is the one named; the rest of a
-   * re-marked question's marks are dropped. Returns also the responses `replace` marked.
+   * re-marked question's marks are dropped. With `replace`, returns also how many it marked.
    */
   importExam(
     exam: Exam,
@@ -229,8 +229,9 @@ export class Workspace {
       keep?: readonly { responseId: number; extractionId: number }[];
       replace?: readonly { responseId: number; extractionId: number; marks: ResponseMarks; key?: string }[];
     } = {},
-  ): { examId: string; created: boolean; changed: boolean; replaced: number } {
-    const replace = change.replace ?? [];
+  ): { examId: string; created: boolean; changed: boolean; replaced?: number } {
+    const replace = change.replace;
+    if (!replace?.length) return exams.importExam(this.#st, exam, change.keep);
     return this.#st.transaction(() => {
       const r = exams.importExam(this.#st, exam, [...(change.keep ?? []), ...replace]);
       const stale = marking.saveMarksBatch(this.#st, replace);
