@@ -51,7 +51,9 @@ export function saveMarksBatch(
         Number(r.id),
       ]),
     );
-    const stored = storedRows(st, ids);
+    // The stored rows without their evidence (most of their size): an item's row is compared
+    // with its new values by SQLite itself (the UPDATE below), not read into JS.
+    const stored = storedRows(st, ids, { evidence: false });
     const stale: number[] = [];
     const insResult = st.sql(
       'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at, dimensions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -62,7 +64,11 @@ export function saveMarksBatch(
     const updResult = st.sql(
       'UPDATE mark_results SET extraction_id = ?, total = ?, available = ?, status = ?, inconsistent = ?, marked_at = ?, dimensions = ? WHERE response_id = ?',
     );
-    const upd = st.sql('UPDATE marks SET available = ?, awarded = ?, outcome = ?, match = ?, evidence = ?, note = ? WHERE response_id = ? AND item_id = ?');
+    // Only an item row whose values differ is written (and names its response in the change log).
+    const upd = st.sql(
+      'UPDATE marks SET available = @available, awarded = @awarded, outcome = @outcome, match = @match, evidence = @evidence, note = @note WHERE response_id = @responseId AND item_id = @itemId ' +
+        'AND NOT (available IS @available AND awarded IS @awarded AND outcome IS @outcome AND match IS @match AND evidence IS @evidence AND note IS @note)',
+    );
     const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
     const at = now();
     for (const { responseId, extractionId, marks, key } of batch) {
@@ -77,17 +83,9 @@ export function saveMarksBatch(
         // changed are updated in place; deleting and inserting every row (their evidence is most
         // of the file) cost several times as much.
         updResult.run(extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks), responseId);
-        rows.forEach((row, i) => {
-          const r = old.items[i];
-          const same =
-            Number(r.available) === row[0] &&
-            (r.awarded === null ? null : Number(r.awarded)) === row[1] &&
-            r.outcome === row[2] &&
-            r.match === row[3] &&
-            r.evidence === row[4] &&
-            (r.note ?? null) === row[5];
-          if (!same) upd.run(...row, responseId, marks.items[i].itemId);
-        });
+        rows.forEach(([available, awarded, outcome, match, evidence, note], i) =>
+          upd.run({ available, awarded, outcome, match, evidence, note, responseId, itemId: marks.items[i].itemId }),
+        );
       } else {
         if (old) del.run(responseId);
         insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks));
@@ -101,8 +99,8 @@ export function saveMarksBatch(
 
 type StoredRows = { result: Row; items: Row[] };
 
-/** The stored rows of these responses' marks (ids as a JSON array), as stored: two queries. */
-function storedRows(st: Statements, ids: string): Map<number, StoredRows> {
+/** The stored rows of these responses' marks (ids as a JSON array), as stored: two queries; `evidence: false` leaves the evidence out. */
+function storedRows(st: Statements, ids: string, opts: { evidence?: boolean } = {}): Map<number, StoredRows> {
   const out = new Map<number, StoredRows>();
   for (const r of st
     .sql('SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
@@ -110,7 +108,7 @@ function storedRows(st: Statements, ids: string): Map<number, StoredRows> {
     out.set(Number(r.response_id), { result: r, items: [] });
   for (const r of st
     .sql(
-      'SELECT response_id, item_id, position, available, awarded, outcome, match, evidence, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position',
+      `SELECT response_id, item_id, position, available, awarded, outcome, match, ${opts.evidence === false ? 'NULL AS evidence' : 'evidence'}, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
     )
     .all(ids) as Row[])
     out.get(Number(r.response_id))?.items.push(r);
