@@ -519,7 +519,13 @@ async function marksByChange(
   if (!stored) return { keep, replace };
   const questions = remarkedBy(stored, exam.exam).filter((qid) => {
     const was = stored.questions.find((q) => q.id === qid);
-    return was && !readsAgain(was, exam.exam.questions.find((q) => q.id === qid)!);
+    return (
+      was &&
+      !readsAgain(
+        was,
+        exam.exam.questions.find((q) => q.id === qid)!,
+      )
+    );
   });
   if (questions.length === 0) return { keep, replace };
   const list = ws.markedOf(exam.exam.id, questions);

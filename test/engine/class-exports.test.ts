@@ -46,7 +46,12 @@ test('the exports written a page at a time are the files written whole; a second
   const ws = new Workspace(':memory:');
   const dir = mkdtempSync(join(tmpdir(), 'eqm-exports-'));
   try {
-    await grade({ workspace: ws, exam, engine: new FakeEngine(), input: { kind: 'given', rows: parseEquationsCsv(csv, (q) => exam.questions.get(q)?.variables).rows } });
+    await grade({
+      workspace: ws,
+      exam,
+      engine: new FakeEngine(),
+      input: { kind: 'given', rows: parseEquationsCsv(csv, (q) => exam.questions.get(q)?.variables).rows },
+    });
     ws.setOverride(ws.findResponse('ex', 'S1', 'q2')!, 'c', 1);
     for (const pageSize of [1, 3, 14, 100]) {
       rmSync(join(dir, STAMP_FILE), { force: true });
@@ -57,9 +62,19 @@ test('the exports written a page at a time are the files written whole; a second
     }
     const rec = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as { files: Record<string, string> };
     for (const n of ['marks.csv', 'equations.csv', 'gradebook.csv'])
-      assert.equal(rec.files[n], createHash('sha256').update(readFileSync(join(dir, n))).digest('hex'), `${n}'s hash is recorded`);
+      assert.equal(
+        rec.files[n],
+        createHash('sha256')
+          .update(readFileSync(join(dir, n)))
+          .digest('hex'),
+        `${n}'s hash is recorded`,
+      );
     assert.deepEqual(writeClassExports(ws, exam.exam, dir, undefined, { pageSize: 3 }), { written: false }, 'up to date: nothing written');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary file left');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('.tmp-')),
+      [],
+      'no temporary file left',
+    );
   } finally {
     ws.close();
     rmSync(dir, { recursive: true, force: true });
@@ -70,7 +85,12 @@ test('an export that fails part-way leaves the files that were there and no temp
   const ws = new Workspace(':memory:');
   const dir = mkdtempSync(join(tmpdir(), 'eqm-exports-'));
   try {
-    await grade({ workspace: ws, exam, engine: new FakeEngine(), input: { kind: 'given', rows: parseEquationsCsv(csv, (q) => exam.questions.get(q)?.variables).rows } });
+    await grade({
+      workspace: ws,
+      exam,
+      engine: new FakeEngine(),
+      input: { kind: 'given', rows: parseEquationsCsv(csv, (q) => exam.questions.get(q)?.variables).rows },
+    });
     writeClassExports(ws, exam.exam, dir);
     const marks = readFileSync(join(dir, 'marks.csv'), 'utf8');
     ws.setOverride(ws.findResponse('ex', 'S3', 'q1')!, 'a', 1, 'seen on the paper');
@@ -83,7 +103,11 @@ test('an export that fails part-way leaves the files that were there and no temp
     }) as typeof ws.listResponses;
     assert.throws(() => writeClassExports(ws, exam.exam, dir, undefined, { pageSize: 3 }), /went away/);
     assert.equal(readFileSync(join(dir, 'marks.csv'), 'utf8'), marks, 'the earlier file is left whole');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temporary file left');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('.tmp-')),
+      [],
+      'no temporary file left',
+    );
     assert.ok(existsSync(join(dir, STAMP_FILE)));
   } finally {
     ws.close();

@@ -93,7 +93,9 @@ test('a re-grade after a one-item change writes only the marks it moves; the res
     assert.ok(moved < 4, 'some of the changed question kept their marks');
     assert.equal(
       JSON.stringify(ws.tableRows('marks').filter((m) => ws.listResponses('rw', { questionId: 'q2' }).some((r) => r.id === Number(m.response_id)))),
-      JSON.stringify(JSON.parse(itemsBefore).filter((m: { response_id: number }) => ws.listResponses('rw', { questionId: 'q2' }).some((r) => r.id === m.response_id))),
+      JSON.stringify(
+        JSON.parse(itemsBefore).filter((m: { response_id: number }) => ws.listResponses('rw', { questionId: 'q2' }).some((r) => r.id === m.response_id)),
+      ),
       "q2's item rows are untouched",
     );
   } finally {

@@ -72,7 +72,7 @@ export function streamExports(dir: string, stamp: string, names: readonly string
       const f = files.get(name);
       if (!f) throw new Error(`${name} is not among the files being written (${names.join(', ')})`);
       const bytes = Buffer.from(text, 'utf8');
-      for (let at = 0; at < bytes.length; ) at += writeSync(f.fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += writeSync(f.fd, bytes, at, bytes.length - at);
       f.hash.update(bytes);
     });
     closeAll();

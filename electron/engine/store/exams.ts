@@ -98,7 +98,11 @@ export function importExam(
       const readingOf = new Map(kept.map((k) => [k.responseId, k.extractionId]));
       // Marks kept only while their reading is the one they were found unchanged on.
       const keptIds = json(
-        (st.sql('SELECT response_id, extraction_id FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))').all(json(kept.map((k) => k.responseId))) as Row[])
+        (
+          st
+            .sql('SELECT response_id, extraction_id FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+            .all(json(kept.map((k) => k.responseId))) as Row[]
+        )
           .map((r) => [Number(r.response_id), Number(r.extraction_id)] as const)
           .filter(([rid, xid]) => readingOf.get(rid) === xid)
           .map(([rid]) => rid),

@@ -103,7 +103,9 @@ type StoredRows = { result: Row; items: Row[] };
 function storedRows(st: Statements, ids: string, opts: { evidence?: boolean } = {}): Map<number, StoredRows> {
   const out = new Map<number, StoredRows>();
   for (const r of st
-    .sql('SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+    .sql(
+      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
+    )
     .all(ids) as Row[])
     out.set(Number(r.response_id), { result: r, items: [] });
   for (const r of st

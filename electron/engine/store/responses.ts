@@ -165,7 +165,11 @@ export function pending(
  * The responses of these questions whose marks are stored (current for their reading), in id
  * order: what a scheme change would re-mark (see grade.ts's marksKeptByChange).
  */
-export function markedOf(st: Statements, examId: string, questionIds: readonly string[]): { id: number; studentId: string; questionId: string; text: string | null }[] {
+export function markedOf(
+  st: Statements,
+  examId: string,
+  questionIds: readonly string[],
+): { id: number; studentId: string; questionId: string; text: string | null }[] {
   return (
     st
       .sql(
