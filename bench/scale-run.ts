@@ -10,8 +10,7 @@ import { createEngine } from '../electron/engine/decide/engine-factory.ts';
 import { grade } from '../electron/engine/grade.ts';
 import { loadExamFile } from '../electron/engine/io/exam.ts';
 import { parseEquationsCsv } from '../electron/engine/io/csv/equations.ts';
-import { equationsCsv, marksCsv } from '../electron/engine/io/csv/write.ts';
-import { exportStamp, exportsUpToDate, writeExports } from '../electron/engine/io/export-stamp.ts';
+import { writeClassExports } from '../electron/engine/io/class-exports.ts';
 import { Workspace } from '../electron/engine/store/workspace.ts';
 
 const [method, examPath, rowsPath, outDir] = process.argv.slice(2);
@@ -25,15 +24,9 @@ const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequen
 const summary = await grade({ workspace: ws, exam, engine, input: { kind: 'given', rows }, ...(sequential ? { sequential: true } : {}) } as Parameters<
   typeof grade
 >[0]);
-// As `equimark grade` does: written only when the workspace changed since they were (export-stamp.ts).
-const stamp = exportStamp(ws, exam.exam);
-if (!exportsUpToDate(outDir, stamp, ['marks.csv', 'equations.csv'])) {
-  const list = ws.listResponses(exam.exam.id);
-  writeExports(outDir, stamp, [
-    { name: 'marks.csv', content: marksCsv(ws, exam.exam, list) },
-    { name: 'equations.csv', content: equationsCsv(ws, exam.exam, list) },
-  ]);
-}
+// As `equimark grade` does (its marks.csv and equations.csv): written only when the workspace
+// changed since they were (export-stamp.ts), a page of responses at a time.
+writeClassExports(ws, exam.exam, outDir, ['marks.csv', 'equations.csv']);
 const stats = engine.stats();
 await engine.close();
 ws.close();

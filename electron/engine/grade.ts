@@ -36,6 +36,7 @@ import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 import { ServerRefusal } from './read/model/batch.ts';
 import { RecentRate } from './progress-rate.ts';
+import { readsAgain, remarkedBy } from './store/exams.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -403,13 +404,7 @@ export async function markPending(opts: {
     return { markedNow, engineErrors };
   }
   engine.setVerdictStore?.(ws.decidedStore());
-  // Lanes take responses one after another from the whole list (no batch waits for its slowest
-  // response); extractions are read a batch at a time, and finished marks are written a batch
-  // at a time, between awaits.
-  let xs = new Map<number, StoredX>();
-  let xsFrom = -MARK_BATCH; // no batch read yet
-  let next = 0;
-  const finished: { r: (typeof toMark)[number]; x: StoredX; marks?: ResponseMarks; error?: unknown }[] = [];
+  const finished: { r: ToMark; x: StoredX; marks?: ResponseMarks; error?: unknown }[] = [];
   const write = (): void => {
     const batch = finished.splice(0);
     const ok = batch.filter((f) => f.marks);
@@ -428,36 +423,137 @@ export async function markPending(opts: {
     }
     ws.flushDecided();
   };
-  const lane = async (): Promise<void> => {
-    while (next < toMark.length && !signal?.aborted) {
-      await breathe(); // let a pause or a status poll through between responses
-      // Other lanes went on meanwhile: the list may be done, or the run stopped.
-      if (signal?.aborted || next >= toMark.length) break;
-      const i = next++;
-      if (i >= xsFrom + MARK_BATCH || i < xsFrom) {
-        xsFrom = i - (i % MARK_BATCH);
-        xs = ws.getExtractions(toMark.slice(xsFrom, xsFrom + MARK_BATCH).map((r) => r.id));
-      }
-      const r = toMark[i];
-      const x = xs.get(r.id);
-      if (x) {
-        try {
-          const marks = await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text);
-          finished.push({ r, x, marks });
-        } catch (e) {
-          finished.push({ r, x, error: e });
-        }
-      }
+  try {
+    await markInLanes(ws, engine, exam, toMark, signal, (r, x, out) => {
+      if (x) finished.push({ r, x, ...out });
       tick(r);
       if (finished.length >= MARK_BATCH) write();
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(MARK_LANES, toMark.length) }, lane));
+    });
   } finally {
     write();
   }
   return { markedNow, engineErrors };
+}
+
+type ToMark = { id: number; studentId: string; questionId: string; text: string | null };
+
+/**
+ * Mark `list` on the workspace's stored readings in concurrent lanes (markPending, and a scheme
+ * change's marks checked before it is stored): lanes take responses one after another from the
+ * whole list (no batch waits for its slowest response); readings are read a batch at a time.
+ * `done` is called once per response, between awaits: with its reading and its marks or the
+ * error marking it threw, or without a reading (none stored: nothing to mark).
+ */
+async function markInLanes(
+  ws: Workspace,
+  engine: EntailmentEngine,
+  exam: LoadedExam,
+  list: readonly ToMark[],
+  signal: AbortSignal | undefined,
+  done: (r: ToMark, x: StoredX | undefined, out: { marks: ResponseMarks } | { error: unknown }) => void,
+): Promise<void> {
+  const breathe = breather();
+  let xs = new Map<number, StoredX>();
+  let xsFrom = -MARK_BATCH; // no batch read yet
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < list.length && !signal?.aborted) {
+      await breathe(); // let a pause or a status poll through between responses
+      // Other lanes went on meanwhile: the list may be done, or the run stopped.
+      if (signal?.aborted || next >= list.length) break;
+      const i = next++;
+      if (i >= xsFrom + MARK_BATCH || i < xsFrom) {
+        xsFrom = i - (i % MARK_BATCH);
+        xs = ws.getExtractions(list.slice(xsFrom, xsFrom + MARK_BATCH).map((r) => r.id));
+      }
+      const r = list[i];
+      const x = xs.get(r.id);
+      if (!x) {
+        done(r, undefined, { error: new Error('no reading') });
+        continue;
+      }
+      let out: { marks: ResponseMarks } | { error: unknown };
+      try {
+        out = { marks: await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text) };
+      } catch (e) {
+        out = { error: e };
+      }
+      done(r, x, out);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(MARK_LANES, list.length) }, lane));
+}
+
+/**
+ * Marks of a scheme change's responses held until the exam is stored: at most this many (about
+ * 4 KB each with their evidence); beyond it, a response whose marks differ is dropped by the import
+ * and marked again by markPending.
+ */
+const MAX_HELD = 16_384;
+
+/**
+ * Before a changed exam is stored (importExam drops the marks of the questions the change
+ * re-marks, to be marked again): those questions' marked responses are marked under it now, on
+ * their stored readings, and compared with their stored marks a batch at a time. Those found
+ * unchanged are named to importExam, which keeps them; those that differ are held (up to
+ * MAX_HELD) and written by importExam in its transaction. So a one-item change writes only the
+ * marks it moves (a withheld item's evidence lists the new form: those responses change), where
+ * dropping and writing every response of the question was most of a re-grade's time. Nothing
+ * but verdicts is stored before importExam, so a run stopped meanwhile leaves the workspace as
+ * it was. A question read again (its variables changed) is left to the usual path: its readings
+ * are dropped.
+ */
+async function marksByChange(
+  ws: Workspace,
+  engine: EntailmentEngine,
+  exam: LoadedExam,
+  signal: AbortSignal | undefined,
+  onProgress: GradeOptions['onProgress'],
+): Promise<{
+  keep: { responseId: number; extractionId: number }[];
+  replace: { responseId: number; extractionId: number; marks: ResponseMarks; key: string }[];
+}> {
+  const keep: { responseId: number; extractionId: number }[] = [];
+  const replace: { responseId: number; extractionId: number; marks: ResponseMarks; key: string }[] = [];
+  const stored = ws.getExam(exam.exam.id);
+  if (!stored) return { keep, replace };
+  const questions = remarkedBy(stored, exam.exam).filter((qid) => {
+    const was = stored.questions.find((q) => q.id === qid);
+    return (
+      was &&
+      !readsAgain(
+        was,
+        exam.exam.questions.find((q) => q.id === qid)!,
+      )
+    );
+  });
+  if (questions.length === 0) return { keep, replace };
+  const list = ws.markedOf(exam.exam.id, questions);
+  let batch: (typeof replace)[number][] = [];
+  const compare = (): void => {
+    const same = new Set(ws.sameMarks(batch));
+    for (const b of batch) {
+      if (same.has(b.responseId)) keep.push({ responseId: b.responseId, extractionId: b.extractionId });
+      else if (replace.length < MAX_HELD) replace.push(b);
+    }
+    batch = [];
+    ws.flushDecided();
+  };
+  const rate = new RecentRate();
+  let done = 0;
+  engine.setVerdictStore?.(ws.decidedStore());
+  try {
+    await markInLanes(ws, engine, exam, list, signal, (r, x, out) => {
+      if (x && 'marks' in out) batch.push({ responseId: r.id, extractionId: x.id, marks: out.marks, key: `${exam.exam.id}/${r.studentId}/${r.questionId}` });
+      if (batch.length >= MARK_BATCH) compare();
+      rate.tick();
+      done++;
+      onProgress?.({ phase: 'mark', done, total: list.length, perSecond: rate.perSecond(), etaSeconds: rate.etaSeconds(list.length - done) });
+    });
+  } finally {
+    compare();
+  }
+  return { keep, replace };
 }
 
 export async function grade(opts: GradeOptions): Promise<GradeSummary> {
@@ -465,8 +561,12 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   const technique = opts.technique ?? (await resolveTechnique('embedded'));
   const examId = exam.exam.id;
 
+  // A changed exam: its responses marked under it first, so that only marks it moves are written
+  // (marksByChange); counted as marked by this run.
+  const change = opts.sequential ? { keep: [], replace: [] } : await marksByChange(ws, engine, exam, signal, onProgress);
   onProgress?.({ phase: 'import', done: 0, total: 1 });
-  ws.importExam(exam.exam);
+  const { replaced } = ws.importExam(exam.exam, change);
+  const remarked = change.keep.length + (replaced ?? 0);
   let imported: GradeSummary['imported'] = { inserted: 0, updated: 0, unchanged: 0 };
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {
@@ -610,7 +710,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     ...(onProgress ? { onProgress } : {}),
     ...(opts.sequential ? { sequential: true } : {}),
   });
-  const markedNow = marked.markedNow;
+  const markedNow = marked.markedNow + remarked;
   engineErrors.push(...marked.engineErrors);
 
   // Summary over the whole exam (counted in the store: nothing per response is read).

@@ -186,6 +186,30 @@ describe('time-outs and reproducibility', () => {
       await e.close();
     }
   });
+  it('the extra Z3 workers of a burst are stopped soon after it; one stays for the next pair', async () => {
+    const e = await Entailer.create({ z3Workers: 2, z3IdleMs: 60_000, z3SpareIdleMs: 50 });
+    const pool = () => (e as unknown as { z3: Z3Backend }).z3.poolStats();
+    try {
+      // Two pairs asked at once: a worker each.
+      const burst = await Promise.all([e.consistent(P('Eq(v, -(u + w)/2)'), DOMAINS.Q1), e.consistent(P('Eq(w, -(u + v)/3)'), DOMAINS.Q1)]);
+      assert.deepEqual(
+        burst.map((c) => [c.satisfiable, c.method]),
+        [
+          [false, 'z3'],
+          [false, 'z3'],
+        ],
+      );
+      assert.equal(pool().started, 2);
+      for (let i = 0; i < 300 && pool().live > 1; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(pool().live, 1, 'the spare worker was stopped, the last one kept');
+      const next = await e.consistent(P('Eq(u, -(v + w)/4)'), DOMAINS.Q1);
+      assert.deepEqual([next.satisfiable, next.method], [false, 'z3']);
+      assert.equal(pool().started, 2, 'the worker kept decided the next pair');
+    } finally {
+      await e.close();
+    }
+  });
   it('powers too large to expand never throw from the Z3 encoder (issue 10)', async () => {
     // The grammar refuses exponents above 100; 100 is still beyond what Z3 is given expanded.
     const c = await engine.consistent(P('Eq(u**100, -1)'), DOMAINS.Q1);

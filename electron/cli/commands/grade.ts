@@ -5,11 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
 import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
-import { marksCsv, equationsCsv, gradebookCsv } from '../../engine/io/csv/write.ts';
-import { exportStamp, exportsUpToDate, writeExports } from '../../engine/io/export-stamp.ts';
-
-/** The files `grade` writes into its output folder. */
-const EXPORTS = ['marks.csv', 'equations.csv', 'gradebook.csv'];
+import { writeClassExports } from '../../engine/io/class-exports.ts';
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
 import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
 import { Workspace } from '../../engine/store/workspace.ts';
@@ -75,16 +71,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
     });
     const parted = overrideCases(ws, exam.exam.id).disagreeing;
     // Nothing changed since these files were written (a re-run with nothing to do): left as they are.
-    const stamp = exportStamp(ws, exam.exam);
-    const unchanged = exportsUpToDate(outDir, stamp, EXPORTS);
-    if (!unchanged) {
-      const list = ws.listResponses(exam.exam.id);
-      writeExports(outDir, stamp, [
-        { name: 'marks.csv', content: marksCsv(ws, exam.exam, list) },
-        { name: 'equations.csv', content: equationsCsv(ws, exam.exam, list) },
-        { name: 'gradebook.csv', content: gradebookCsv(ws, exam.exam, list) },
-      ]);
-    }
+    const unchanged = !writeClassExports(ws, exam.exam, outDir).written;
     const by = Object.entries(summary.byExtraction)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');

@@ -5,8 +5,8 @@
 // response's line is made of), the exam as stored and the export layout; beside the files, a
 // record of the stamp they were made at and each file's SHA-256, so a file edited, replaced or
 // removed since is written again. Anything unreadable means "not up to date": never a stale file.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Exam } from '../../../shared/exam.ts';
 import type { Workspace } from '../store/workspace.ts';
@@ -38,6 +38,53 @@ export function exportsUpToDate(dir: string, stamp: string, names: readonly stri
 
 /** Write the files and the record of the stamp they were made at (the record last: a run stopped between leaves it stale, so they are written again). */
 export function writeExports(dir: string, stamp: string, files: readonly { name: string; content: string }[]): void {
-  for (const f of files) writeFileAtomic(join(dir, f.name), f.content);
-  writeFileAtomic(join(dir, STAMP_FILE), `${JSON.stringify({ stamp, files: Object.fromEntries(files.map((f) => [f.name, sha256(f.content)])) }, null, 2)}\n`);
+  streamExports(
+    dir,
+    stamp,
+    files.map((f) => f.name),
+    (write) => {
+      for (const f of files) write(f.name, f.content);
+    },
+  );
+}
+
+/**
+ * As writeExports, with each file's text given a piece at a time (`fill` calls `write(name,
+ * text)`, in order within a file), so a class's export never holds a whole file: each file is
+ * written to a temporary name and hashed as it goes, and renamed once `fill` has returned; if
+ * it throws, the temporary files are removed and the files already there are left as they were.
+ */
+export function streamExports(dir: string, stamp: string, names: readonly string[], fill: (write: (name: string, text: string) => void) => void): void {
+  const files = new Map<string, { path: string; tmp: string; fd: number; hash: Hash }>();
+  const closeAll = (): void => {
+    for (const f of files.values()) {
+      if (f.fd >= 0) closeSync(f.fd);
+      f.fd = -1;
+    }
+  };
+  try {
+    for (const name of names) {
+      const path = join(dir, name);
+      const tmp = `${path}.tmp-${process.pid}`;
+      files.set(name, { path, tmp, fd: openSync(tmp, 'w'), hash: createHash('sha256') });
+    }
+    fill((name, text) => {
+      const f = files.get(name);
+      if (!f) throw new Error(`${name} is not among the files being written (${names.join(', ')})`);
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length;) at += writeSync(f.fd, bytes, at, bytes.length - at);
+      f.hash.update(bytes);
+    });
+    closeAll();
+  } catch (e) {
+    closeAll();
+    for (const f of files.values()) rmSync(f.tmp, { force: true });
+    throw e;
+  }
+  const hashes: Record<string, string> = {};
+  for (const [name, f] of files) {
+    renameSync(f.tmp, f.path);
+    hashes[name] = f.hash.digest('hex');
+  }
+  writeFileAtomic(join(dir, STAMP_FILE), `${JSON.stringify({ stamp, files: hashes }, null, 2)}\n`);
 }

@@ -61,7 +61,16 @@ export const KEPT_ON_EDIT = ['given', 'manual'] as const;
  * (the instructor's corrections and given lists are kept). Refuses to drop a question that has
  * responses.
  */
-export function importExam(st: Statements, exam: Exam): { examId: string; created: boolean; changed: boolean } {
+export function importExam(
+  st: Statements,
+  exam: Exam,
+  /**
+   * Marks to keep although their question is re-marked: the caller marked these responses under
+   * this exam and found their stored marks exactly those (grade.ts's marksKeptByChange). Kept only
+   * while the response's reading is still the one they were marked on.
+   */
+  kept: readonly { responseId: number; extractionId: number }[] = [],
+): { examId: string; created: boolean; changed: boolean } {
   const parsed = ExamSchema.parse(exam);
   const text = json(parsed);
   return st.transaction(() => {
@@ -86,8 +95,22 @@ export function importExam(st: Statements, exam: Exam): { examId: string; create
           ).run(parsed.id, q.id);
         }
       }
+      const readingOf = new Map(kept.map((k) => [k.responseId, k.extractionId]));
+      // Marks kept only while their reading is the one they were found unchanged on.
+      const keptIds = json(
+        (
+          st
+            .sql('SELECT response_id, extraction_id FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+            .all(json(kept.map((k) => k.responseId))) as Row[]
+        )
+          .map((r) => [Number(r.response_id), Number(r.extraction_id)] as const)
+          .filter(([rid, xid]) => readingOf.get(rid) === xid)
+          .map(([rid]) => rid),
+      );
       for (const qid of remarkedBy(oldExam, parsed))
-        st.sql('DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?)').run(parsed.id, qid);
+        st.sql(
+          'DELETE FROM mark_results WHERE response_id IN (SELECT id FROM responses WHERE exam_id = ? AND question_id = ?) AND response_id NOT IN (SELECT value FROM json_each(?))',
+        ).run(parsed.id, qid, keptIds);
       st.sql('UPDATE exams SET title = ?, json = ?, imported_at = ? WHERE id = ?').run(parsed.title, text, now(), parsed.id);
     } else {
       st.sql('INSERT INTO exams (id, title, json, imported_at) VALUES (?, ?, ?, ?)').run(parsed.id, parsed.title, text, now());

@@ -51,33 +51,118 @@ export function saveMarksBatch(
         Number(r.id),
       ]),
     );
-    const marked = new Set(
-      (st.sql('SELECT response_id FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))').all(ids) as Row[]).map((r) =>
-        Number(r.response_id),
-      ),
-    );
+    // The stored rows without their evidence (most of their size): an item's row is compared
+    // with its new values by SQLite itself (the UPDATE below), not read into JS.
+    const stored = storedRows(st, ids, { evidence: false });
     const stale: number[] = [];
-    const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
     const insResult = st.sql(
       'INSERT INTO mark_results (response_id, extraction_id, total, available, status, inconsistent, marked_at, dimensions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const ins = st.sql(
       'INSERT INTO marks (response_id, item_id, position, available, awarded, outcome, match, evidence, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    const updResult = st.sql(
+      'UPDATE mark_results SET extraction_id = ?, total = ?, available = ?, status = ?, inconsistent = ?, marked_at = ?, dimensions = ? WHERE response_id = ?',
+    );
+    // Only an item row whose values differ is written (and names its response in the change log).
+    const upd = st.sql(
+      'UPDATE marks SET available = @available, awarded = @awarded, outcome = @outcome, match = @match, evidence = @evidence, note = @note WHERE response_id = @responseId AND item_id = @itemId ' +
+        'AND NOT (available IS @available AND awarded IS @awarded AND outcome IS @outcome AND match IS @match AND evidence IS @evidence AND note IS @note)',
+    );
+    const del = st.sql('DELETE FROM mark_results WHERE response_id = ?');
     const at = now();
     for (const { responseId, extractionId, marks, key } of batch) {
       if (current.get(responseId) !== extractionId) {
         stale.push(responseId);
         continue;
       }
-      const old = marked.has(responseId) ? getMarks(st, responseId) : null;
-      if (old) del.run(responseId);
-      insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks));
-      marks.items.forEach((it, i) => ins.run(responseId, it.itemId, i, it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null));
-      audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? markSummary(old) : undefined, markSummary(marks));
+      const old = stored.get(responseId);
+      const rows = marks.items.map((it) => [it.available, it.awarded, it.outcome, it.match, json(it.evidence), it.note ?? null] as const);
+      if (old && old.items.length === marks.items.length && old.items.every((r, i) => r.item_id === marks.items[i].itemId)) {
+        // The same items in the same order (a re-mark): the result row and the item rows that
+        // changed are updated in place; deleting and inserting every row (their evidence is most
+        // of the file) cost several times as much.
+        updResult.run(extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks), responseId);
+        rows.forEach(([available, awarded, outcome, match, evidence, note], i) =>
+          upd.run({ available, awarded, outcome, match, evidence, note, responseId, itemId: marks.items[i].itemId }),
+        );
+      } else {
+        if (old) del.run(responseId);
+        insResult.run(responseId, extractionId, marks.total, marks.available, marks.status, json(marks.inconsistent), at, dimensionsJson(marks));
+        rows.forEach((row, i) => ins.run(responseId, marks.items[i].itemId, i, row[0], row[1], row[2], row[3], row[4], row[5]));
+      }
+      audit(st, 'marks.save', 'marks', key ?? responseKey(st, responseId), old ? storedSummary(old) : undefined, markSummary(marks));
     }
     return stale;
   });
+}
+
+type StoredRows = { result: Row; items: Row[] };
+
+/** The stored rows of these responses' marks (ids as a JSON array), as stored: two queries; `evidence: false` leaves the evidence out. */
+function storedRows(st: Statements, ids: string, opts: { evidence?: boolean } = {}): Map<number, StoredRows> {
+  const out = new Map<number, StoredRows>();
+  for (const r of st
+    .sql(
+      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
+    )
+    .all(ids) as Row[])
+    out.set(Number(r.response_id), { result: r, items: [] });
+  for (const r of st
+    .sql(
+      `SELECT response_id, item_id, position, available, awarded, outcome, match, ${opts.evidence === false ? 'NULL AS evidence' : 'evidence'}, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
+    )
+    .all(ids) as Row[])
+    out.get(Number(r.response_id))?.items.push(r);
+  return out;
+}
+
+/** markSummary of stored rows (the audit's old value), without parsing the evidence. */
+function storedSummary(s: StoredRows): unknown {
+  return {
+    total: Number(s.result.total),
+    status: s.result.status,
+    items: Object.fromEntries(s.items.map((r) => [String(r.item_id), r.awarded === null ? null : Number(r.awarded)])),
+    inconsistent: parse<ResponseMarks['inconsistent']>(s.result.inconsistent).map((i) => i.student),
+  };
+}
+
+/**
+ * The responses of `batch` whose stored marks are exactly `marks` for reading `extractionId`:
+ * every column as saveMarks would write it (evidence and notes included, the time aside). Two
+ * queries whatever the batch's size; nothing is written.
+ */
+export function sameMarks(st: Statements, batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+  if (batch.length === 0) return [];
+  const stored = storedRows(st, json(batch.map((b) => b.responseId)));
+  const same = ({ responseId, extractionId, marks }: (typeof batch)[number]): boolean => {
+    const s = stored.get(responseId);
+    if (!s) return false;
+    const m = s.result;
+    return (
+      Number(m.extraction_id) === extractionId &&
+      Number(m.total) === marks.total &&
+      Number(m.available) === marks.available &&
+      m.status === marks.status &&
+      m.inconsistent === json(marks.inconsistent) &&
+      (m.dimensions ?? null) === dimensionsJson(marks) &&
+      s.items.length === marks.items.length &&
+      marks.items.every((it, i) => {
+        const r = s.items[i];
+        return (
+          r.item_id === it.itemId &&
+          Number(r.position) === i &&
+          Number(r.available) === it.available &&
+          (r.awarded === null ? null : Number(r.awarded)) === it.awarded &&
+          r.outcome === it.outcome &&
+          r.match === it.match &&
+          r.evidence === json(it.evidence) &&
+          (r.note ?? null) === (it.note ?? null)
+        );
+      })
+    );
+  };
+  return batch.filter(same).map((b) => b.responseId);
 }
 
 /** The dimension issues as stored: NULL when there are none. */

@@ -161,6 +161,29 @@ export function pending(
   }));
 }
 
+/**
+ * The responses of these questions whose marks are stored (current for their reading), in id
+ * order: what a scheme change would re-mark (see grade.ts's marksKeptByChange).
+ */
+export function markedOf(
+  st: Statements,
+  examId: string,
+  questionIds: readonly string[],
+): { id: number; studentId: string; questionId: string; text: string | null }[] {
+  return (
+    st
+      .sql(
+        'SELECT r.id, r.student_id, r.question_id, r.text FROM responses r JOIN mark_results m ON m.response_id = r.id WHERE r.exam_id = ? AND r.question_id IN (SELECT value FROM json_each(?)) ORDER BY r.id',
+      )
+      .all(examId, json(questionIds)) as Row[]
+  ).map((r) => ({
+    id: Number(r.id),
+    studentId: String(r.student_id),
+    questionId: String(r.question_id),
+    text: r.text === null ? null : String(r.text),
+  }));
+}
+
 export function findResponse(st: Statements, examId: string, studentId: string, questionId: string): number | undefined {
   const r = st.sql('SELECT id FROM responses WHERE exam_id = ? AND student_id = ? AND question_id = ?').get(examId, studentId, questionId) as Row | undefined;
   return r ? Number(r.id) : undefined;
@@ -210,9 +233,12 @@ const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NUL
 export function listResponses(
   st: Statements,
   examId: string,
-  filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[] },
+  filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[]; afterId?: number },
 ): ResponseSummary[] {
   const paged = filter.offset !== undefined || filter.limit !== undefined;
+  // A page after the last id of the one before (an export reading the class a page at a time):
+  // found through the primary key, where an offset would walk every row before it.
+  const after = filter.afterId !== undefined ? ' AND r.id > ?' : '';
   // By ids (the app's review index re-reading the responses that changed): those of this exam only.
   const byIds = filter.ids !== undefined;
   // `+r.exam_id`: looked up by primary key, not by scanning the exam's index.
@@ -220,12 +246,13 @@ export function listResponses(
   let args: unknown[] = byIds
     ? [examId, JSON.stringify(filter.ids)]
     : [examId, filter.questionId ?? null, filter.questionId ?? null, filter.studentId ?? null, filter.studentId ?? null];
+  if (after) args.push(filter.afterId);
   const rows = st
     .sql(
       `SELECT r.id, r.exam_id, r.student_id, r.question_id, x.id AS xid, x.status AS xstatus, x.source AS xsource, x.flags AS xflags, x.equations AS xequations,
          m.total, m.available, m.status AS mstatus, m.inconsistent, m.dimensions
        FROM responses r LEFT JOIN extractions x ON x.response_id = r.id LEFT JOIN mark_results m ON m.response_id = r.id
-       WHERE ${head} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
+       WHERE ${head}${after} ORDER BY r.id${paged ? ' LIMIT ? OFFSET ?' : ''}`,
     )
     .all(...args, ...(paged ? [filter.limit ?? -1, filter.offset ?? 0] : [])) as Row[];
   // A page or a set of ids: the item marks and overrides of its rows only (the ids, through the primary keys).

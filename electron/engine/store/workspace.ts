@@ -216,10 +216,27 @@ export class Workspace {
    * Store an exam (already validated, see exam-io.ts). Re-importing the same exam changes
    * nothing; a changed exam replaces the stored one and drops its marks (they must be redone),
    * and extractions too when a question's variables changed. Refuses to drop a question that
-   * has responses.
+   * has responses. For a scheme change whose new marks the caller computed beforehand
+   * (grade.ts's marksByChange): `keep` names responses of re-marked questions whose stored marks
+   * are unchanged under this exam (each with the reading it marked): they stay as they are;
+   * `replace` holds new marks that differ, written in the same transaction (as saveMarksBatch).
+   * Either is honoured only while the response's reading is the one named; the rest of a
+   * re-marked question's marks are dropped. With `replace`, returns also how many it marked.
    */
-  importExam(exam: Exam): { examId: string; created: boolean; changed: boolean } {
-    return exams.importExam(this.#st, exam);
+  importExam(
+    exam: Exam,
+    change: {
+      keep?: readonly { responseId: number; extractionId: number }[];
+      replace?: readonly { responseId: number; extractionId: number; marks: ResponseMarks; key?: string }[];
+    } = {},
+  ): { examId: string; created: boolean; changed: boolean; replaced?: number } {
+    const replace = change.replace;
+    if (!replace?.length) return exams.importExam(this.#st, exam, change.keep);
+    return this.#st.transaction(() => {
+      const r = exams.importExam(this.#st, exam, [...(change.keep ?? []), ...replace]);
+      const stale = marking.saveMarksBatch(this.#st, replace);
+      return { ...r, replaced: replace.length - stale.length };
+    });
   }
 
   /** Whether importing this version of a stored exam would drop marks (see exams.importDropsMarks). */
@@ -328,6 +345,16 @@ export class Workspace {
     return marking.undecidedItemCount(this.#st, examId);
   }
 
+  /** The responses of these questions whose marks are stored, in id order (what a scheme change re-marks). */
+  markedOf(examId: string, questionIds: readonly string[]): { id: number; studentId: string; questionId: string; text: string | null }[] {
+    return responses.markedOf(this.#st, examId, questionIds);
+  }
+
+  /** Of these marks, the responses whose stored marks are exactly them, for that reading (nothing is written). */
+  sameMarks(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
+    return marking.sameMarks(this.#st, batch);
+  }
+
   /** Ids of responses of the exam, in import order. */
   responseIds(examId: string): number[] {
     return responses.responseIds(this.#st, examId);
@@ -349,11 +376,12 @@ export class Workspace {
 
   /**
    * The class list of an exam, in import order; optionally one question or one student, one page
-   * (`offset`, `limit`), or only the responses with these ids (those of this exam).
+   * (`offset`, `limit`; or `limit` rows after the id `afterId`), or only the responses with these
+   * ids (those of this exam).
    */
   listResponses(
     examId: string,
-    filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[] } = {},
+    filter: { questionId?: string; studentId?: string; offset?: number; limit?: number; ids?: readonly number[]; afterId?: number } = {},
   ): ResponseSummary[] {
     return responses.listResponses(this.#st, examId, filter);
   }

@@ -51,6 +51,8 @@ export type EntailerOptions = {
   z3Workers?: number;
   /** A Z3 worker idle this long (ms) is stopped to give back its memory (default 10 s; z3-pool.ts). */
   z3IdleMs?: number;
+  /** A Z3 worker idle this long (ms) while another one lives is stopped (default 1 s; z3-pool.ts). */
+  z3SpareIdleMs?: number;
   /** Premise points sampled for numeric verdicts (default 24). */
   samples?: number;
   /** PRNG seed (default 1): same seed, same verdicts. */
@@ -146,6 +148,7 @@ export class Entailer implements EntailmentEngine {
     const z3 = await Z3Backend.create(Math.max(1, Math.floor(opts.z3TimeoutMs ?? 2000)), {
       ...(opts.z3Workers ? { size: opts.z3Workers } : {}),
       ...(opts.z3IdleMs ? { idleMs: opts.z3IdleMs } : {}),
+      ...(opts.z3SpareIdleMs ? { spareIdleMs: opts.z3SpareIdleMs } : {}),
     });
     return new Entailer(z3, opts);
   }

@@ -29,9 +29,16 @@ export type Z3PoolOptions = {
    * next query starts one again (a fraction of a second: the WASM stays compiled). Default 10 s.
    */
   idleMs?: number;
+  /**
+   * A worker idle this long (ms) while another one lives is stopped (default 1 s): the extra
+   * workers a burst of queries started go once it is over (a batch's Z3 checks come in bursts,
+   * and each worker holds its Z3 memory), and one stays for idleMs for the next query.
+   */
+  spareIdleMs?: number;
 };
 
 const DEFAULT_IDLE_MS = 10_000;
+const DEFAULT_SPARE_IDLE_MS = 1_000;
 
 export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number };
 
@@ -115,19 +122,30 @@ export class Z3Pool {
   private keepAlive: ReturnType<typeof setInterval> | undefined;
 
   private readonly idleMs: number;
+  private readonly spareIdleMs: number;
 
   constructor(options: Z3PoolOptions) {
     this.deadlineMs = Math.max(1, Math.floor(options.deadlineMs));
     this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
     this.idleMs = Math.max(1, Math.floor(options.idleMs ?? DEFAULT_IDLE_MS));
+    this.spareIdleMs = Math.max(1, Math.min(this.idleMs, Math.floor(options.spareIdleMs ?? DEFAULT_SPARE_IDLE_MS)));
   }
 
-  /** A worker with nothing to do: stopped after idleMs unless it gets work meanwhile. */
-  private restWhenIdle(slot: Slot): void {
+  /**
+   * A worker with nothing to do: stopped after spareIdleMs while another worker lives, after
+   * idleMs when it is the last, unless it gets work meanwhile (`since`: idle since then).
+   */
+  private restWhenIdle(slot: Slot, since = Date.now()): void {
     clearTimeout(slot.idle);
-    slot.idle = setTimeout(() => {
-      if (!slot.job && !slot.dead && this.queue.length === 0) void this.kill(slot);
-    }, this.idleMs);
+    const wait = this.slots.size > 1 ? this.spareIdleMs : this.idleMs - (Date.now() - since);
+    slot.idle = setTimeout(
+      () => {
+        if (slot.job || slot.dead || this.queue.length > 0) return;
+        if (this.slots.size > 1 || Date.now() - since >= this.idleMs) void this.kill(slot);
+        else this.restWhenIdle(slot, since);
+      },
+      Math.max(1, wait),
+    );
     slot.idle.unref();
   }
 

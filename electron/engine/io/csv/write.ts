@@ -51,23 +51,30 @@ export function dimensionsCell(marks: { dimensions?: readonly { studentIndex: nu
   return (marks?.dimensions ?? []).map((d) => `${d.studentIndex + 1}: ${d.student}: ${d.note}`).join(' | ');
 }
 
-/** marks.csv; `list` is the class list when the caller has read it already (one read for both files). */
-export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
+/** The header and the cells of one response's row of marks.csv (the whole file here, or streamed a page at a time: class-exports.ts). */
+export function marksTable(exam: Exam): { header: string[]; row: (r: ResponseSummary) => string[] } {
   const cols = itemColumns(exam);
   const ft = hasFollowThrough(exam);
-  const rows: string[][] = [['student_id', 'question_id', ...cols, 'total', 'status', 'dimensions', ...(ft ? ['follow_through'] : [])]];
   const questions = new Map(exam.questions.map((q) => [q.id, { q, own: new Set(q.scheme.map((s) => s.id)) }]));
-  for (const r of list) {
-    const own = questions.get(r.questionId)?.own ?? new Set<string>();
-    const cells = cols.map((c) => {
-      const v = own.has(c) ? r.effective[c] : null;
-      return v === null || v === undefined ? '' : fmt(v);
-    });
-    const total = effectiveTotal(r);
-    const extra = ft ? [followThroughItems(r).join(';')] : [];
-    rows.push([r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state, dimensionsCell(r.marks), ...extra]);
-  }
-  return safeCsv(rows);
+  return {
+    header: ['student_id', 'question_id', ...cols, 'total', 'status', 'dimensions', ...(ft ? ['follow_through'] : [])],
+    row: (r) => {
+      const own = questions.get(r.questionId)?.own ?? new Set<string>();
+      const cells = cols.map((c) => {
+        const v = own.has(c) ? r.effective[c] : null;
+        return v === null || v === undefined ? '' : fmt(v);
+      });
+      const total = effectiveTotal(r);
+      const extra = ft ? [followThroughItems(r).join(';')] : [];
+      return [r.studentId, r.questionId, ...cells, total === null ? '' : fmt(total), reviewOfResponse(r, exam).state, dimensionsCell(r.marks), ...extra];
+    },
+  };
+}
+
+/** marks.csv; `list` is the class list when the caller has read it already (one read for both files). */
+export function marksCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
+  const t = marksTable(exam);
+  return safeCsv([t.header, ...list.map(t.row)]);
 }
 
 /** One row per student: each question's items, each question's total, and the overall total. */
@@ -168,12 +175,22 @@ export function answersCsv(ws: Workspace, exam: Exam): string {
  * number. Parentheses are kept out of the heading (Canvas reads "Name (123)" as assignment 123).
  */
 export function gradebookCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
-  const heading = (exam.title || exam.id).replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
   const by = new Map<string, number>();
-  for (const r of list) by.set(r.studentId, (by.get(r.studentId) ?? 0) + (effectiveTotal(r) ?? 0));
+  for (const r of list) addToGradebook(by, r);
+  return safeCsv(gradebookRows(exam, by));
+}
+
+/** A response's total added to its student's (the gradebook's sums, kept while the class is read). */
+export function addToGradebook(totals: Map<string, number>, r: ResponseSummary): void {
+  totals.set(r.studentId, (totals.get(r.studentId) ?? 0) + (effectiveTotal(r) ?? 0));
+}
+
+/** The gradebook's rows (header first) from each student's total. */
+export function gradebookRows(exam: Exam, totals: ReadonlyMap<string, number>): string[][] {
+  const heading = (exam.title || exam.id).replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
   const rows: string[][] = [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', heading]];
-  for (const [sid, total] of [...by.entries()].sort(([a], [b]) => a.localeCompare(b))) rows.push([sid, '', sid, '', '', fmt(total)]);
-  return safeCsv(rows);
+  for (const [sid, total] of [...totals.entries()].sort(([a], [b]) => a.localeCompare(b))) rows.push([sid, '', sid, '', '', fmt(total)]);
+  return rows;
 }
 
 /** Every regrade request and its reply, oldest first. */
@@ -194,16 +211,23 @@ export function regradesCsv(ws: Workspace, exam: Exam): string {
   return safeCsv(rows);
 }
 
+/** The header and the cells of one response's row of equations.csv (see marksTable). */
+export function equationsTable(): { header: string[]; row: (r: ResponseSummary) => string[] } {
+  return {
+    header: ['student_id', 'question_id', 'equations', 'source', 'status', 'flags'],
+    row: (r) => {
+      const x = r.extraction;
+      const flags = [...(x?.flags ?? [])];
+      if (r.marks?.inconsistent.length && !flags.includes('inconsistent')) flags.push('inconsistent');
+      if (r.marks?.dimensions?.length && !flags.includes('dimensions')) flags.push('dimensions');
+      return [r.studentId, r.questionId, JSON.stringify(x?.equations ?? []), x?.source ?? '', x?.status ?? 'pending', flags.join(';')];
+    },
+  };
+}
+
 export function equationsCsv(ws: Workspace, exam: Exam, list: readonly ResponseSummary[] = ws.listResponses(exam.id)): string {
-  const rows: string[][] = [['student_id', 'question_id', 'equations', 'source', 'status', 'flags']];
-  for (const r of list) {
-    const x = r.extraction;
-    const flags = [...(x?.flags ?? [])];
-    if (r.marks?.inconsistent.length && !flags.includes('inconsistent')) flags.push('inconsistent');
-    if (r.marks?.dimensions?.length && !flags.includes('dimensions')) flags.push('dimensions');
-    rows.push([r.studentId, r.questionId, JSON.stringify(x?.equations ?? []), x?.source ?? '', x?.status ?? 'pending', flags.join(';')]);
-  }
-  return safeCsv(rows);
+  const t = equationsTable();
+  return safeCsv([t.header, ...list.map(t.row)]);
 }
 
 export function writeFileAtomic(path: string, text: string): void {
