@@ -5,7 +5,7 @@
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
 import { canonicalEquation } from '../decide/entail/canonical.ts';
 import { questionDomain, type Question } from '../../../shared/exam.ts';
-import type { EntailmentEngine } from '../decide/entail/types.ts';
+import type { Domain, EntailmentEngine } from '../decide/entail/types.ts';
 import type { ResponseSummary } from '../store/workspace.ts';
 
 export type AnswerGroup<R> = {
@@ -13,6 +13,9 @@ export type AnswerGroup<R> = {
   key: string;
   members: R[];
 };
+
+/** What grouping asks of the engine. */
+export type GroupEngine = Pick<EntailmentEngine, 'compareLists' | 'equivalentLists'>;
 
 /** Bounds on the proof work: lists longer than this, or more groups than this, are compared by their canonical text only. */
 const MAX_LIST = 12;
@@ -48,8 +51,12 @@ function canonicalKeyOf(source: string, variables: readonly string[]): string | 
 const decided = new WeakMap<object, Map<string, boolean>>();
 const MAX_DECIDED = 200_000;
 
+/** The engine's list equivalence: only the pairs the answer needs where the engine can (equivalentLists), else compareLists's. */
+const equivalent = async (engine: GroupEngine, a: Equation[], b: Equation[], domain: Domain): Promise<boolean> =>
+  engine.equivalentLists ? engine.equivalentLists(a, b, domain) : (await engine.compareLists(a, b, domain)).equivalent;
+
 async function sameLists(
-  engine: Pick<EntailmentEngine, 'compareLists'>,
+  engine: GroupEngine,
   domainKey: string,
   a: string,
   b: string,
@@ -72,7 +79,7 @@ async function sameLists(
  * question's responses (those not read or not marked are left out).
  */
 export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(
-  engine: Pick<EntailmentEngine, 'compareLists'>,
+  engine: GroupEngine,
   question: Question,
   rows: readonly R[],
 ): Promise<AnswerGroup<R>[]> {
@@ -120,7 +127,7 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
         if (
           theirs.length &&
           theirs.length <= MAX_LIST &&
-          (await sameLists(engine, domainKey, k, g.key, async () => (await engine.compareLists(mine, theirs, domain)).equivalent))
+          (await sameLists(engine, domainKey, k, g.key, () => equivalent(engine, mine, theirs, domain)))
         ) {
           home = g;
           break;

@@ -256,9 +256,61 @@ export class Entailer implements EntailmentEngine {
   }
 
   private keepVerdict(key: string, v: Verdict, premise: Equation, conclusion: Equation): void {
-    if (!this.store || v.holds === null) return;
-    if (v.method === 'numeric-agreement' && (this.prover || (encodable(premise) && encodable(conclusion)))) return; // a prover or Z3 could still decide it
-    this.store.put(`p\u0000${this.storeSpace}\u0000${key}`, { v });
+    if (this.store && this.keepable(v, premise, conclusion)) this.store.put(`p\u0000${this.storeSpace}\u0000${key}`, { v });
+  }
+
+  /** Whether a verdict is final (kept across runs): decided, and not a sampling agreement a prover or Z3 could still turn into a proof. */
+  private keepable(v: Verdict, premise: Equation, conclusion: Equation): boolean {
+    if (v.holds === null) return false;
+    return !(v.method === 'numeric-agreement' && (this.prover || (encodable(premise) && encodable(conclusion))));
+  }
+
+  /**
+   * compareLists(a, b, domain).equivalent, asking only the pairs the answer needs: the lists are
+   * not equivalent as soon as one equation of either is entailed by no equation of the other, so
+   * equations with no identical twin in the other list are tried first, and the rest stop there.
+   * A pair's verdict is the same whichever comparison asks it first (each pair is decided once),
+   * so the answer is compareLists's. An answer resting only on final verdicts (see keepable: no
+   * unknown, no sampling agreement that could become a proof) is kept in the verdict store, so
+   * after a restart the two lists cost one look-up; any other is decided again, as its pairs are.
+   */
+  async equivalentLists(a: Equation[], b: Equation[], domain: Domain): Promise<boolean> {
+    if (a.length === 0 || b.length === 0) return a.length === b.length;
+    const skey = `l\u0000${this.storeSpace}\u0000${domainKey(domain)}\u0000${JSON.stringify(a.map(equationToSympy))}\u0000${JSON.stringify(b.map(equationToSympy))}`;
+    const stored = this.store?.get(skey) as { equivalent: boolean } | undefined;
+    if (stored && !this.pairwise) {
+      this.st.storeHits++;
+      return stored.equivalent;
+    }
+    // Each equation, with the list that must cover it; those without an identical twin first (likeliest to fail).
+    const tasks = [...a.map((x) => ({ x, ys: b })), ...b.map((x) => ({ x, ys: a }))]
+      .map((t) => ({ ...t, twin: t.ys.some((y) => identicalEquations(y, t.x)) }))
+      .sort((s, t) => Number(s.twin) - Number(t.twin));
+    let failedFinal = false; // an equation no equation of the other list entails, on final verdicts only
+    let failed = false;
+    let allFinal = true;
+    await Promise.all(
+      tasks.map(async ({ x, ys, twin }) => {
+        if (twin) return;
+        let finalHere = true;
+        for (const y of ys) {
+          if (failedFinal) return; // answered: not equivalent
+          const v = await this.entails(y, x, domain);
+          const final = this.pairwise || this.keepable(v, this.representative(y).eq, this.representative(x).eq);
+          if (v.holds === true) {
+            if (!final) allFinal = false;
+            return;
+          }
+          if (!final) finalHere = false;
+        }
+        failed = true;
+        if (finalHere) failedFinal = true;
+        else allFinal = false;
+      }),
+    );
+    const equivalent = !failed;
+    if (this.store && !this.pairwise && (failedFinal || (equivalent && allFinal))) this.store.put(skey, { equivalent });
+    return equivalent;
   }
 
   async compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison> {
