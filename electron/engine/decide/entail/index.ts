@@ -102,6 +102,8 @@ export function identicalEquations(a: Equation, b: Equation): boolean {
 
 export class Entailer implements EntailmentEngine {
   private readonly pairCache = new Map<string, Promise<Verdict>>();
+  /** The verdicts of pairCache's pairs that are decided (screenPair reads them without waiting). */
+  private readonly settled = new Map<string, Verdict>();
   /** Cached pairs whose verdict is 'numeric-agreement' (the only ones a prover can change). */
   private readonly numericKeys = new Set<string>();
   /** Bumped by forgetNumericVerdicts(): numeric verdicts decided before it are not kept. */
@@ -173,7 +175,10 @@ export class Entailer implements EntailmentEngine {
   forgetNumericVerdicts(): number {
     this.numericGeneration++;
     let n = 0;
-    for (const k of this.numericKeys) if (this.pairCache.delete(k)) n++;
+    for (const k of this.numericKeys) {
+      this.settled.delete(k);
+      if (this.pairCache.delete(k)) n++;
+    }
     this.numericKeys.clear();
     return n;
   }
@@ -197,6 +202,7 @@ export class Entailer implements EntailmentEngine {
       this.st.cacheHits++;
       this.st.storeHits++;
       this.pairCache.set(key, Promise.resolve(stored));
+      this.settled.set(key, stored);
       if (stored.method === 'numeric-agreement') this.numericKeys.add(key); // a prover set later asks again
       return { ...stored };
     }
@@ -214,6 +220,7 @@ export class Entailer implements EntailmentEngine {
           if (this.pairCache.get(key) === self) this.pairCache.delete(key);
         } else this.numericKeys.add(key);
       }
+      if (this.pairCache.get(key) === self) this.settled.set(key, v);
       return v;
     })();
     self = p;
@@ -224,6 +231,29 @@ export class Entailer implements EntailmentEngine {
       this.pairCache.delete(key);
       throw e;
     }
+  }
+
+  /**
+   * The pair's verdict where it is known or the steps before a prover or Z3 decide it (the
+   * verdict entails() gives: those steps come first there, and are deterministic); undefined
+   * where only a prover or Z3 could tell, or the pair is being decided now. What it decides is
+   * kept as entails() keeps it.
+   */
+  private async screenPair(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Promise<Verdict | undefined> {
+    const cp = this.representative(premiseAsWritten);
+    const cc = this.representative(conclusionAsWritten);
+    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
+    if (this.pairCache.has(key)) return this.settled.get(key);
+    const stored = this.storedVerdict(key);
+    if (stored) return this.entails(premiseAsWritten, conclusionAsWritten, domain); // counted and cached as entails does
+    const v = await this.decideOrScreen(cp.eq, cc.eq, domain, true);
+    if (!v || this.pairCache.has(key)) return v;
+    this.st.pairs++;
+    this.st.decidedWithoutZ3++;
+    this.pairCache.set(key, Promise.resolve(v));
+    this.settled.set(key, v);
+    this.keepVerdict(key, v, cp.eq, cc.eq);
+    return { ...v };
   }
 
   async consistent(asWritten: Equation, domain: Domain): Promise<Consistency> {
@@ -286,6 +316,22 @@ export class Entailer implements EntailmentEngine {
     const tasks = [...a.map((x) => ({ x, ys: b })), ...b.map((x) => ({ x, ys: a }))]
       .map((t) => ({ ...t, twin: t.ys.some((y) => identicalEquations(y, t.x)) }))
       .sort((s, t) => Number(s.twin) - Number(t.twin));
+    // First without a prover or Z3: an equation every equation of the other list is refuted for
+    // without them answers at once (most pairs of lists are not equivalent, and proving the
+    // equations that are covered is where Z3's time goes).
+    for (const { x, ys, twin } of this.pairwise ? [] : tasks) {
+      if (twin) continue;
+      let refuted = 0;
+      for (const y of ys) {
+        const v = await this.screenPair(y, x, domain);
+        if (v?.holds !== false) break;
+        refuted++;
+      }
+      if (refuted === ys.length) {
+        this.store?.put(skey, { equivalent: false });
+        return false;
+      }
+    }
     let failedFinal = false; // an equation no equation of the other list entails, on final verdicts only
     let failed = false;
     let allFinal = true;
@@ -380,11 +426,17 @@ export class Entailer implements EntailmentEngine {
   }
 
   private async decide(o1: Equation, o2: Equation, domain: Domain): Promise<Verdict> {
+    return (await this.decideOrScreen(o1, o2, domain, false))!;
+  }
+
+  /** decide(), or with `screen` only its steps before a prover or Z3 on the pair (undefined where those would be needed). */
+  private async decideOrScreen(o1: Equation, o2: Equation, domain: Domain, screen: boolean): Promise<Verdict | undefined> {
     // Repeated roots and equal powers reduced exactly first (same solutions, same definedness).
     const r1 = reduceEquation(o1, domain);
     const r2 = reduceEquation(o2, domain);
     const reduced = [r1.note && `premise: ${r1.note}`, r2.note && `conclusion: ${r2.note}`].filter(Boolean).join('; ');
-    let v = await this.decideReduced(r1.eq, r2.eq, domain);
+    let v = await this.decideReduced(r1.eq, r2.eq, domain, screen);
+    if (!v) return undefined;
     if (v.method === 'z3-refuted') v = this.checkZ3Counterexample(r1.eq, r2.eq, domain, v);
     return reduced ? { ...v, note: v.note ? `${v.note} (${reduced})` : reduced } : v;
   }
@@ -433,7 +485,7 @@ export class Entailer implements EntailmentEngine {
     return p;
   }
 
-  private async decideReduced(e1: Equation, e2: Equation, domain: Domain): Promise<Verdict> {
+  private async decideReduced(e1: Equation, e2: Equation, domain: Domain, screen = false): Promise<Verdict | undefined> {
     const info = await this.premise(e1, domain);
     const cons = info.consistency;
     if (cons.satisfiable === false) {
@@ -487,6 +539,8 @@ export class Entailer implements EntailmentEngine {
     const withDoubts = (note: string): string => (doubts ? `${note} (${doubts})` : note);
     // Apparent counterexamples on a premise that holds identically (no root to bracket): with a
     // SymPy proof that it is an identity, any point where it is defined is a premise point.
+    // A screen stops here: what follows may ask a prover or Z3.
+    if (screen) return undefined;
     if (candidates.length && (await this.premiseIsIdentity(e1, domain))) {
       for (const env of candidates) {
         const cx = verifyWithIdentityPremise(e1, e2, env, allSyms, specs);
