@@ -78,10 +78,20 @@ async function sameLists(
  * Group read and marked responses by what their lists say, largest group first. `rows` are the
  * question's responses (those not read or not marked are left out).
  */
-export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(
+export function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(engine: GroupEngine, question: Question, rows: readonly R[]): Promise<AnswerGroup<R>[]> {
+  return answerGroupsOf(engine, question, rows, (r) => (r.extraction && r.marks ? r.extraction.equations : null));
+}
+
+/**
+ * answerGroups over rows of any shape (the app's review rows, kept in memory): `listOf` gives a
+ * row's equation sources, or null for a row not read or not marked (left out). `rows` in the
+ * order of their ids, as the workspace lists them: ties between groups of one size follow it.
+ */
+export async function answerGroupsOf<R>(
   engine: GroupEngine,
   question: Question,
   rows: readonly R[],
+  listOf: (r: R) => readonly string[] | null,
 ): Promise<AnswerGroup<R>[]> {
   const domain = questionDomain(question);
   const domainKey = `${question.id}\u0000${JSON.stringify(domain)}`;
@@ -99,8 +109,9 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
   // (moved to one side, both sides scaled, sides swapped: decide/entail/canonical.ts), without a proof.
   const buckets = new Map<string, R[]>();
   for (const r of rows) {
-    if (!r.extraction || !r.marks) continue;
-    const key = listKey(r.extraction.equations);
+    const equations = listOf(r);
+    if (!equations) continue;
+    const key = listKey(equations);
     const b = buckets.get(key);
     if (b) b.push(r);
     else buckets.set(key, [r]);

@@ -156,6 +156,10 @@ export class Entailer implements EntailmentEngine {
     return { ...this.st, z3Calls: this.z3.calls };
   }
 
+  warm(): void {
+    this.z3.warm();
+  }
+
   async close(): Promise<void> {
     await this.z3.close();
   }

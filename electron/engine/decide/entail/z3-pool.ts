@@ -135,6 +135,14 @@ export class Z3Pool {
     return { size: this.size, ...this.st, live: this.slots.size };
   }
 
+  /**
+   * Start a worker now if none is live, so a query asked soon after does not wait for Z3's start
+   * (about a second; an idle worker is stopped after idleMs, so it may not be running).
+   */
+  warm(): void {
+    if (!this.closed && this.slots.size === 0) this.spawn();
+  }
+
   run(query: Z3Query): Promise<CheckResult> {
     if (this.closed) return Promise.reject(new Error('entailment engine is closed'));
     this.hold(+1);
