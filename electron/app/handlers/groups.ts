@@ -64,7 +64,7 @@ export function groupHandlers(ctx: AppContext): Handlers {
         .filter((r) => r.questionId === questionId);
       let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
       try {
-        groups = await answerGroupsOf(engine, q, rows, (r) => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null));
+        groups = await answerGroupsOf(engine, q, rows, (r) => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null), ctx.ws);
       } finally {
         ctx.ws.flushDecided();
       }

@@ -6,7 +6,7 @@ import { parseEquation, type Equation } from '../../../shared/equation/index.ts'
 import { canonicalEquation } from '../decide/entail/canonical.ts';
 import { questionDomain, type Question } from '../../../shared/exam.ts';
 import type { Domain, EntailmentEngine } from '../decide/entail/types.ts';
-import type { ResponseSummary } from '../store/workspace.ts';
+import type { ResponseSummary, Workspace } from '../store/workspace.ts';
 
 export type AnswerGroup<R> = {
   /** The group's list: a JSON array of canonical sources, sorted (its first member's). */
@@ -23,6 +23,15 @@ const MAX_GROUPS = 400;
 
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
+
+/** Where the canonical keys of equation sources are kept across runs (the workspace). */
+export type CanonicalKeyStore = Pick<Workspace, 'canonicalKeys' | 'putCanonicalKeys'>;
+
+/**
+ * The version of the canonical keys a workspace keeps: bump it when decide/entail/canonical.ts
+ * changes what a key is (as the engine's store space is bumped for the verdicts keyed by them).
+ */
+const KEPT_KEYS_VERSION = 'canonical v1';
 
 /** Canonical keys of equation sources, by the question's variables and the source (null: the grammar rejects it). */
 const canonicalKeys = new Map<string, string | null>();
@@ -92,6 +101,7 @@ export async function answerGroupsOf<R>(
   question: Question,
   rows: readonly R[],
   listOf: (r: R) => readonly string[] | null,
+  keyStore?: CanonicalKeyStore,
 ): Promise<AnswerGroup<R>[]> {
   const domain = questionDomain(question);
   const domainKey = `${question.id}\u0000${JSON.stringify(domain)}`;
@@ -117,16 +127,29 @@ export async function answerGroupsOf<R>(
     else buckets.set(key, [r]);
   }
   const bySize = (m: Map<string, R[]>) => [...m.keys()].sort((a, b) => m.get(b)!.length - m.get(a)!.length);
+  // Each equation's canonical form once (lists written at random repeat their equations far
+  // more than whole lists repeat): parsing every list's equations was most of a large question's
+  // cost, and after a restart still was (about 4,000 sources for 22,000 lists), so the keys are kept.
+  const space = `${KEPT_KEYS_VERSION}\u0000${variables.join(',')}`;
+  const kept = keyStore?.canonicalKeys(space) ?? new Map<string, string | null>();
+  const added: [string, string | null][] = [];
+  const keyOf = (src: string): string | null => {
+    let key = kept.get(src);
+    if (key === undefined) {
+      kept.set(src, (key = canonicalKeyOf(src, variables)));
+      added.push([src, key]);
+    }
+    return key;
+  };
   const same = new Map<string, { key: string; members: R[] }>();
   for (const k of bySize(buckets)) {
-    // Each equation's canonical form once (lists written at random repeat their equations far
-    // more than whole lists repeat): parsing every list's equations was most of a large question's cost.
-    const keys = (JSON.parse(k) as string[]).map((src) => canonicalKeyOf(src, variables));
+    const keys = (JSON.parse(k) as string[]).map(keyOf);
     const ck = keys.every((x) => x !== null) ? listKey(keys as string[]) : `raw:${k}`;
     const home = same.get(ck);
     if (home) home.members.push(...buckets.get(k)!);
     else same.set(ck, { key: k, members: [...buckets.get(k)!] });
   }
+  if (added.length) keyStore?.putCanonicalKeys(space, added);
   const firsts = [...same.values()].sort((a, b) => b.members.length - a.members.length);
   const groups: AnswerGroup<R>[] = [];
   for (const { key: k, members } of firsts) {
