@@ -100,6 +100,45 @@ export function identicalEquations(a: Equation, b: Equation): boolean {
   return equationToSympy(a) === kb || equationToSympy(swapped(a)) === kb;
 }
 
+/** The symbols of an equation, as a set (kept per equation object: lists are compared many times). */
+const symbolSets = new WeakMap<Equation, Set<string>>();
+function symbolSet(eq: Equation): Set<string> {
+  let s = symbolSets.get(eq);
+  if (!s) symbolSets.set(eq, (s = new Set(symbolsOf(eq))));
+  return s;
+}
+
+/** How many symbols one of the two has and the other lacks. */
+function symbolDistance(a: Equation, b: Equation): number {
+  const sa = symbolSet(a);
+  const sb = symbolSet(b);
+  let n = 0;
+  for (const s of sa) if (!sb.has(s)) n++;
+  for (const s of sb) if (!sa.has(s)) n++;
+  return n;
+}
+
+/**
+ * The order in which equivalentLists looks for an equation the other list does not cover (the
+ * answer is the same in any order; only the pairs asked differ): those whose symbols no equation
+ * of the other list has exactly first, since an equation is seldom entailed by one over other symbols.
+ */
+function byLikelyFailure<T extends { x: Equation; ys: Equation[] }>(tasks: T[]): T[] {
+  const near = (t: T) => Math.min(...t.ys.map((y) => symbolDistance(y, t.x)));
+  return tasks
+    .map((t, i) => ({ t, i, d: near(t) }))
+    .sort((p, q) => q.d - p.d || p.i - q.i)
+    .map((p) => p.t);
+}
+
+/** The equations that may cover `x`, nearest in symbols first (an equation that covers it is found sooner). */
+function byLikelyCover(x: Equation, ys: Equation[]): Equation[] {
+  return ys
+    .map((y, i) => ({ y, i, d: symbolDistance(y, x) }))
+    .sort((p, q) => p.d - q.d || p.i - q.i)
+    .map((p) => p.y);
+}
+
 export class Entailer implements EntailmentEngine {
   private readonly pairCache = new Map<string, Promise<Verdict>>();
   /** The verdicts of pairCache's pairs that are decided (screenPair reads them without waiting). */
@@ -109,6 +148,8 @@ export class Entailer implements EntailmentEngine {
   /** Bumped by forgetNumericVerdicts(): numeric verdicts decided before it are not kept. */
   private numericGeneration = 0;
   private readonly premiseCache = new Map<string, Promise<PremiseInfo>>();
+  /** Premises' sampled points (computePremise's and the screen's: the screen asks no Z3 for a premise without points). */
+  private readonly sampleCache = new Map<string, ReturnType<typeof samplePremise>>();
   /** Consistency verdicts read from the store (their premise points were not computed). */
   private readonly storedConsistency = new Map<string, Consistency>();
   private readonly st = { pairs: 0, cacheHits: 0, decidedWithoutZ3: 0, storeHits: 0 };
@@ -323,10 +364,10 @@ export class Entailer implements EntailmentEngine {
     // First without a prover or Z3: an equation every equation of the other list is refuted for
     // without them answers at once (most pairs of lists are not equivalent, and proving the
     // equations that are covered is where Z3's time goes).
-    for (const { x, ys, twin } of this.pairwise ? [] : tasks) {
+    for (const { x, ys, twin } of this.pairwise ? [] : byLikelyFailure(tasks)) {
       if (twin) continue;
       let refuted = 0;
-      for (const y of ys) {
+      for (const y of byLikelyCover(x, ys)) {
         const v = await this.screenPair(y, x, domain);
         if (v?.holds !== false) break;
         refuted++;
@@ -342,8 +383,18 @@ export class Entailer implements EntailmentEngine {
     await Promise.all(
       tasks.map(async ({ x, ys, twin }) => {
         if (twin) return;
+        const order = byLikelyCover(x, ys);
+        // A cover found without Z3 (an algebraic proof, a verdict known) spares proving another pair with it.
+        for (const y of this.pairwise ? [] : order) {
+          if (failedFinal) return;
+          const v = await this.screenPair(y, x, domain);
+          if (v?.holds === true) {
+            if (!this.keepable(v, this.representative(y).eq, this.representative(x).eq)) allFinal = false;
+            return;
+          }
+        }
         let finalHere = true;
-        for (const y of ys) {
+        for (const y of order) {
           if (failedFinal) return; // answered: not equivalent
           const v = await this.entails(y, x, domain);
           const final = this.pairwise || this.keepable(v, this.representative(y).eq, this.representative(x).eq);
@@ -397,10 +448,24 @@ export class Entailer implements EntailmentEngine {
     return p;
   }
 
+  /** The premise's sampled points (deterministic per premise and domain; computePremise's first step, without Z3). */
+  private premiseSample(eq: Equation, domain: Domain): ReturnType<typeof samplePremise> {
+    const key = `${equationToSympy(eq)}\u0000${domainKey(domain)}`;
+    return this.sampleOf(eq, domain, key);
+  }
+
+  private sampleOf(eq: Equation, domain: Domain, key: string): ReturnType<typeof samplePremise> {
+    let sample = this.sampleCache.get(key);
+    if (!sample) {
+      sample = samplePremise(eq, varSpecs(domain, symbolsOf(eq)), this.samples, rngFor(key, this.seed));
+      this.sampleCache.set(key, sample);
+    }
+    return sample;
+  }
+
   private async computePremise(eq: Equation, domain: Domain, key: string): Promise<PremiseInfo> {
     const syms = symbolsOf(eq);
-    const specs = varSpecs(domain, syms);
-    const sample = samplePremise(eq, specs, this.samples, rngFor(key, this.seed));
+    const sample = this.sampleOf(eq, domain, key);
     if (sample.points.length > 0) {
       const witness: Record<string, string> = {};
       for (const s of syms) witness[s] = formatValue(sample.points[0][s]);
@@ -490,6 +555,8 @@ export class Entailer implements EntailmentEngine {
   }
 
   private async decideReduced(e1: Equation, e2: Equation, domain: Domain, screen = false): Promise<Verdict | undefined> {
+    // A premise with no sampled point needs Z3 to tell whether it has solutions: a screen stops.
+    if (screen && this.premiseSample(e1, domain).points.length === 0) return undefined;
     const info = await this.premise(e1, domain);
     const cons = info.consistency;
     if (cons.satisfiable === false) {
@@ -543,8 +610,7 @@ export class Entailer implements EntailmentEngine {
     const withDoubts = (note: string): string => (doubts ? `${note} (${doubts})` : note);
     // Apparent counterexamples on a premise that holds identically (no root to bracket): with a
     // SymPy proof that it is an identity, any point where it is defined is a premise point.
-    // A screen stops here: what follows may ask a prover or Z3.
-    if (screen) return undefined;
+    if (screen && candidates.length && this.prover) return undefined; // the identity check below asks the prover
     if (candidates.length && (await this.premiseIsIdentity(e1, domain))) {
       for (const env of candidates) {
         const cx = verifyWithIdentityPremise(e1, e2, env, allSyms, specs);
@@ -565,6 +631,8 @@ export class Entailer implements EntailmentEngine {
         note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3',
       };
     }
+    // A screen stops here: what follows asks Z3 or the prover.
+    if (screen) return undefined;
     if (algebraic) {
       const r = await this.z3.check({ kind: 'entails', premise: e1, conclusion: e2, domain });
       if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model, note: 'z3 found an admissible counterexample' };
