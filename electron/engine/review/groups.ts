@@ -118,13 +118,19 @@ export async function answerGroupsOf<R>(
   // Same canonical list first; then lists written differently but made of the same equations
   // (moved to one side, both sides scaled, sides swapped: decide/entail/canonical.ts), without a proof.
   const buckets = new Map<string, R[]>();
+  /** Each bucket's sources (its key parsed), kept so the key is not parsed again below. */
+  const sourcesOf = new Map<string, string[]>();
   for (const r of rows) {
     const equations = listOf(r);
     if (!equations) continue;
-    const key = listKey(equations);
+    const sources = [...new Set(equations)].sort();
+    const key = JSON.stringify(sources); // listKey(equations)
     const b = buckets.get(key);
     if (b) b.push(r);
-    else buckets.set(key, [r]);
+    else {
+      buckets.set(key, [r]);
+      sourcesOf.set(key, sources);
+    }
   }
   const bySize = (m: Map<string, R[]>) => [...m.keys()].sort((a, b) => m.get(b)!.length - m.get(a)!.length);
   // Each equation's canonical form once (lists written at random repeat their equations far
@@ -143,7 +149,7 @@ export async function answerGroupsOf<R>(
   };
   const same = new Map<string, { key: string; members: R[] }>();
   for (const k of bySize(buckets)) {
-    const keys = (JSON.parse(k) as string[]).map(keyOf);
+    const keys = sourcesOf.get(k)!.map(keyOf);
     const ck = keys.every((x) => x !== null) ? listKey(keys as string[]) : `raw:${k}`;
     const home = same.get(ck);
     if (home) home.members.push(...buckets.get(k)!);
