@@ -153,6 +153,7 @@ export const TABLES = [
   'regrade_requests',
   'decided',
   'review_changes',
+  'canonical_keys',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
