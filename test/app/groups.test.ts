@@ -28,7 +28,8 @@ describe('answer groups in the app', () => {
   let reference: Engine;
   const { call, settle } = serviceApi(() => service);
   const open = () => openService(join(dir, 'w.sqlite'), { createEngine: ({ onNotice }) => createEngine({ sympy: false, onNotice }) });
-  const idOf = async (studentId: string) => (await call('review.list', { examId })).rows.find((r) => r.studentId === studentId && r.questionId === 'q1')!.responseId;
+  const idOf = async (studentId: string) =>
+    (await call('review.list', { examId })).rows.find((r) => r.studentId === studentId && r.questionId === 'q1')!.responseId;
 
   /** What groups.list must give: the engine's groups over the workspace's rows, with the full comparison only. */
   const expected = async () => {
@@ -89,7 +90,10 @@ describe('answer groups in the app', () => {
     await call('response.override', { responseId: s1, itemId: 'c', marks: 0, comment: 'not simplified' });
     const afterMark = await expected();
     assert.deepEqual(await listed(), afterMark);
-    assert.ok(afterMark.some((g) => g.responseIds.includes(s1) && g.total === null), 'the overridden member splits its group’s total');
+    assert.ok(
+      afterMark.some((g) => g.responseIds.includes(s1) && g.total === null),
+      'the overridden member splits its group’s total',
+    );
     const s5 = await idOf('S5');
     await call('response.setEquations', { responseId: s5, equations: ['Eq(u**2, 2*g*H)'], comment: 'read again' });
     const afterCorrection = await expected();

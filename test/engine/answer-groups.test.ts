@@ -135,7 +135,13 @@ test('answer groups are those the full comparison forms (members and order), als
     // The app's rows: the list as its review row gives it (sorted, repeats kept), no marks as a null total.
     const asReviewRows = (rs: ResponseSummary[]) =>
       rs.map((r) => ({ id: r.id, group: r.extraction ? JSON.stringify([...r.extraction.equations].sort()) : null, marked: r.marks !== null }));
-    const fromReviewRows = await answerGroupsOf(engine, q, asReviewRows(rows()), (r) => (r.group !== null && r.marked ? (JSON.parse(r.group) as string[]) : null), keys);
+    const fromReviewRows = await answerGroupsOf(
+      engine,
+      q,
+      asReviewRows(rows()),
+      (r) => (r.group !== null && r.marked ? (JSON.parse(r.group) as string[]) : null),
+      keys,
+    );
     assert.deepEqual(shape(fromReviewRows), expected);
     assert.ok(keys.added > 0, 'the canonical keys are kept');
     ws.flushDecided();

@@ -64,13 +64,7 @@ const MAX_DECIDED = 200_000;
 const equivalent = async (engine: GroupEngine, a: Equation[], b: Equation[], domain: Domain): Promise<boolean> =>
   engine.equivalentLists ? engine.equivalentLists(a, b, domain) : (await engine.compareLists(a, b, domain)).equivalent;
 
-async function sameLists(
-  engine: GroupEngine,
-  domainKey: string,
-  a: string,
-  b: string,
-  decide: () => Promise<boolean>,
-): Promise<boolean> {
+async function sameLists(engine: GroupEngine, domainKey: string, a: string, b: string, decide: () => Promise<boolean>): Promise<boolean> {
   let memo = decided.get(engine);
   if (!memo) decided.set(engine, (memo = new Map()));
   const k = `${domainKey}\u0000${a}\u0000${b}`;
@@ -87,7 +81,11 @@ async function sameLists(
  * Group read and marked responses by what their lists say, largest group first. `rows` are the
  * question's responses (those not read or not marked are left out).
  */
-export function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(engine: GroupEngine, question: Question, rows: readonly R[]): Promise<AnswerGroup<R>[]> {
+export function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(
+  engine: GroupEngine,
+  question: Question,
+  rows: readonly R[],
+): Promise<AnswerGroup<R>[]> {
   return answerGroupsOf(engine, question, rows, (r) => (r.extraction && r.marks ? r.extraction.equations : null));
 }
 
@@ -164,11 +162,7 @@ export async function answerGroupsOf<R>(
     if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
       for (const g of groups) {
         const theirs = parse(g.key);
-        if (
-          theirs.length &&
-          theirs.length <= MAX_LIST &&
-          (await sameLists(engine, domainKey, k, g.key, () => equivalent(engine, mine, theirs, domain)))
-        ) {
+        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, () => equivalent(engine, mine, theirs, domain)))) {
           home = g;
           break;
         }
