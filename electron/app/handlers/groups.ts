@@ -52,8 +52,9 @@ export function groupHandlers(ctx: AppContext): Handlers {
       // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
       engine.warm?.();
       const variables = q.variables.map((v) => v.name);
-      // The pairs the lists' comparison decides are kept in the workspace (as marking keeps its
-      // own), so opening the groups after a restart proves nothing decided before.
+      // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
+      // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
+      // decided before; so are the canonical keys of the lists' equations.
       engine.setVerdictStore?.(ctx.ws.decidedStore());
       // The question's rows from the review index (kept current from the change log), not read
       // again from the workspace: each row's list is its `group` (the sources, sorted), and a row
