@@ -211,7 +211,7 @@ test('marks of a superseded extraction are refused (StaleError); overriding an a
   ws.close();
 });
 
-test('migrations 2 to 9: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided, review_changes and its random id, keeping its data', () => {
+test('migrations 2 to 10: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided, review_changes, its random id and canonical_keys, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -223,7 +223,7 @@ test('migrations 2 to 9: a version-1 workspace gains model_records, gold_lists, 
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(SCHEMA_VERSION, 9);
+    assert.equal(SCHEMA_VERSION, 10);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],
@@ -235,6 +235,7 @@ test('migrations 2 to 9: a version-1 workspace gains model_records, gold_lists, 
     assert.ok(ws.tableColumns('extractions').includes('alternatives'));
     assert.deepEqual(ws.tableColumns('decided'), ['key', 'verdict']);
     assert.deepEqual(ws.tableColumns('review_changes'), ['response_id', 'seq']);
+    assert.deepEqual(ws.tableColumns('canonical_keys'), ['space', 'source', 'key']);
     assert.match(ws.workspaceId(), /^[0-9a-f]{32}$/);
     ws.close();
     assert.notEqual(new Workspace(':memory:').workspaceId(), new Workspace(':memory:').workspaceId(), 'each workspace its own id');

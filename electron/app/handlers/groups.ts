@@ -2,8 +2,8 @@
 // a group's equations reaches only the members whose own list is the one edited (the engine's
 // correctionReach); groups.preview shows each member, its marks now and after, before anything
 // is saved.
-import { ApiFailure, type ApiHandlers, type ApiResponse } from '../../../shared/api.ts';
-import { answerGroups, correctionReach, NOT_REACHED } from '../../engine/review/groups.ts';
+import { ApiFailure, type ApiHandlers, type ApiResponse, type ReviewRow } from '../../../shared/api.ts';
+import { answerGroupsOf, correctionReach, NOT_REACHED } from '../../engine/review/groups.ts';
 import { effectiveTotal } from '../../engine/review/state.ts';
 import { marksFor } from '../../engine/grade.ts';
 import type { ResponseSummary } from '../../engine/store/workspace.ts';
@@ -49,18 +49,28 @@ export function groupHandlers(ctx: AppContext): Handlers {
       const cacheKey = `${examId}\u0000${questionId}`;
       const cached = ctx.groupCache.get(cacheKey);
       if (cached?.version === version && cached.engine === engine) return cached.groups as ApiResponse<'groups.list'>;
+      // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
+      engine.warm?.();
       const variables = q.variables.map((v) => v.name);
-      // The pairs the lists' comparison decides are kept in the workspace (as marking keeps its
-      // own), so opening the groups after a restart proves nothing decided before.
+      // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
+      // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
+      // decided before; so are the canonical keys of the lists' equations.
       engine.setVerdictStore?.(ctx.ws.decidedStore());
-      let groups: Awaited<ReturnType<typeof answerGroups<ResponseSummary>>>;
+      // The question's rows from the review index (kept current from the change log), not read
+      // again from the workspace: each row's list is its `group` (the sources, sorted), and a row
+      // with no total is not marked yet (effectiveTotal).
+      const rows = ctx
+        .reviewIndex(examId)
+        .rows()
+        .filter((r) => r.questionId === questionId);
+      let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
       try {
-        groups = await answerGroups(engine, q, ctx.ws.listResponses(examId, { questionId }));
+        groups = await answerGroupsOf(engine, q, rows, (r) => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null), ctx.ws);
       } finally {
         ctx.ws.flushDecided();
       }
       const out = groups.map((g) => {
-        const totals = new Set(g.members.map((m) => effectiveTotal(m)));
+        const totals = new Set(g.members.map((m) => m.total));
         return {
           key: g.key,
           // An equation the grammar can't parse is shown as it is written.
@@ -68,7 +78,7 @@ export function groupHandlers(ctx: AppContext): Handlers {
             const p = parseEquation(s, { variables });
             return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
           }),
-          responseIds: g.members.map((m) => String(m.id)),
+          responseIds: g.members.map((m) => m.responseId),
           total: totals.size === 1 ? [...totals][0] : null,
         };
       });

@@ -98,7 +98,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     entails: (p, c, d) => inner.entails(p, c, d),
     consistent: (e, d) => inner.consistent(e, d),
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
+    equivalentLists: (a, b, d) => (inner.equivalentLists ? inner.equivalentLists(a, b, d) : inner.compareLists(a, b, d).then((c) => c.equivalent)),
     stats: () => inner.stats(),
+    warm: () => inner.warm?.(),
     setVerdictStore: (store) => inner.setVerdictStore?.(store),
     async close() {
       try {

@@ -5,8 +5,8 @@
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
 import { canonicalEquation } from '../decide/entail/canonical.ts';
 import { questionDomain, type Question } from '../../../shared/exam.ts';
-import type { EntailmentEngine } from '../decide/entail/types.ts';
-import type { ResponseSummary } from '../store/workspace.ts';
+import type { Domain, EntailmentEngine } from '../decide/entail/types.ts';
+import type { ResponseSummary, Workspace } from '../store/workspace.ts';
 
 export type AnswerGroup<R> = {
   /** The group's list: a JSON array of canonical sources, sorted (its first member's). */
@@ -14,12 +14,24 @@ export type AnswerGroup<R> = {
   members: R[];
 };
 
+/** What grouping asks of the engine. */
+export type GroupEngine = Pick<EntailmentEngine, 'compareLists' | 'equivalentLists'>;
+
 /** Bounds on the proof work: lists longer than this, or more groups than this, are compared by their canonical text only. */
 const MAX_LIST = 12;
 const MAX_GROUPS = 400;
 
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
+
+/** Where the canonical keys of equation sources are kept across runs (the workspace). */
+export type CanonicalKeyStore = Pick<Workspace, 'canonicalKeys' | 'putCanonicalKeys'>;
+
+/**
+ * The version of the canonical keys a workspace keeps: bump it when decide/entail/canonical.ts
+ * changes what a key is (as the engine's store space is bumped for the verdicts keyed by them).
+ */
+const KEPT_KEYS_VERSION = 'canonical v1';
 
 /** Canonical keys of equation sources, by the question's variables and the source (null: the grammar rejects it). */
 const canonicalKeys = new Map<string, string | null>();
@@ -48,13 +60,11 @@ function canonicalKeyOf(source: string, variables: readonly string[]): string | 
 const decided = new WeakMap<object, Map<string, boolean>>();
 const MAX_DECIDED = 200_000;
 
-async function sameLists(
-  engine: Pick<EntailmentEngine, 'compareLists'>,
-  domainKey: string,
-  a: string,
-  b: string,
-  decide: () => Promise<boolean>,
-): Promise<boolean> {
+/** The engine's list equivalence: only the pairs the answer needs where the engine can (equivalentLists), else compareLists's. */
+const equivalent = async (engine: GroupEngine, a: Equation[], b: Equation[], domain: Domain): Promise<boolean> =>
+  engine.equivalentLists ? engine.equivalentLists(a, b, domain) : (await engine.compareLists(a, b, domain)).equivalent;
+
+async function sameLists(engine: GroupEngine, domainKey: string, a: string, b: string, decide: () => Promise<boolean>): Promise<boolean> {
   let memo = decided.get(engine);
   if (!memo) decided.set(engine, (memo = new Map()));
   const k = `${domainKey}\u0000${a}\u0000${b}`;
@@ -71,10 +81,25 @@ async function sameLists(
  * Group read and marked responses by what their lists say, largest group first. `rows` are the
  * question's responses (those not read or not marked are left out).
  */
-export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(
-  engine: Pick<EntailmentEngine, 'compareLists'>,
+export function answerGroups<R extends Pick<ResponseSummary, 'extraction' | 'marks'>>(
+  engine: GroupEngine,
   question: Question,
   rows: readonly R[],
+): Promise<AnswerGroup<R>[]> {
+  return answerGroupsOf(engine, question, rows, (r) => (r.extraction && r.marks ? r.extraction.equations : null));
+}
+
+/**
+ * answerGroups over rows of any shape (the app's review rows, kept in memory): `listOf` gives a
+ * row's equation sources, or null for a row not read or not marked (left out). `rows` in the
+ * order of their ids, as the workspace lists them: ties between groups of one size follow it.
+ */
+export async function answerGroupsOf<R>(
+  engine: GroupEngine,
+  question: Question,
+  rows: readonly R[],
+  listOf: (r: R) => readonly string[] | null,
+  keyStore?: CanonicalKeyStore,
 ): Promise<AnswerGroup<R>[]> {
   const domain = questionDomain(question);
   const domainKey = `${question.id}\u0000${JSON.stringify(domain)}`;
@@ -91,24 +116,44 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
   // Same canonical list first; then lists written differently but made of the same equations
   // (moved to one side, both sides scaled, sides swapped: decide/entail/canonical.ts), without a proof.
   const buckets = new Map<string, R[]>();
+  /** Each bucket's sources (its key parsed), kept so the key is not parsed again below. */
+  const sourcesOf = new Map<string, string[]>();
   for (const r of rows) {
-    if (!r.extraction || !r.marks) continue;
-    const key = listKey(r.extraction.equations);
+    const equations = listOf(r);
+    if (!equations) continue;
+    const sources = [...new Set(equations)].sort();
+    const key = JSON.stringify(sources); // listKey(equations)
     const b = buckets.get(key);
     if (b) b.push(r);
-    else buckets.set(key, [r]);
+    else {
+      buckets.set(key, [r]);
+      sourcesOf.set(key, sources);
+    }
   }
   const bySize = (m: Map<string, R[]>) => [...m.keys()].sort((a, b) => m.get(b)!.length - m.get(a)!.length);
+  // Each equation's canonical form once (lists written at random repeat their equations far
+  // more than whole lists repeat): parsing every list's equations was most of a large question's
+  // cost, and after a restart still was (about 4,000 sources for 22,000 lists), so the keys are kept.
+  const space = `${KEPT_KEYS_VERSION}\u0000${variables.join(',')}`;
+  const kept = keyStore?.canonicalKeys(space) ?? new Map<string, string | null>();
+  const added: [string, string | null][] = [];
+  const keyOf = (src: string): string | null => {
+    let key = kept.get(src);
+    if (key === undefined) {
+      kept.set(src, (key = canonicalKeyOf(src, variables)));
+      added.push([src, key]);
+    }
+    return key;
+  };
   const same = new Map<string, { key: string; members: R[] }>();
   for (const k of bySize(buckets)) {
-    // Each equation's canonical form once (lists written at random repeat their equations far
-    // more than whole lists repeat): parsing every list's equations was most of a large question's cost.
-    const keys = (JSON.parse(k) as string[]).map((src) => canonicalKeyOf(src, variables));
+    const keys = sourcesOf.get(k)!.map(keyOf);
     const ck = keys.every((x) => x !== null) ? listKey(keys as string[]) : `raw:${k}`;
     const home = same.get(ck);
     if (home) home.members.push(...buckets.get(k)!);
     else same.set(ck, { key: k, members: [...buckets.get(k)!] });
   }
+  if (added.length) keyStore?.putCanonicalKeys(space, added);
   const firsts = [...same.values()].sort((a, b) => b.members.length - a.members.length);
   const groups: AnswerGroup<R>[] = [];
   for (const { key: k, members } of firsts) {
@@ -117,11 +162,7 @@ export async function answerGroups<R extends Pick<ResponseSummary, 'extraction' 
     if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
       for (const g of groups) {
         const theirs = parse(g.key);
-        if (
-          theirs.length &&
-          theirs.length <= MAX_LIST &&
-          (await sameLists(engine, domainKey, k, g.key, async () => (await engine.compareLists(mine, theirs, domain)).equivalent))
-        ) {
+        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, () => equivalent(engine, mine, theirs, domain)))) {
           home = g;
           break;
         }

@@ -250,6 +250,18 @@ ${changeTriggers()}
       INSERT INTO meta (key, value) VALUES ('workspace_id', lower(hex(randomblob(16))));
     `,
   },
+  {
+    version: 10,
+    description: "canonical_keys: each equation source's canonical key (answer groups), so a restart reads them instead of parsing every list again",
+    up: `
+      CREATE TABLE canonical_keys (
+        space TEXT NOT NULL,             -- the key's version and the question's variables (what parsing depends on)
+        source TEXT NOT NULL,            -- an equation as stored in a reading
+        key TEXT,                        -- decide/entail/canonical.ts's key; NULL: the grammar rejects the source
+        PRIMARY KEY (space, source)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

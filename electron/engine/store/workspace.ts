@@ -21,6 +21,7 @@ import { getModelRecord } from './model-records.ts';
 import * as responses from './responses.ts';
 import { Statements, type Row } from './statements.ts';
 import * as verdicts from './verdicts.ts';
+import * as canonical from './canonical-keys.ts';
 import * as earlier from './earlier.ts';
 import * as regrades from './regrades.ts';
 import * as itemMarks from './item-marks.ts';
@@ -152,6 +153,7 @@ export const TABLES = [
   'regrade_requests',
   'decided',
   'review_changes',
+  'canonical_keys',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -556,6 +558,16 @@ export class Workspace {
    */
   decidedStore(): { get(key: string): unknown; put(key: string, value: unknown): void } {
     return this.#decided;
+  }
+
+  /** The canonical keys of equation sources kept in `space` (answer groups: review/groups.ts), by source. */
+  canonicalKeys(space: string): Map<string, string | null> {
+    return canonical.canonicalKeys(this.#st, space);
+  }
+
+  /** Keep canonical keys of equation sources in `space` (one transaction). */
+  putCanonicalKeys(space: string, keys: Iterable<readonly [string, string | null]>): void {
+    canonical.putCanonicalKeys(this.#st, space, keys);
   }
 
   /** Write the engine's buffered verdicts (one transaction). */

@@ -102,13 +102,56 @@ export function identicalEquations(a: Equation, b: Equation): boolean {
   return equationToSympy(a) === kb || equationToSympy(swapped(a)) === kb;
 }
 
+/** The symbols of an equation, as a set (kept per equation object: lists are compared many times). */
+const symbolSets = new WeakMap<Equation, Set<string>>();
+function symbolSet(eq: Equation): Set<string> {
+  let s = symbolSets.get(eq);
+  if (!s) symbolSets.set(eq, (s = new Set(symbolsOf(eq))));
+  return s;
+}
+
+/** How many symbols one of the two has and the other lacks. */
+function symbolDistance(a: Equation, b: Equation): number {
+  const sa = symbolSet(a);
+  const sb = symbolSet(b);
+  let n = 0;
+  for (const s of sa) if (!sb.has(s)) n++;
+  for (const s of sb) if (!sa.has(s)) n++;
+  return n;
+}
+
+/**
+ * The order in which equivalentLists looks for an equation the other list does not cover (the
+ * answer is the same in any order; only the pairs asked differ): those whose symbols no equation
+ * of the other list has exactly first, since an equation is seldom entailed by one over other symbols.
+ */
+function byLikelyFailure<T extends { x: Equation; ys: Equation[] }>(tasks: T[]): T[] {
+  const near = (t: T) => Math.min(...t.ys.map((y) => symbolDistance(y, t.x)));
+  return tasks
+    .map((t, i) => ({ t, i, d: near(t) }))
+    .sort((p, q) => q.d - p.d || p.i - q.i)
+    .map((p) => p.t);
+}
+
+/** The equations that may cover `x`, nearest in symbols first (an equation that covers it is found sooner). */
+function byLikelyCover(x: Equation, ys: Equation[]): Equation[] {
+  return ys
+    .map((y, i) => ({ y, i, d: symbolDistance(y, x) }))
+    .sort((p, q) => p.d - q.d || p.i - q.i)
+    .map((p) => p.y);
+}
+
 export class Entailer implements EntailmentEngine {
   private readonly pairCache = new Map<string, Promise<Verdict>>();
+  /** The verdicts of pairCache's pairs that are decided (screenPair reads them without waiting). */
+  private readonly settled = new Map<string, Verdict>();
   /** Cached pairs whose verdict is 'numeric-agreement' (the only ones a prover can change). */
   private readonly numericKeys = new Set<string>();
   /** Bumped by forgetNumericVerdicts(): numeric verdicts decided before it are not kept. */
   private numericGeneration = 0;
   private readonly premiseCache = new Map<string, Promise<PremiseInfo>>();
+  /** Premises' sampled points (computePremise's and the screen's: the screen asks no Z3 for a premise without points). */
+  private readonly sampleCache = new Map<string, ReturnType<typeof samplePremise>>();
   /** Consistency verdicts read from the store (their premise points were not computed). */
   private readonly storedConsistency = new Map<string, Consistency>();
   private readonly st = { pairs: 0, cacheHits: 0, decidedWithoutZ3: 0, storeHits: 0 };
@@ -131,7 +174,9 @@ export class Entailer implements EntailmentEngine {
     this.pairwise = opts.mode === 'pairwise-z3';
     this.prover = opts.prover;
     this.canonical = opts.canonical ?? true;
-    this.storeSpace = `v1 samples=${this.samples} seed=${this.seed}${this.canonical ? '' : ' as-written'}`;
+    // v2: an equation is called satisfiable only on a proved point (v1 kept verdicts that could rest
+    // on a sampled point that only nearly satisfied its premise), so v1 verdicts are decided again.
+    this.storeSpace = `v2 samples=${this.samples} seed=${this.seed}${this.canonical ? '' : ' as-written'}`;
   }
 
   /**
@@ -157,6 +202,10 @@ export class Entailer implements EntailmentEngine {
     return { ...this.st, z3Calls: this.z3.calls };
   }
 
+  warm(): void {
+    this.z3.warm();
+  }
+
   async close(): Promise<void> {
     await this.z3.close();
   }
@@ -176,7 +225,10 @@ export class Entailer implements EntailmentEngine {
   forgetNumericVerdicts(): number {
     this.numericGeneration++;
     let n = 0;
-    for (const k of this.numericKeys) if (this.pairCache.delete(k)) n++;
+    for (const k of this.numericKeys) {
+      this.settled.delete(k);
+      if (this.pairCache.delete(k)) n++;
+    }
     this.numericKeys.clear();
     return n;
   }
@@ -200,6 +252,7 @@ export class Entailer implements EntailmentEngine {
       this.st.cacheHits++;
       this.st.storeHits++;
       this.pairCache.set(key, Promise.resolve(stored));
+      this.settled.set(key, stored);
       if (stored.method === 'numeric-agreement') this.numericKeys.add(key); // a prover set later asks again
       return { ...stored };
     }
@@ -217,6 +270,7 @@ export class Entailer implements EntailmentEngine {
           if (this.pairCache.get(key) === self) this.pairCache.delete(key);
         } else this.numericKeys.add(key);
       }
+      if (this.pairCache.get(key) === self) this.settled.set(key, v);
       return v;
     })();
     self = p;
@@ -227,6 +281,29 @@ export class Entailer implements EntailmentEngine {
       this.pairCache.delete(key);
       throw e;
     }
+  }
+
+  /**
+   * The pair's verdict where it is known or the steps before a prover or Z3 decide it (the
+   * verdict entails() gives: those steps come first there, and are deterministic); undefined
+   * where only a prover or Z3 could tell, or the pair is being decided now. What it decides is
+   * kept as entails() keeps it.
+   */
+  private async screenPair(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Promise<Verdict | undefined> {
+    const cp = this.representative(premiseAsWritten);
+    const cc = this.representative(conclusionAsWritten);
+    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
+    if (this.pairCache.has(key)) return this.settled.get(key);
+    const stored = this.storedVerdict(key);
+    if (stored) return this.entails(premiseAsWritten, conclusionAsWritten, domain); // counted and cached as entails does
+    const v = await this.decideOrScreen(cp.eq, cc.eq, domain, true);
+    if (!v || this.pairCache.has(key)) return v;
+    this.st.pairs++;
+    this.st.decidedWithoutZ3++;
+    this.pairCache.set(key, Promise.resolve(v));
+    this.settled.set(key, v);
+    this.keepVerdict(key, v, cp.eq, cc.eq);
+    return { ...v };
   }
 
   async consistent(asWritten: Equation, domain: Domain): Promise<Consistency> {
@@ -259,9 +336,87 @@ export class Entailer implements EntailmentEngine {
   }
 
   private keepVerdict(key: string, v: Verdict, premise: Equation, conclusion: Equation): void {
-    if (!this.store || v.holds === null) return;
-    if (v.method === 'numeric-agreement' && (this.prover || (encodable(premise) && encodable(conclusion)))) return; // a prover or Z3 could still decide it
-    this.store.put(`p\u0000${this.storeSpace}\u0000${key}`, { v });
+    if (this.store && this.keepable(v, premise, conclusion)) this.store.put(`p\u0000${this.storeSpace}\u0000${key}`, { v });
+  }
+
+  /** Whether a verdict is final (kept across runs): decided, and not a sampling agreement a prover or Z3 could still turn into a proof. */
+  private keepable(v: Verdict, premise: Equation, conclusion: Equation): boolean {
+    if (v.holds === null) return false;
+    return !(v.method === 'numeric-agreement' && (this.prover || (encodable(premise) && encodable(conclusion))));
+  }
+
+  /**
+   * compareLists(a, b, domain).equivalent, asking only the pairs the answer needs: the lists are
+   * not equivalent as soon as one equation of either is entailed by no equation of the other, so
+   * equations with no identical twin in the other list are tried first, and the rest stop there.
+   * A pair's verdict is the same whichever comparison asks it first (each pair is decided once),
+   * so the answer is compareLists's. An answer resting only on final verdicts (see keepable: no
+   * unknown, no sampling agreement that could become a proof) is kept in the verdict store, so
+   * after a restart the two lists cost one look-up; any other is decided again, as its pairs are.
+   */
+  async equivalentLists(a: Equation[], b: Equation[], domain: Domain): Promise<boolean> {
+    if (a.length === 0 || b.length === 0) return a.length === b.length;
+    const skey = `l\u0000${this.storeSpace}\u0000${domainKey(domain)}\u0000${JSON.stringify(a.map(equationToSympy))}\u0000${JSON.stringify(b.map(equationToSympy))}`;
+    const stored = this.store?.get(skey) as { equivalent: boolean } | undefined;
+    if (stored && !this.pairwise) {
+      this.st.storeHits++;
+      return stored.equivalent;
+    }
+    // Each equation, with the list that must cover it; those without an identical twin first (likeliest to fail).
+    const tasks = [...a.map((x) => ({ x, ys: b })), ...b.map((x) => ({ x, ys: a }))]
+      .map((t) => ({ ...t, twin: t.ys.some((y) => identicalEquations(y, t.x)) }))
+      .sort((s, t) => Number(s.twin) - Number(t.twin));
+    // First without a prover or Z3: an equation every equation of the other list is refuted for
+    // without them answers at once (most pairs of lists are not equivalent, and proving the
+    // equations that are covered is where Z3's time goes).
+    for (const { x, ys, twin } of this.pairwise ? [] : byLikelyFailure(tasks)) {
+      if (twin) continue;
+      let refuted = 0;
+      for (const y of byLikelyCover(x, ys)) {
+        const v = await this.screenPair(y, x, domain);
+        if (v?.holds !== false) break;
+        refuted++;
+      }
+      if (refuted === ys.length) {
+        this.store?.put(skey, { equivalent: false });
+        return false;
+      }
+    }
+    let failedFinal = false; // an equation no equation of the other list entails, on final verdicts only
+    let failed = false;
+    let allFinal = true;
+    await Promise.all(
+      tasks.map(async ({ x, ys, twin }) => {
+        if (twin) return;
+        const order = byLikelyCover(x, ys);
+        // A cover found without Z3 (an algebraic proof, a verdict known) spares proving another pair with it.
+        for (const y of this.pairwise ? [] : order) {
+          if (failedFinal) return;
+          const v = await this.screenPair(y, x, domain);
+          if (v?.holds === true) {
+            if (!this.keepable(v, this.representative(y).eq, this.representative(x).eq)) allFinal = false;
+            return;
+          }
+        }
+        let finalHere = true;
+        for (const y of order) {
+          if (failedFinal) return; // answered: not equivalent
+          const v = await this.entails(y, x, domain);
+          const final = this.pairwise || this.keepable(v, this.representative(y).eq, this.representative(x).eq);
+          if (v.holds === true) {
+            if (!final) allFinal = false;
+            return;
+          }
+          if (!final) finalHere = false;
+        }
+        failed = true;
+        if (finalHere) failedFinal = true;
+        else allFinal = false;
+      }),
+    );
+    const equivalent = !failed;
+    if (this.store && !this.pairwise && (failedFinal || (equivalent && allFinal))) this.store.put(skey, { equivalent });
+    return equivalent;
   }
 
   async compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison> {
@@ -298,13 +453,28 @@ export class Entailer implements EntailmentEngine {
     return p;
   }
 
+  /** The premise's sampled points (deterministic per premise and domain; computePremise's first step, without Z3). */
+  private premiseSample(eq: Equation, domain: Domain): ReturnType<typeof samplePremise> {
+    const key = `${equationToSympy(eq)}\u0000${domainKey(domain)}`;
+    return this.sampleOf(eq, domain, key);
+  }
+
+  private sampleOf(eq: Equation, domain: Domain, key: string): ReturnType<typeof samplePremise> {
+    let sample = this.sampleCache.get(key);
+    if (!sample) {
+      sample = samplePremise(eq, varSpecs(domain, symbolsOf(eq)), this.samples, rngFor(key, this.seed));
+      this.sampleCache.set(key, sample);
+    }
+    return sample;
+  }
+
   private async computePremise(eq: Equation, domain: Domain, key: string): Promise<PremiseInfo> {
     const syms = symbolsOf(eq);
     const specs = varSpecs(domain, syms);
-    const rng = rngFor(key, this.seed);
-    const sample = samplePremise(eq, specs, this.samples, rng);
+    const sample = this.sampleOf(eq, domain, key);
     // A sampled point satisfies the equation only to rounding: it says the equation has a solution
     // once one point is proved (exactly, or a root bracketed), never before.
+    const rng = rngFor(`${key}\u0000verify`, this.seed);
     const solve = (fixed: Record<string, number>, name: string): number[] => solveFor(eq, fixed, name, specs.get(name)!, rng);
     for (const point of sample.points.slice(0, 3)) {
       const proved = verifyPremisePoint(eq, point, syms, specs, solve);
@@ -345,11 +515,17 @@ export class Entailer implements EntailmentEngine {
   }
 
   private async decide(o1: Equation, o2: Equation, domain: Domain): Promise<Verdict> {
+    return (await this.decideOrScreen(o1, o2, domain, false))!;
+  }
+
+  /** decide(), or with `screen` only its steps before a prover or Z3 on the pair (undefined where those would be needed). */
+  private async decideOrScreen(o1: Equation, o2: Equation, domain: Domain, screen: boolean): Promise<Verdict | undefined> {
     // Repeated roots and equal powers reduced exactly first (same solutions, same definedness).
     const r1 = reduceEquation(o1, domain);
     const r2 = reduceEquation(o2, domain);
     const reduced = [r1.note && `premise: ${r1.note}`, r2.note && `conclusion: ${r2.note}`].filter(Boolean).join('; ');
-    let v = await this.decideReduced(r1.eq, r2.eq, domain);
+    let v = await this.decideReduced(r1.eq, r2.eq, domain, screen);
+    if (!v) return undefined;
     if (v.method === 'z3-refuted') v = this.checkZ3Counterexample(r1.eq, r2.eq, domain, v);
     return reduced ? { ...v, note: v.note ? `${v.note} (${reduced})` : reduced } : v;
   }
@@ -398,7 +574,9 @@ export class Entailer implements EntailmentEngine {
     return p;
   }
 
-  private async decideReduced(e1: Equation, e2: Equation, domain: Domain): Promise<Verdict> {
+  private async decideReduced(e1: Equation, e2: Equation, domain: Domain, screen = false): Promise<Verdict | undefined> {
+    // A premise with no sampled point needs Z3 to tell whether it has solutions: a screen stops.
+    if (screen && this.premiseSample(e1, domain).points.length === 0) return undefined;
     const info = await this.premise(e1, domain);
     const cons = info.consistency;
     if (cons.satisfiable === false) {
@@ -452,6 +630,7 @@ export class Entailer implements EntailmentEngine {
     const withDoubts = (note: string): string => (doubts ? `${note} (${doubts})` : note);
     // Apparent counterexamples on a premise that holds identically (no root to bracket): with a
     // SymPy proof that it is an identity, any point where it is defined is a premise point.
+    if (screen && candidates.length && this.prover) return undefined; // the identity check below asks the prover
     if (candidates.length && (await this.premiseIsIdentity(e1, domain))) {
       for (const env of candidates) {
         const cx = verifyWithIdentityPremise(e1, e2, env, allSyms, specs);
@@ -472,6 +651,8 @@ export class Entailer implements EntailmentEngine {
         note: 'proved algebraically (same numerator up to a non-zero factor; conclusion defined wherever the premise is), without calling z3',
       };
     }
+    // A screen stops here: what follows asks Z3 or the prover.
+    if (screen) return undefined;
     if (algebraic) {
       const r = await this.z3.check({ kind: 'entails', premise: e1, conclusion: e2, domain });
       if (r.result === 'sat') return { holds: false, method: 'z3-refuted', counterexample: r.model, note: 'z3 found an admissible counterexample' };

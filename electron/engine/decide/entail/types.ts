@@ -51,7 +51,11 @@ export interface EntailmentEngine {
   consistent(eq: Equation, domain: Domain): Promise<Consistency>;
   /** The list equivalence of ../shared/data/README.md (each equation of either list entailed by one of the other; empty ≡ empty only). */
   compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison>;
+  /** compareLists(a, b, domain).equivalent, asking only the pairs the answer needs (and, where kept, the answer from the store). */
+  equivalentLists?(a: Equation[], b: Equation[], domain: Domain): Promise<boolean>;
   stats(): EntailerStats;
+  /** Start the solver now (where it starts lazily), so decisions asked soon after don't wait for it. */
+  warm?(): void;
   /** Keep verdicts in `store` and look there before deciding (undefined: in memory only). */
   setVerdictStore?(store: VerdictStore | undefined): void;
   close(): Promise<void>;

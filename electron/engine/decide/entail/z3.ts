@@ -407,6 +407,11 @@ export class Z3Backend {
    * same deadline: as it would have run one check at a time, so asking many at once never turns
    * a verdict the sequential method would reach into 'unknown'.
    */
+  /** Start a worker now if none runs (Z3Pool.warm). */
+  warm(): void {
+    this.pool.warm();
+  }
+
   async check(query: Z3Query): Promise<CheckResult> {
     this.calls++;
     while (this.alone) await this.alone;

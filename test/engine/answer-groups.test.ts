@@ -1,0 +1,171 @@
+// Answer groups at scale (issue 14): the engine's short list equivalence (equivalentLists: only
+// the pairs the answer needs, cheap steps first, answers kept in the workspace) answers as the
+// full comparison (compareLists) does, and the groups formed with it are the groups formed with
+// the full comparison — the same members in the same order — on a workspace of identical lists,
+// lists equivalent but written differently, lists equivalent only by proof, and lists that are
+// not; also after a restart (a new engine on the same workspace: nothing decided again, no list
+// parsed again) and after a correction changes a list.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseEquationOrThrow } from '../../shared/equation/index.ts';
+import { questionDomain } from '../../shared/exam.ts';
+import { Entailer } from '../../electron/engine/decide/entail/index.ts';
+import type { EntailmentEngine } from '../../electron/engine/decide/entail/types.ts';
+import { grade, markResponse } from '../../electron/engine/grade.ts';
+import { parseEquationsCsv } from '../../electron/engine/io/csv/equations.ts';
+import { validateExam, type LoadedExam } from '../../electron/engine/io/exam.ts';
+import { answerGroups, answerGroupsOf, type AnswerGroup, type CanonicalKeyStore } from '../../electron/engine/review/groups.ts';
+import { Workspace, type ResponseSummary } from '../../electron/engine/store/workspace.ts';
+
+const exam: LoadedExam = validateExam({
+  format: 'exam.v1',
+  id: 'groups',
+  questions: [
+    {
+      id: 'q1',
+      variables: [
+        { name: 'v', assumptions: ['positive'] },
+        { name: 'u', assumptions: ['positive'] },
+        { name: 'w', assumptions: ['positive'] },
+        { name: 't', assumptions: ['positive'] },
+        { name: 'S', assumptions: ['positive'] },
+      ],
+      target: 'v',
+      scheme: [
+        { id: 'a', marks: 1, match: 'implied', accept: ['Eq(t, 2*S/u)'] },
+        { id: 'c', marks: 2, match: 'answer', accept: ['Eq(v, u + w)'] },
+      ],
+    },
+  ],
+});
+const q = exam.exam.questions[0];
+
+/** Lists of every kind grouping meets (the comment says how each relates to the others). */
+const LISTS: string[][] = [
+  ['Eq(v, u + w)', 'Eq(t, 2*S/u)'], // A
+  ['Eq(v, u + w)', 'Eq(t, 2*S/u)'], // A again, identical
+  ['Eq(t, 2*S/u)', 'Eq(v, u + w)'], // A in another order
+  ['Eq(u + w, v)', 'Eq(2*(t), 2*(2*S/u))'], // A written differently (sides swapped, both sides scaled)
+  ['Eq(v - u - w, 0)', 'Eq(t*u, 2*S)'], // A moved to one side, t solved away: equivalent by proof
+  ['Eq(u, v - w)', 'Eq(t, 2*S/u)'], // A solved for u: equivalent by proof
+  ['Eq(v, u + w)'], // part of A: not equivalent to it
+  ['Eq(w, v - u)'], // the part solved for w: equivalent to the one above
+  ['Eq(v, u - w)', 'Eq(t, 2*S/u)'], // a sign wrong: not equivalent to A
+  ['Eq(v, 2*u)', 'Eq(t, 2*S/v)'],
+  ['Eq(v**2, (u + w)**2)', 'Eq(t, 2*S/u)'], // A squared: equivalent over positive values
+  ['Eq(v, u + w)', 'Eq(t, 2*S/u)', 'Eq(v, u + w + 0*t)'], // A with a repeat
+  ['Eq(v + 1, v)'], // no solution, written so
+  ['Eq(v, v + 1)'], // the same written otherwise (entails nothing)
+  ['Eq(v + 1, v)'],
+  ['Eq(v, sin(u) + w)'], // trigonometry: sampling only
+  ['Eq(w + sin(u), v)'],
+  [], // blank
+  [],
+];
+
+const csv = (lists: string[][]): string =>
+  `student_id,question_id,equations\n${lists.map((l, i) => `S${String(i).padStart(2, '0')},q1,"${JSON.stringify(l).replace(/"/g, '""')}"`).join('\n')}\n`;
+const given = (lists: string[][]) => ({ kind: 'given' as const, rows: parseEquationsCsv(csv(lists), (x) => exam.questions.get(x)?.variables).rows });
+
+/** The full comparison only (compareLists): what grouping did before equivalentLists. */
+const fullOnly = (engine: EntailmentEngine) => ({ compareLists: engine.compareLists.bind(engine) });
+
+/** Groups as member ids in order, with each group's list. */
+const shape = (groups: AnswerGroup<{ id: number }>[]) => groups.map((g) => ({ key: g.key, ids: g.members.map((m) => m.id) }));
+
+/** A key store that counts the keys it is given (the workspace underneath). */
+function countingKeys(ws: Workspace): CanonicalKeyStore & { added: number } {
+  const s = {
+    added: 0,
+    canonicalKeys: (space: string) => ws.canonicalKeys(space),
+    putCanonicalKeys: (space: string, keys: Iterable<readonly [string, string | null]>) => {
+      const all = [...keys];
+      s.added += all.length;
+      ws.putCanonicalKeys(space, all);
+    },
+  };
+  return s;
+}
+
+test('equivalentLists answers as compareLists for every ordered pair of lists, and a new engine reading the kept answers asks Z3 nothing', async () => {
+  const ws = new Workspace(':memory:');
+  const domain = questionDomain(q);
+  const variables = q.variables.map((v) => v.name);
+  const lists = LISTS.map((l) => l.map((s) => parseEquationOrThrow(s, { variables })));
+  let engine = await Entailer.create();
+  const reference = await Entailer.create();
+  try {
+    engine.setVerdictStore(ws.decidedStore());
+    const expected: boolean[] = [];
+    for (const a of lists) for (const b of lists) expected.push((await reference.compareLists(a, b, domain)).equivalent);
+    assert.ok(expected.includes(true) && expected.includes(false));
+    const got: boolean[] = [];
+    for (const a of lists) for (const b of lists) got.push(await engine.equivalentLists(a, b, domain));
+    assert.deepEqual(got, expected);
+    assert.ok(engine.stats().pairs < reference.stats().pairs, `fewer pairs asked (${engine.stats().pairs} against ${reference.stats().pairs})`);
+    ws.flushDecided();
+    await engine.close();
+    engine = await Entailer.create();
+    engine.setVerdictStore(ws.decidedStore());
+    const again: boolean[] = [];
+    for (const a of lists) for (const b of lists) again.push(await engine.equivalentLists(a, b, domain));
+    assert.deepEqual(again, expected);
+    assert.equal(engine.stats().z3Calls, 0);
+  } finally {
+    await engine.close();
+    await reference.close();
+    ws.close();
+  }
+});
+
+test('answer groups are those the full comparison forms (members and order), also from rows of another shape, after a restart and after a correction', async () => {
+  const ws = new Workspace(':memory:');
+  let engine = await Entailer.create();
+  const reference = await Entailer.create();
+  try {
+    await grade({ workspace: ws, exam, engine, input: given(LISTS) });
+    const rows = () => ws.listResponses('groups', { questionId: 'q1' });
+    const expected = shape(await answerGroups(fullOnly(reference), q, rows()));
+    // Identical lists, lists written differently and lists equivalent by proof are merged; the rest are not.
+    assert.ok(expected.length > 3 && expected.length < LISTS.length - 2, JSON.stringify(expected));
+
+    const keys = countingKeys(ws);
+    engine.setVerdictStore(ws.decidedStore());
+    assert.deepEqual(shape(await answerGroups(engine, q, rows())), expected);
+    // The app's rows: the list as its review row gives it (sorted, repeats kept), no marks as a null total.
+    const asReviewRows = (rs: ResponseSummary[]) =>
+      rs.map((r) => ({ id: r.id, group: r.extraction ? JSON.stringify([...r.extraction.equations].sort()) : null, marked: r.marks !== null }));
+    const fromReviewRows = await answerGroupsOf(
+      engine,
+      q,
+      asReviewRows(rows()),
+      (r) => (r.group !== null && r.marked ? (JSON.parse(r.group) as string[]) : null),
+      keys,
+    );
+    assert.deepEqual(shape(fromReviewRows), expected);
+    assert.ok(keys.added > 0, 'the canonical keys are kept');
+    ws.flushDecided();
+
+    // A restart: a new engine on the same workspace decides nothing again and parses no list again.
+    await engine.close();
+    engine = await Entailer.create();
+    engine.setVerdictStore(ws.decidedStore());
+    const added = keys.added;
+    assert.deepEqual(shape(await answerGroupsOf(engine, q, rows(), (r) => (r.extraction && r.marks ? r.extraction.equations : null), keys)), expected);
+    assert.equal(keys.added, added, 'no canonical key computed again');
+    assert.equal(engine.stats().z3Calls, 0);
+    assert.equal(engine.stats().pairs, 0, 'no pair decided again');
+
+    // A correction: the list that was A's part becomes a wrong one; the groups follow, as the full comparison forms them.
+    const part = ws.findResponse('groups', 'S06', 'q1')!;
+    ws.saveExtraction(part, { equations: [{ source: 'Eq(v, u*w)' }], status: 'read', source: 'manual', flags: [], unread: [], notes: [] }, 'instructor');
+    await markResponse(ws, engine, exam.questions.get('q1'), { id: part, studentId: 'S06', questionId: 'q1' });
+    const afterCorrection = shape(await answerGroups(fullOnly(reference), q, rows()));
+    assert.notDeepEqual(afterCorrection, expected);
+    assert.deepEqual(shape(await answerGroupsOf(engine, q, rows(), (r) => (r.extraction && r.marks ? r.extraction.equations : null), keys)), afterCorrection);
+  } finally {
+    await engine.close();
+    await reference.close();
+    ws.close();
+  }
+});
