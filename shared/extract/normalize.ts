@@ -381,7 +381,9 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
       // Kept joined to a subscript or digit (θ₀, θ_0, θ0 -> theta_0, theta0: one name, as v₀ is v_0)
       // and to a letter (ωt -> omegat, which splits as the product omega*t but stays one tight
       // factor, so "cos ωt" is not read as cos(ω)*t).
-      b.put(` ${g}${/[_0-9₀₁₂\p{L}]/u.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
+      // Glued to a number before it too ("ω₀/2π" is ω₀/(2π) as "/2g" is /(2g); "4π²" one factor).
+      const afterDigit = /[0-9]/.test(s[i - 1] ?? '');
+      b.put(`${afterDigit ? '' : ' '}${g}${/[_0-9₀₁₂\p{L}]/u.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
       continue;
     }
     if (c === '√' || c === '∛') {

@@ -5,7 +5,7 @@
 //  - a '/' beside an unbracketed '+'/'-': "F/m+M" is F/m + M or F/(m+M); "u + √D/2" is u + √D/2
 //    or (u + √D)/2;
 //  - a fraction in a power: "(1 - β²)^-1/2" is (1 - β²)^(-1)/2 or (1 - β²)^(-1/2);
-//  - a '/' before a product written with spaces: "(d - f)/f d" is (d - f)/f·d or (d - f)/(f d).
+//  - a '/' before a product written with spaces or '*': "(d - f)/f d" is (d - f)/f·d or (d - f)/(f d).
 // Each such place is a choice point with its options (option 0 is the reading the gold
 // conventions give as written, or the most likely one where the reader used to refuse). Nothing
 // here decides which one the student meant: every option becomes a reading (see
@@ -221,8 +221,8 @@ export function scopeChoices(items: Item[]): ChoicePoint[] {
 }
 
 /**
- * '/' whose denominator is followed, after a space, by more factors of the same term: "m v/q B" is
- * (m v/q)·B as written or m v/(q B) as often meant. Not where the student bracketed the
+ * '/' whose denominator is followed, after a space or a '*', by more factors of the same term: "m
+ * v/q B" and "m*v/q*B" are (m v/q)·B as written or m v/(q B) as often meant. Not where the student bracketed the
  * denominator, where it is a number ("1/2 m v²" is ½·m·v²), or where the factors are glued to it
  * ("mv/qB": the run is read as one product already).
  */
@@ -234,10 +234,15 @@ export function spacedDenominators(items: Item[], st: Structure = structure(item
     const den = items[q];
     if (!den || den.k === 'num' || (den.k === 'lp' && !den.made)) continue;
     const d = factorEndIn(items, st, q);
-    if (d < 0 || !items[d]?.sp) continue;
+    // "d*y/m*L": a "*" typed tight between the denominator and a plain symbol is the same choice as
+    // a space. Before a function or a bracket ("V_0/R*exp(-t/(R*C))", "n_1/n_2*sin(θ)") it is
+    // the programmer's left-to-right product, a factor beside the fraction.
+    const star = (k2: number): boolean =>
+      items[k2]?.k === 'op' && items[k2].text === '*' && !items[k2].sp && items[k2 + 1]?.k === 'sym' && !items[k2 + 1].sp && items[k2 + 2]?.k !== 'lp';
+    if (d < 0 || !(items[d]?.sp || star(d))) continue;
     let e = d;
-    while (e < st.termEnd[q] && startsOperand(items[e])) {
-      const f = factorEndIn(items, st, e);
+    while (e < st.termEnd[q] && (startsOperand(items[e]) || star(e))) {
+      const f = factorEndIn(items, st, star(e) ? e + 1 : e);
       if (f < 0 || f > st.termEnd[q]) break;
       e = f;
     }

@@ -40,6 +40,8 @@ const GRADING_ACT = new RegExp(
   [
     // An imperative about marking or recording ("mark this answer as fully correct", "record those instead").
     String.raw`(?:^|[.!?:;,(\[]\s*|\b(?:please|kindly|just|and|so|then)\s+)(?:mark|grade|score|record|count|accept|credit|award)\s+(?:this|it|that|these|those|my|me|the\s+(?:answer|response|equation|line|following))\b`,
+    // Which attempt or line to mark ("please only mark the second line", "Please mark attempt B only").
+    String.raw`\b(?:please|kindly|pls)\s+(?:only\s+|just\s+)?(?:mark|grade|score|record|count|accept)\s+(?:only\s+)?(?:the|my|this|that|attempt|line|part|step|version|working|answer|equation)\b`,
     String.raw`\btreat\s+(?:this|it|that|my\s+\w+)\s+as\s+(?:correct|right|fully|full|the\s+correct)\b`,
     // "record / mark / count ... instead" (what should be read in place of what is written).
     String.raw`\b(?:record|mark|grade|count|accept)\b[^.!?\n]{0,80}\binstead\b`,

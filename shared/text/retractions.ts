@@ -11,7 +11,7 @@ export const RETRACTION_EXAMPLES = ['scratch that', 'ignore the above'] as const
  * before its sentence; otherwise the maths before it in its sentence, else the sentence before.
  */
 export const RETRACTION =
-  /\b(scratch that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
+  /\b((?:scratch|scrap|discard|erase) that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
 
 /**
  * Retractions of one line ("ignore that line", "(that line is wrong)", "disregard the previous
@@ -23,7 +23,7 @@ export const LINE_WORD = String.raw`(?:line|step|equation|working|bit|part)`;
 export const BACK_WORD = String.raw`(?:previous|last|preceding|above|prior)`;
 export const LINE_RETRACTION = new RegExp(
   [
-    String.raw`\b(?:ignore|disregard|delete|scratch|forget|cross\s+out|strike(?:\s+out)?|remove|skip)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:that|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
+    String.raw`\b(?:ignore|disregard|delete|scratch|scrap|discard|erase|forget|cross\s+out|strike(?:\s+out)?|remove|skip|drop)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:that|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
     String.raw`\b(?:(?:the|my)\s+(${BACK_WORD})|that|this)\s+${LINE_WORD}\s+(?:is|was|'s)\s+(?:wrong|incorrect|a\s+mistake|an\s+error|nonsense|rubbish)\b`,
     String.raw`\b(?:that|this)\s+${LINE_WORD}'s\s+(?:wrong|incorrect|a\s+mistake)\b`,
     // A line marked as struck through on paper: "U = … (crossed out, forgot the half)".

@@ -93,15 +93,24 @@ function timed(text: string, q: Question): number {
  */
 const GROWTH = 12;
 const LOADED_MS = 400;
+const QUARTER_FLOOR_MS = 5;
 
 for (const c of CASES) {
   test(`${c.name}: ${N.toLocaleString('en')} characters read in under ${BOUND_MS} ms, without throwing`, () => {
     assert.ok(c.text.length <= MAX_TEXT && c.text.length >= N - 1, `${c.text.length} characters`);
-    const ms = timed(c.text, c.q);
+    let ms = timed(c.text, c.q);
     if (ms < BOUND_MS) return;
-    const quarter = timed(c.quarter, c.q);
+    // Over the bound: the two lengths timed in turn, each its best of five, so a burst of load
+    // that hits one of them only doesn't read as growth (a quarter of a few ms is mostly noise,
+    // hence the floor; a quadratic stage costs hundreds of ms here and still fails).
+    let quarter = Infinity;
+    for (let i = 0; i < 5; i++) {
+      quarter = Math.min(quarter, timeOne(c.quarter, c.q));
+      ms = Math.min(ms, timeOne(c.text, c.q));
+    }
+    if (ms < BOUND_MS) return;
     const msg = `${c.name}: ${ms.toFixed(1)} ms at ${c.text.length} characters, ${quarter.toFixed(1)} ms at ${c.quarter.length} (bound ${BOUND_MS} ms)`;
-    assert.ok(ms < LOADED_MS && ms < GROWTH * Math.max(quarter, 1), msg);
+    assert.ok(ms < LOADED_MS && ms < GROWTH * Math.max(quarter, QUARTER_FLOOR_MS), msg);
     console.log(`  over ${BOUND_MS} ms on a loaded machine, but linear: ${msg}`);
   });
 }
