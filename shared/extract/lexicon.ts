@@ -321,7 +321,8 @@ export function lexiconFor(q: Question): Lexicon {
   const promptWords = new Set(words(`${q.prompt} ${q.title}`));
   const capitalInitials = new Set((`${q.prompt} ${q.variables.map((v) => v.description).join(' ')}`.match(/\b[A-Z][a-z]+/g) ?? []).map((w) => w[0]));
   const descInfo = q.variables.map((v) => {
-    const ws = words(v.description);
+    // "magnitude of the normal force on the car" names the normal force.
+    const ws = words(v.description.replace(/^\s*(?:the\s+)?(?:magnitude|size|value)\s+of\s+/i, ''));
     const p = ws.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
     // The words before the first preposition (or clause: "time since the kettle ...") name the kind ("half-life" of the isotope); those after
     // it, and possessives, say whose ("of the group", "Mali's").

@@ -4,6 +4,7 @@
 // an equation or chain, or leave it unread with the reason. Pure.
 
 import { UNIT_WORDS } from './lexicon.ts';
+import { parseUnit } from '../units/parse-unit.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
@@ -18,6 +19,7 @@ import {
   modifiedAfter,
   OPERATION_WORDS,
   REFERRING_WORDS,
+  REFERENT_NOUNS,
 } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
 import { APPROXIMATE, readStatedResult } from './result-words.ts';
@@ -271,8 +273,12 @@ function readExpression(ctx: Ctx, run: Run): void {
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
   const before = toks[realStart - 1];
   if (before?.kind === 'word' && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
+  const beforeThat = toks[realStart - 2];
+  if (before?.kind === 'word' && REFERENT_NOUNS.test(before.text) && beforeThat?.kind === 'word' && REFERRING_WORDS.test(beforeThat.text)) return;
   // "600 kg/m³": the rest of a unit glued to the unit word before it.
   if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && t[0].kind === 'op' && t[0].text === '/' && !t[0].sp) return;
+  // "360 kg m²": more of a unit after a unit word that follows a value.
+  if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && ['num', 'rp'].includes(toks[realStart - 2]?.kind ?? '') && parseUnit(t.map((x) => x.text).join('')).ok) return;
   // "its weight mg", "carries energy hf": maths right after a noun naming a quantity the question
   // has no variable for is that quantity's value, left out (gold convention 3).
   if (before?.kind === 'word' && ctx.lex.labelKind(before.text) === 'other') {

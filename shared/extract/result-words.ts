@@ -28,6 +28,9 @@ const RESULT_VERBS: string[][] = [
   ['is'],
   ['are'],
   ['becomes'],
+  // A value the working arrives at ("so the speed should be √(rg tanθ)", "the current must be Q/√(LC)").
+  ['should', 'be'],
+  ['must', 'be'],
 ];
 
 /** Words that make the value approximate (not recorded). */
@@ -45,7 +48,9 @@ const SENTENCE_END = /[;!?\n]|\.(?!\d)/;
 const GOES_ON = /^(times|over|divided|multiplied|plus|minus|squared|cubed|rooted|halved|doubled|of|into)$/i;
 
 /** Verbs that say "is" rather than "comes to": a result only when the quantity is named. */
-const COPULA = /^(is|are|equals)$/;
+const COPULA = /^(is|are|equals|should be|must be)$/;
+/** "should be", "must be" after words pointing back ("…, which should be 2L/c") revise, not state: the correction stage's business. */
+const REVISING = /^(should be|must be)$/;
 
 type Statement = { phrase: string; verb: string[]; subject: string[]; approximate: boolean; firstWord: number };
 
@@ -104,6 +109,7 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   const shown = JSON.stringify(ctx.original.slice(where.start, where.end));
   const said = `"${s.phrase}"`;
   const pointsBack = s.subject.length > 0 && s.subject.every((w) => POINTING_BACK.test(w));
+  if ((pointsBack || s.subject.length === 0) && REVISING.test(s.verb.join(' '))) return false;
   let v: string | null = null;
   let other = false;
   if (pointsBack) {

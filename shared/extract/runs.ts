@@ -173,7 +173,10 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
     const rest = t.slice(k);
     const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
     if (!rest.every((y) => y.kind === 'id' || y.kind === 'usym' || y.kind === 'num' || y.text === '/' || y.text === '^' || y.text === '*')) continue;
-    if (letters.some((y) => namesVariableInAnyCase(lex, y.text))) continue;
+    // "kg m²": a unit opening with a word that names nothing in the question (kg, rad, Hz) is a
+    // unit throughout, even where a later letter is a variable's (m, the child's mass).
+    const opensWithUnitWord = letters[0].text.length >= 2 && !namesVariableInAnyCase(lex, letters[0].text);
+    if (!opensWithUnitWord && letters.some((y) => namesVariableInAnyCase(lex, y.text))) continue;
     if (parseUnit(rest.map((y) => y.text).join('')).ok) return k;
   }
   return -1;

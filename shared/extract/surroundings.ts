@@ -66,6 +66,9 @@ export const OPERATION_WORDS =
  */
 export const REFERRING_WORDS = /^(the|this|that|these|those)$/i;
 
+/** Nouns for a piece of maths ("the component N sinθ", "the term mv²/r"): after a referring word, the maths is named, not stated. */
+export const REFERENT_NOUNS = /^(component|components|term|terms|expression|factor|quantity|product|combination|bracket|part)$/i;
+
 const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated|times|plus|minus|divided|multiplied)$/i;
 
 /** "x = 2mgh/k all square rooted", "x = 2mgh/k (squared)": words right after change what was written. */
