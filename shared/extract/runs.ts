@@ -175,8 +175,11 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
     if (!rest.every((y) => y.kind === 'id' || y.kind === 'usym' || y.kind === 'num' || y.text === '/' || y.text === '^' || y.text === '*')) continue;
     // "kg m²": a unit opening with a word that names nothing in the question (kg, rad, Hz) is a
     // unit throughout, even where a later letter is a variable's (m, the child's mass).
-    const opensWithUnitWord = letters[0].text.length >= 2 && !namesVariableInAnyCase(lex, letters[0].text);
-    if (!opensWithUnitWord && letters.some((y) => namesVariableInAnyCase(lex, y.text))) continue;
+    // A token read as holding a variable ("mg": m times g) is maths, whatever unit its letters spell.
+    const holdsVariable = (y: Tok): boolean => namesVariableInAnyCase(lex, y.text) || !!y.pieces?.some((p) => p.kind === 'sym');
+    const opensWithUnitWord = letters[0].text.length >= 2 && !holdsVariable(letters[0]);
+    if (!opensWithUnitWord && letters.some(holdsVariable)) continue;
+    if (holdsVariable(letters[0])) continue;
     if (parseUnit(rest.map((y) => y.text).join('')).ok) return k;
   }
   return -1;

@@ -148,3 +148,9 @@ test("a generic word subscript ('R_total', 'v_final') is not mapped to the bare 
     ['Eq(R, 5)'],
   );
 });
+
+test("a tight '*' before a plain symbol after the denominator is the same choice ('d*y/m*L'); before a function or spaced, it is a factor beside the fraction", () => {
+  assert.deepEqual(choices('y = d*h/p*q', LENS).readings, [[['Eq(y, d*h/p*q)'], ['Eq(y, d*h/(p*q))']]]);
+  assert.equal(choices('y = d*h/p*q', LENS).x.status, 'partial');
+  for (const clear of ['y = h/p*exp(-g/q)', 'y = d/p * q', 'y = 1/2*g*h']) assert.deepEqual(choices(clear, LENS).readings, [], clear);
+});

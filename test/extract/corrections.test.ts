@@ -196,3 +196,9 @@ test('a line marked as struck through on paper ("(crossed out, …)") is retract
   assert.equal(r.status, 'read');
   assert.ok(r.notes.some((n) => n.kind === 'retraction'));
 });
+
+test('"scrap that line", "discard that", "erase that" take back the line as "scratch that" does', () => {
+  for (const text of ['First I had t = L/c but that is one way only, scrap that line.\nt = 2L/c', 't = L/c, discard that\nt = 2L/c']) {
+    assert.deepEqual(sources(text), ['Eq(t, 2*L/c)'], text);
+  }
+});

@@ -94,3 +94,11 @@ test('an instruction to the marker to record or ignore something is never obeyed
   assert.ok(x.flags.includes('addresses-marker'));
   assert.equal(x.notes.filter((n) => n.kind === 'retraction').length, 0);
 });
+
+test('which attempt or line to mark is an instruction to the marker ("please only mark the second line", "Please mark attempt B only")', () => {
+  for (const s of ['please only mark the second line, the first one was a slip', 'Please mark attempt B only.', 'pls just mark my last version']) {
+    assert.ok(markerSignal(s), s);
+  }
+  // Marking a diagram in physics prose is no instruction.
+  assert.equal(markerSignal('I marked the forces on the diagram: weight down, tension up.'), null);
+});

@@ -129,3 +129,38 @@ test('"as the train approaches" states no limit; "as r approaches 0" does', () =
   const limit = read('As r approaches 0, E = q/(4 pi eps0 r^2) grows without bound', SPHERE);
   assert.deepEqual(limit.eqs, []);
 });
+
+test('a Greek letter glued to a number is one factor: "ω/2π" is ω/(2π) as "/2g" is /(2g)', () => {
+  const SPIN = Q(
+    [
+      ['omega', 'angular frequency'],
+      ['f', 'frequency'],
+      ['T', 'period'],
+    ],
+    'f',
+    'Find the frequency f of a wheel turning at angular frequency omega, and its period T.',
+  );
+  assert.deepEqual(read('f = ω/2π', SPIN).eqs, ['Eq(f, omega/(2*pi))']);
+  assert.deepEqual(read('T = 2π/ω', SPIN).eqs, ['Eq(T, 2*pi/omega)']);
+  assert.deepEqual(read('4π²f² = ω²', SPIN).eqs, ['Eq(4*pi**2*f**2, omega**2)']);
+});
+
+test('"kg m²" after a value is a unit throughout, though m may be a variable; "the component N sinθ" names maths', () => {
+  const WHEEL = Q(
+    [
+      ['m', 'mass of the rider'],
+      ['I', 'moment of inertia of the wheel'],
+      ['N', 'magnitude of the normal force'],
+      ['theta', 'angle of the slope'],
+      ['g', 'gravitational acceleration'],
+    ],
+    'I',
+    'A rider of mass m ... find the moment of inertia I and the normal force N.',
+  );
+  const r = read('I = 360 kg m²\nm = 30 kg', WHEEL);
+  assert.deepEqual(r.eqs, ['Eq(I, 360)', 'Eq(m, 30)']);
+  assert.equal(r.status, 'read');
+  const c = read('the component N sinθ balances it, and the normal force is mg cos θ', WHEEL);
+  assert.deepEqual(c.eqs, ['Eq(N, m*g*cos(theta))'], 'the magnitude of the normal force is named by "the normal force"');
+  assert.equal(c.status, 'read');
+});

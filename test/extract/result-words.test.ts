@@ -87,3 +87,11 @@ test('words after a symbol of their own ("d is 0.2") are not a result of the equ
   assert.ok(!r.includes('Eq(H, 0.2)'), r.join(' '));
   assert.ok(r.includes('Eq(H, u**2/(2*g))'));
 });
+
+test('"should be" / "must be" state the value of a quantity the sentence names; after "which" or "it" they revise', () => {
+  assert.deepEqual(sources('so the launch speed should be √(2E/M)'), ['Eq(u, sqrt(2*E/M))']);
+  assert.deepEqual(sources('the greatest height must be u²/(2g)'), ['Eq(H, u**2/(2*g))']);
+  // "…, which should be 2E/M" takes back what came before (a correction), not a second value of it.
+  const r = x('u = √(E/M), which should be u = √(2E/M)');
+  assert.ok(!r.equations.some((e) => e.source === 'Eq(u, sqrt(E/M))') || r.status !== 'read', r.equations.map((e) => e.source).join(' '));
+});
