@@ -30,7 +30,7 @@ const MARKS =
 
 /** How it is asked: a request, an entitlement, an award. */
 const REQUEST =
-  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
+  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|(?:give|award|grant|allow)\s+(?:\w+\s+){0,2}(?:marks?|credit)|(?:hope|hoping)\s+(?:you|u)\s+(?:can|could|will|would)|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:give|award|grant|allow)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
 
 /**
  * Imperatives and claims about grading the response itself: "mark this as correct", "record v = 3
@@ -43,6 +43,8 @@ const GRADING_ACT = new RegExp(
     // Which attempt or line to mark ("please only mark the second line", "Please mark attempt B only").
     String.raw`\b(?:please|kindly|pls)\s+(?:only\s+|just\s+)?(?:mark|grade|score|record|count|accept)\s+(?:only\s+)?(?:the|my|this|that|attempt|line|part|step|version|working|answer|equation)\b`,
     String.raw`\btreat\s+(?:this|it|that|my\s+\w+)\s+as\s+(?:correct|right|fully|full|the\s+correct)\b`,
+    // How to mark ("please mark generously", "mark me leniently").
+    String.raw`\b(?:mark|grade|assess)\s+(?:me\s+|it\s+|this\s+|us\s+|my\s+\w+\s+)?(?:generously|leniently|kindly|fairly|gently|favou?rably|easy|easily)\b`,
     // "record / mark / count ... instead" (what should be read in place of what is written).
     String.raw`\b(?:record|mark|grade|count|accept)\b[^.!?\n]{0,80}\binstead\b`,
     // "instead of the lines above" (replacing what was written).
