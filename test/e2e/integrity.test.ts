@@ -61,6 +61,8 @@ describe('integrity of the instructor’s work, in the browser', { skip: skipRea
     const banner = (await page.locator('text=Demo exam loaded').textContent()) ?? '';
     const n = /with (\d+) responses/.exec(banner)?.[1];
     await page.waitForFunction((title) => (document.querySelector('input[aria-label="exam title"]') as HTMLInputElement | null)?.value === title, DEMO.title);
+    // The selector follows the editor in its own render: wait for it (a fixed read races it).
+    await page.waitForFunction((id) => (document.querySelector('select[aria-label="current exam"]') as HTMLSelectElement | null)?.value === id, DEMO.id);
     assert.equal(await page.inputValue('select[aria-label="current exam"]'), DEMO.id);
     await page.waitForSelector(`.sidebar-foot:has-text("${n} responses")`);
     await shot(page, 'exam-demo-current');
@@ -68,6 +70,7 @@ describe('integrity of the instructor’s work, in the browser', { skip: skipRea
     writeFileSync(second, JSON.stringify({ ...DEMO, id: 'second-exam', title: 'Second exam' }));
     await page.setInputFiles('[data-testid="exam-file"]', second);
     await page.waitForFunction(() => (document.querySelector('input[aria-label="exam title"]') as HTMLInputElement | null)?.value === 'Second exam');
+    await page.waitForFunction(() => (document.querySelector('select[aria-label="current exam"]') as HTMLSelectElement | null)?.value === 'second-exam');
     assert.equal(await page.inputValue('select[aria-label="current exam"]'), 'second-exam');
     await page.waitForSelector('.sidebar-foot:has-text("0 responses")');
     // Back to the demo for what follows.
