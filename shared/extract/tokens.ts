@@ -165,12 +165,19 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
         items.push({ k: 'num', text: t.text, sp: t.sp });
         break;
       case 'id':
+        // "e^(−Rt/L)" typed in lower case where the question's E is an emf or an energy (and it has
+        // no e): the exponential, not E written in another case.
+        if (t.text === 'e' && t.pieces!.length === 1 && t.pieces![0].kind === 'sym' && t.pieces![0].name !== 'e' && expAhead(toks, k)) {
+          items.push({ k: 'fn', text: 'exp', sp: t.sp });
+          k++;
+          break;
+        }
         t.pieces!.forEach((p, j) => items.push({ k: p.kind, text: p.name, sp: j === 0 ? t.sp : false }));
         break;
       case 'usym':
         // "e^(−t/RC)" where the question has no e: the exponential (a bracketed exponent only;
         // how far "e^-t/RC" reaches is left to the reader's doubt).
-        if (t.text === 'e' && toks[k + 1]?.kind === 'op' && toks[k + 1].text === '^' && !toks[k + 1].sp && toks[k + 2]?.kind === 'lp') {
+        if (t.text === 'e' && expAhead(toks, k)) {
           items.push({ k: 'fn', text: 'exp', sp: t.sp });
           k++;
           break;
@@ -270,15 +277,18 @@ function bracketDenominators(items: Item[]): Rendered | null {
     let e = factorEnd(items, g0);
     if (e < 0) continue;
     let factors = 1;
+    let bracketAfter = false; // a bracket of the student's among the factors after the first
     while (e < items.length && startsOperand(items[e]) && !items[e].sp) {
+      if (items[e].k === 'lp' && !items[e].made) bracketAfter = true;
       const f = factorEnd(items, e);
       if (f < 0) break;
       e = f;
       factors++;
     }
     if (factors < 2) continue;
-    // "u/2(1 + …)" is read both ways by people ((u/2)(1 + …) or u/(2(1 + …))): don't choose.
-    if (items[g0].k === 'num' && items[g0 + 1]?.k === 'lp') {
+    // "u/2(1 + …)", "E/R(1 − e^(−Rt/L))" are read both ways by people ((E/R)(1 − …) or
+    // E/(R(1 − …))): don't choose.
+    if (bracketAfter) {
       return { ok: false, reason: `unclear whether '/${items[g0].text}(…)' divides by the bracket too` };
     }
     const numer = items[p - 1];
@@ -291,6 +301,9 @@ function bracketDenominators(items: Item[]): Rendered | null {
   }
   return null;
 }
+
+/** "e^(": a '^' glued to the e, then a bracket (how far "e^-t/RC" reaches is left to the reader's doubt). */
+const expAhead = (toks: Tok[], k: number): boolean => toks[k + 1]?.kind === 'op' && toks[k + 1].text === '^' && !toks[k + 1].sp && toks[k + 2]?.kind === 'lp';
 
 /** The grammar's source: an explicit '*' between operands side by side, '^' as '**'. */
 function joinItems(items: Item[]): Rendered {
