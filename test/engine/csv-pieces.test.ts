@@ -83,8 +83,8 @@ test('a bad file gives the error of the whole file, with its line, after the pie
         const got = await inPieces(bytes, chunk, piece);
         assert.equal(got.error, want.error, `${what}: chunk ${chunk}, piece ${piece}`);
         // What was handed out before the error is the file's rows before it, as they are.
-        const line = Number(/line (\d+)/.exec(want.error!)?.[1] ?? 1);
-        const before = whole(enc(text.split('\n').slice(0, line - 1).join('\n'))).rows;
+        const line: number = Number(/line (\d+)/.exec(want.error!)?.[1] ?? 1);
+        const before: [number, Record<string, string>][] = whole(enc(text.split('\n').slice(0, line - 1).join('\n'))).rows;
         for (const r of got.rows) assert.ok(r[0] < line, `${what}: a row at or after the bad line was given`);
         assert.deepEqual(got.rows, before.slice(0, got.rows.length), what);
       }
