@@ -13,8 +13,11 @@ import { readEquationsCsvPieces } from '../electron/engine/io/csv/equations.ts';
 import { fileBytes } from '../electron/engine/io/csv/csv-pieces.ts';
 import { writeClassExports } from '../electron/engine/io/class-exports.ts';
 import { Workspace } from '../electron/engine/store/workspace.ts';
+import { limitHeapGrowth } from '../electron/cli/heap-growth.ts';
 
 const [method, examPath, rowsPath, outDir] = process.argv.slice(2);
+// As the command line does (electron/cli/main.ts).
+limitHeapGrowth();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const exam = loadExamFile(examPath);
