@@ -14,7 +14,11 @@ function* chunks(bytes: Uint8Array, size: number): Iterable<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-async function inPieces(bytes: Uint8Array, chunk: number, piece: number): Promise<{ rows: [number, Record<string, string>][]; pieces: number; error?: string }> {
+async function inPieces(
+  bytes: Uint8Array,
+  chunk: number,
+  piece: number,
+): Promise<{ rows: [number, Record<string, string>][]; pieces: number; error?: string }> {
   const rows: [number, Record<string, string>][] = [];
   let pieces = 0;
   try {
@@ -84,7 +88,14 @@ test('a bad file gives the error of the whole file, with its line, after the pie
         assert.equal(got.error, want.error, `${what}: chunk ${chunk}, piece ${piece}`);
         // What was handed out before the error is the file's rows before it, as they are.
         const line: number = Number(/line (\d+)/.exec(want.error!)?.[1] ?? 1);
-        const before: [number, Record<string, string>][] = whole(enc(text.split('\n').slice(0, line - 1).join('\n'))).rows;
+        const before: [number, Record<string, string>][] = whole(
+          enc(
+            text
+              .split('\n')
+              .slice(0, line - 1)
+              .join('\n'),
+          ),
+        ).rows;
         for (const r of got.rows) assert.ok(r[0] < line, `${what}: a row at or after the bad line was given`);
         assert.deepEqual(got.rows, before.slice(0, got.rows.length), what);
       }

@@ -70,7 +70,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
       } catch (e) {
         // A piece of the equations CSV after the first is bad: the pieces before it are stored.
         if (e instanceof CsvFileError && input.kind === 'given')
-          throw new CsvFileError(`${e.reason} (the lists before this line are stored: correct the file and run the same command again)`, e.line, e.file);
+          throw new CsvFileError(`${e.reason} (the lists read before it are stored: correct the file and run the same command again)`, e.line, e.file);
         throw e;
       }
     });

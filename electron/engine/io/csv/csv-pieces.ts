@@ -165,7 +165,7 @@ export async function* readCsvPieces(source: ByteSource, required: readonly stri
   const take = (final: boolean): CsvTable | undefined => {
     ends.scan(pending, final);
     const n = final ? pending.length : ends.lastEnd;
-    if (!final && (n < pieceChars || (!header && !/\S/.test(pending.slice(0, n))))) return undefined;
+    if (!final && (pending.length < pieceChars || n === 0 || (!header && !/\S/.test(pending.slice(0, n))))) return undefined;
     const text = pending.slice(0, n);
     pending = pending.slice(n);
     ends.shift(n);

@@ -87,7 +87,9 @@ export function parseEquationList(json: string, variables: readonly string[] | u
  * duplicate is found against every row before it (the file's (student, question) keys are the
  * one thing kept per row).
  */
-function equationsRows(variablesOf: (questionId: string) => readonly string[] | undefined): (records: readonly CsvRow[]) => { rows: EquationsRow[]; problems: CsvProblem[] } {
+function equationsRows(
+  variablesOf: (questionId: string) => readonly string[] | undefined,
+): (records: readonly CsvRow[]) => { rows: EquationsRow[]; problems: CsvProblem[] } {
   const seen = new Map<string, number>();
   return (records) => {
     const rows: EquationsRow[] = [];
