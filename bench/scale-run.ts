@@ -9,15 +9,22 @@ import { performance } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/decide/engine-factory.ts';
 import { grade } from '../electron/engine/grade.ts';
 import { loadExamFile } from '../electron/engine/io/exam.ts';
-import { parseEquationsCsv } from '../electron/engine/io/csv/equations.ts';
+import { readEquationsCsvPieces } from '../electron/engine/io/csv/equations.ts';
+import { fileBytes } from '../electron/engine/io/csv/csv-pieces.ts';
 import { writeClassExports } from '../electron/engine/io/class-exports.ts';
 import { Workspace } from '../electron/engine/store/workspace.ts';
+import { limitHeapGrowth } from '../electron/cli/heap-growth.ts';
 
 const [method, examPath, rowsPath, outDir] = process.argv.slice(2);
+// As the command line does (electron/cli/main.ts).
+limitHeapGrowth();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const exam = loadExamFile(examPath);
-const { rows } = parseEquationsCsv(readFileSync(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath);
+// As `equimark grade --equations` reads it: a piece at a time, each piece imported as it is read.
+const rows = (async function* () {
+  for await (const p of readEquationsCsvPieces(fileBytes(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath)) yield p.rows;
+})();
 const ws = new Workspace(join(outDir, 'workspace.sqlite'));
 const sequential = method === 'sequential';
 const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequential ? { entailer: { canonical: false } } : {}) });

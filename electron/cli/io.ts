@@ -1,6 +1,7 @@
 // What the commands share for input and output: the Io they write to, the exit statuses, input
 // errors (a file that can't be read, a missing required option) and the one-line error text.
-import { readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { fileBytes, type ByteSource } from '../engine/io/csv/csv-pieces.ts';
 import { UsageError } from './args.ts';
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; isTTY: boolean };
@@ -38,6 +39,19 @@ export function readInput(path: string, what: string): Buffer {
   try {
     if (statSync(path).isDirectory()) throw new InputError(`${path}: is a directory, expected the ${what}`);
     return readFileSync(path);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`${path}: cannot read the ${what} (${code === 'ENOENT' ? 'no such file' : (code ?? (e as Error).message)})`);
+  }
+}
+
+/** A file's bytes read a piece at a time (a class's CSV is never held whole), checked as readInput checks. */
+export function inputBytes(path: string, what: string): ByteSource {
+  try {
+    if (statSync(path).isDirectory()) throw new InputError(`${path}: is a directory, expected the ${what}`);
+    accessSync(path, constants.R_OK);
+    return fileBytes(path);
   } catch (e) {
     if (e instanceof InputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;

@@ -11,6 +11,7 @@ import { OllamaError } from '../engine/read/ollama/client.ts';
 import { UsageError } from './args.ts';
 import { defaultIo, InputError, unexpectedErrorText, type Io } from './io.ts';
 import { USAGE } from './usage.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { cmdGrade } from './commands/grade.ts';
 import { cmdCheck } from './commands/check.ts';
 import { cmdEval } from './commands/eval.ts';
@@ -40,7 +41,10 @@ function installLastResort(io: Io): void {
 
 /** Run the CLI; returns the exit status. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
-  if (io === defaultIo) installLastResort(io);
+  if (io === defaultIo) {
+    installLastResort(io);
+    limitHeapGrowth();
+  }
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {

@@ -43,8 +43,13 @@ export { resolveTechnique, type Technique, type ModelSettings } from './read/reg
 export type GradeInput =
   /** Typed responses to extract and mark. */
   | { kind: 'responses'; rows: readonly ResponseRow[] }
-  /** Given equation lists (source 'given'): marked as they are. */
-  | { kind: 'given'; rows: readonly EquationsRow[] }
+  /**
+   * Given equation lists (source 'given'): marked as they are. A file read a piece at a time
+   * (readEquationsCsvPieces) is imported a piece at a time, each in its own transaction, so a
+   * class's lists are never all in memory; a piece that fails to read stops the import there and
+   * keeps what the pieces before it stored.
+   */
+  | { kind: 'given'; rows: readonly EquationsRow[] | AsyncIterable<readonly EquationsRow[]> }
   /** Nothing new: finish what the workspace holds. */
   | { kind: 'none' };
 
@@ -570,11 +575,18 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   let imported: GradeSummary['imported'] = { inserted: 0, updated: 0, unchanged: 0 };
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {
-    const known = input.rows.filter((r) => exam.questions.has(r.questionId));
-    imported = ws.importGiven(
-      examId,
-      known.map((r) => ({ studentId: r.studentId, questionId: r.questionId, extraction: givenExtraction(r) })),
-    );
+    const sum = { inserted: 0, updated: 0, unchanged: 0, kept: 0, setAside: 0 };
+    imported = sum;
+    const importRows = (rows: readonly EquationsRow[]): void => {
+      const known = rows.filter((r) => exam.questions.has(r.questionId));
+      const n = ws.importGiven(
+        examId,
+        known.map((r) => ({ studentId: r.studentId, questionId: r.questionId, extraction: givenExtraction(r) })),
+      );
+      for (const k of ['inserted', 'updated', 'unchanged', 'kept', 'setAside'] as const) sum[k] += n[k];
+    };
+    if (Symbol.asyncIterator in input.rows) for await (const piece of input.rows) importRows(piece);
+    else importRows(input.rows);
   }
   onProgress?.({ phase: 'import', done: 1, total: 1 });
   const reread = opts.rereadOthers ? ws.dropReadingsNotBy(examId, technique.extractor.name) : undefined;

@@ -304,3 +304,35 @@ test('a responses CSV with invalid UTF-8 or a NUL byte: exit 1 naming file and l
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('grade --equations: a file read a piece at a time; a bad record in a late piece exits 1 with its line and keeps the lists read before it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-pieces-'));
+  try {
+    const csv = join(dir, 'lists.csv');
+    // 2,000 rows of 1 KB (an extra column, ignored): two pieces (1 MiB each); the last row is malformed.
+    const pad = 'x'.repeat(1000);
+    const rows = Array.from({ length: 2000 }, (_, i) => `S${i},q1,[],${pad}`);
+    rows[1999] = `S1999,q1,"[]" oops,${pad}`;
+    writeFileSync(csv, `student_id,question_id,equations,note\n${rows.join('\n')}\n`);
+    const r = await cli(['grade', '--exam', DEMO, '--equations', csv, '--out', dir]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /lists\.csv, line 2001: .*the lists read before it are stored: correct the file and run the same command again/);
+    const ws = new Workspace(join(dir, 'workspace.sqlite'));
+    try {
+      const n = ws.listResponses('demo-physics').length;
+      assert.ok(n > 500 && n < 1999, `${n} lists stored`);
+    } finally {
+      ws.close();
+    }
+    // A file bad in its first piece stores nothing.
+    const dir2 = join(dir, 'first');
+    writeFileSync(csv, `student_id,question_id,equations\nS1,q1,"[]" oops\n`);
+    const r2 = await cli(['grade', '--exam', DEMO, '--equations', csv, '--out', dir2]);
+    assert.equal(r2.code, 1);
+    assert.match(r2.err, /lists\.csv, line 2: /);
+    assert.doesNotMatch(r2.err, /read before it/);
+    assert.equal(existsSync(join(dir2, 'workspace.sqlite')), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,13 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
-import { parseEquationsCsv } from '../../engine/io/csv/equations.ts';
+import { readEquationsCsvPieces, type EquationsRow } from '../../engine/io/csv/equations.ts';
+import { CsvFileError } from '../../engine/io/csv/read.ts';
 import { writeClassExports } from '../../engine/io/class-exports.ts';
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
 import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
 import { Workspace } from '../../engine/store/workspace.ts';
 import { parseArgs, UsageError } from '../args.ts';
-import { EXIT_ENGINE_ERRORS, EXIT_WAITING, InputError, need, readInput, type Io } from '../io.ts';
+import { EXIT_ENGINE_ERRORS, EXIT_WAITING, InputError, inputBytes, need, readInput, type Io } from '../io.ts';
 import { makeTechnique, MODEL_LIST_OPTIONS, MODEL_OPTIONS, planTechniques, requireInstalledModels } from '../model-options.ts';
 import { withEngine } from '../engine.ts';
 import { cmdGradeDryRun } from './grade-dry-run.ts';
@@ -42,10 +43,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
   if (opts.responses) {
     input = { kind: 'responses', rows: parseResponsesCsv(readInput(opts.responses, 'responses CSV'), qids, opts.responses) };
   } else {
-    const file = opts.equations;
-    const { rows, problems } = parseEquationsCsv(readInput(file, 'equations CSV'), (q) => exam.questions.get(q)?.variables, file);
-    for (const p of problems) io.err(`${file}, line ${p.line}: ${p.message}\n`);
-    input = { kind: 'given', rows };
+    input = { kind: 'given', rows: await givenPieces(opts.equations, exam, io) };
   }
   // Given equation lists need no reader: no model is looked for.
   const plan = await planTechniques(opts, 'grade', io, input.kind === 'responses');
@@ -67,7 +65,14 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
     refuseDroppedQuestions(ws, exam, examPath, wsPath);
     const summary: GradeSummary = await withEngine(async (engine) => {
       const technique = await makeTechnique(plan.names[0], plan, engine, cache);
-      return grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
+      try {
+        return await grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
+      } catch (e) {
+        // A piece of the equations CSV after the first is bad: the pieces before it are stored.
+        if (e instanceof CsvFileError && input.kind === 'given')
+          throw new CsvFileError(`${e.reason} (the lists read before it are stored: correct the file and run the same command again)`, e.line, e.file);
+        throw e;
+      }
     });
     const parted = overrideCases(ws, exam.exam.id).disagreeing;
     // Nothing changed since these files were written (a re-run with nothing to do): left as they are.
@@ -146,4 +151,23 @@ function refuseDroppedQuestions(ws: Workspace, exam: LoadedExam, examPath: strin
       `nothing was changed. Put the question${lost.length === 1 ? '' : 's'} back in the exam (a renamed question is a dropped one), ` +
       'or grade into a new workspace (another --out or --workspace), or give the exam a new id.',
   );
+}
+
+/**
+ * The equations CSV's rows a piece at a time (a class's file is never held whole), each piece's
+ * problems printed as it is read. The first piece is read now, before anything is stored, so a
+ * file that is bad from the start (its header, its first rows) changes nothing.
+ */
+async function givenPieces(file: string, exam: LoadedExam, io: Io): Promise<AsyncIterable<EquationsRow[]>> {
+  const pieces = readEquationsCsvPieces(inputBytes(file, 'equations CSV'), (q) => exam.questions.get(q)?.variables, file);
+  const print = (p: { rows: EquationsRow[]; problems: { line: number; message: string }[] }): EquationsRow[] => {
+    for (const x of p.problems) io.err(`${file}, line ${x.line}: ${x.message}\n`);
+    return p.rows;
+  };
+  const first = await pieces.next();
+  return (async function* () {
+    if (first.done) return;
+    yield print(first.value);
+    for await (const p of pieces) yield print(p);
+  })();
 }

@@ -88,14 +88,19 @@ export function importGiven(st: Statements, examId: string, rows: readonly Given
     if (!getExam(st, examId)) throw new Error(`no exam '${examId}' in this workspace`);
     const ins = st.sql('INSERT INTO responses (exam_id, student_id, question_id, text, imported_at) VALUES (?, ?, ?, NULL, ?)');
     const res: ImportResponsesResult = { inserted: 0, updated: 0, unchanged: 0, kept: 0, setAside: 0 };
-    // What the exam holds, read in one query: a list stored exactly as given (same JSON) is
-    // unchanged without parsing anything; only the others are compared in full.
+    // What the exam holds for these rows, read in one query (their keys, not the whole exam: a
+    // class's file is imported a piece at a time): a list stored exactly as given (same JSON) is
+    // unchanged without parsing anything; only the others are compared in full. CROSS JOIN keeps
+    // the keys outside, each a lookup in the (exam, student, question) index (the planner would
+    // otherwise scan the exam's responses once per key).
     const stored = new Map<string, Row>();
     for (const row of st
       .sql(
-        'SELECT r.id, r.student_id, r.question_id, x.source, x.status, x.flags, x.equations, x.notes FROM responses r LEFT JOIN extractions x ON x.response_id = r.id WHERE r.exam_id = ?',
+        `SELECT r.id, r.student_id, r.question_id, x.source, x.status, x.flags, x.equations, x.notes FROM json_each(?) k
+         CROSS JOIN responses r ON r.exam_id = ? AND r.student_id = k.value ->> 0 AND r.question_id = k.value ->> 1
+         LEFT JOIN extractions x ON x.response_id = r.id`,
       )
-      .all(examId) as Row[])
+      .all(json(rows.map((r) => [r.studentId, r.questionId])), examId) as Row[])
       stored.set(`${row.student_id}\u0000${row.question_id}`, row);
     for (const r of rows) {
       let row = stored.get(`${r.studentId}\u0000${r.questionId}`);

@@ -3,7 +3,8 @@
 // JSON, an equation outside the grammar or with a symbol that isn't a variable, an unknown
 // question) is reported and graded as nothing; the rest of the batch goes on. The file itself
 // must still be well-formed CSV (else CsvFileError).
-import { readCsv, unneutraliseId } from './read.ts';
+import { readCsv, unneutraliseId, type CsvRow } from './read.ts';
+import { readCsvPieces, type ByteSource } from './csv-pieces.ts';
 import { parseEquation, formatErrors, equationToSympy, type Equation } from '../../../../shared/equation/index.ts';
 import type { CsvProblem } from './responses.ts';
 
@@ -82,6 +83,48 @@ export function parseEquationList(json: string, variables: readonly string[] | u
 }
 
 /**
+ * The rows of an equations CSV from its records, one record at a time, in file order: a
+ * duplicate is found against every row before it (the file's (student, question) keys are the
+ * one thing kept per row).
+ */
+function equationsRows(
+  variablesOf: (questionId: string) => readonly string[] | undefined,
+): (records: readonly CsvRow[]) => { rows: EquationsRow[]; problems: CsvProblem[] } {
+  const seen = new Map<string, number>();
+  return (records) => {
+    const rows: EquationsRow[] = [];
+    const problems: CsvProblem[] = [];
+    for (const { line, values } of records) {
+      const studentId = unneutraliseId(values.student_id.trim());
+      const questionId = unneutraliseId(values.question_id.trim());
+      const extra: Record<string, string> = {};
+      for (const [k, v] of Object.entries(values)) if (!(EQUATIONS_COLUMNS as readonly string[]).includes(k)) extra[k] = v;
+      const key = `${studentId}\u0000${questionId}`;
+      if (!studentId || !questionId) {
+        problems.push({ line, message: `empty ${!studentId ? 'student_id' : 'question_id'}: row skipped` });
+        continue;
+      }
+      if (seen.has(key)) {
+        problems.push({ line, message: `duplicate row for student '${studentId}', question '${questionId}' (first on line ${seen.get(key)}): row skipped` });
+        continue;
+      }
+      seen.set(key, line);
+      const variables = variablesOf(questionId);
+      let row: EquationsRow;
+      if (!variables) {
+        row = { line, studentId, questionId, equations: [], sources: [], error: `unknown question id '${questionId}'`, extra };
+      } else {
+        const { equations, sources, error } = parseListWithSources(values.equations, variables);
+        row = { line, studentId, questionId, equations, sources, error, extra };
+      }
+      if (row.error) problems.push({ line, message: `${row.error}: graded as nothing` });
+      rows.push(row);
+    }
+    return { rows, problems };
+  };
+}
+
+/**
  * Read an equations CSV. `variablesOf(questionId)` gives the question's variable names, or
  * undefined for an unknown question. Returns every row (bad ones with `error`) and the problems.
  */
@@ -90,35 +133,20 @@ export function parseEquationsCsv(
   variablesOf: (questionId: string) => readonly string[] | undefined,
   file?: string,
 ): { rows: EquationsRow[]; problems: CsvProblem[] } {
-  const table = readCsv(input, EQUATIONS_COLUMNS, file);
-  const rows: EquationsRow[] = [];
-  const problems: CsvProblem[] = [];
-  const seen = new Map<string, number>();
-  for (const { line, values } of table.rows) {
-    const studentId = unneutraliseId(values.student_id.trim());
-    const questionId = unneutraliseId(values.question_id.trim());
-    const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(values)) if (!(EQUATIONS_COLUMNS as readonly string[]).includes(k)) extra[k] = v;
-    const key = `${studentId}\u0000${questionId}`;
-    if (!studentId || !questionId) {
-      problems.push({ line, message: `empty ${!studentId ? 'student_id' : 'question_id'}: row skipped` });
-      continue;
-    }
-    if (seen.has(key)) {
-      problems.push({ line, message: `duplicate row for student '${studentId}', question '${questionId}' (first on line ${seen.get(key)}): row skipped` });
-      continue;
-    }
-    seen.set(key, line);
-    const variables = variablesOf(questionId);
-    let row: EquationsRow;
-    if (!variables) {
-      row = { line, studentId, questionId, equations: [], sources: [], error: `unknown question id '${questionId}'`, extra };
-    } else {
-      const { equations, sources, error } = parseListWithSources(values.equations, variables);
-      row = { line, studentId, questionId, equations, sources, error, extra };
-    }
-    if (row.error) problems.push({ line, message: `${row.error}: graded as nothing` });
-    rows.push(row);
-  }
-  return { rows, problems };
+  return equationsRows(variablesOf)(readCsv(input, EQUATIONS_COLUMNS, file).rows);
+}
+
+/**
+ * Read an equations CSV a piece at a time (csv-pieces.ts): the rows and problems of each piece,
+ * as parseEquationsCsv gives them for the whole file, so a class's file is never held whole. A
+ * malformed file throws CsvFileError at the piece where it goes wrong, after the pieces before it.
+ */
+export async function* readEquationsCsvPieces(
+  source: ByteSource,
+  variablesOf: (questionId: string) => readonly string[] | undefined,
+  file?: string,
+  pieceChars?: number,
+): AsyncGenerator<{ rows: EquationsRow[]; problems: CsvProblem[] }> {
+  const next = equationsRows(variablesOf);
+  for await (const table of readCsvPieces(source, EQUATIONS_COLUMNS, file, pieceChars)) yield next(table.rows);
 }

@@ -74,7 +74,7 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
 }
 
 /** 1-based line of a byte offset, counting CRLF, CR and LF each as one line break. */
-function lineOfByte(buf: Uint8Array, offset: number): number {
+export function lineOfByte(buf: Uint8Array, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset; i++) {
     if (buf[i] === 0x0a) line++;
@@ -170,6 +170,16 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
     );
   }
   if (text.trim() === '') throw new CsvFileError(`empty file: expected a header row (${required.join(',')})`, 1, file);
+  return parseCsvText(text, required, file);
+}
+
+/**
+ * The records of CSV text already decoded, checked for NUL bytes and with LF line endings (readCsv,
+ * or one piece of a file read in pieces: csv-pieces.ts). `lineOf` maps a line of `text` to the
+ * file's line (a piece is parsed behind the file's header record; its lines are elsewhere in the
+ * file): every line reported, in a row or in an error message, goes through it.
+ */
+export function parseCsvText(text: string, required: readonly string[], file?: string, lineOf: (line: number) => number = (n) => n): CsvTable {
   // Records without csv-parse's per-record info (a third of its time on a large file): the scan
   // below says where each starts; the info is asked for only if the two ever disagree.
   let plain: string[][];
@@ -177,7 +187,10 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
     plain = parse(text, { relax_column_count: false, skip_empty_lines: true, record_delimiter: '\n' }) as never;
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string; records?: number };
-    const reason = err.message.replace(/^Invalid (Record|Opening|Closing)[^:]*:\s*/i, '').replace(/\s+/g, ' ');
+    const reason = err.message
+      .replace(/^Invalid (Record|Opening|Closing)[^:]*:\s*/i, '')
+      .replace(/\s+/g, ' ')
+      .replace(/line (\d+)/g, (_, n: string) => `line ${lineOf(Number(n))}`);
     // csv-parse counts lines up to where it noticed the problem (a multi-line record's last
     // line); the instructor needs the line where the record, or the unclosed quote, starts.
     const scan = recordStartLines(text);
@@ -190,10 +203,10 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
     else if (line !== undefined && err.lines !== undefined && err.lines > line) {
       why =
         err.code === 'CSV_INVALID_CLOSING_QUOTE'
-          ? `a quoted field that opens in this record is closed on line ${err.lines} by a quote followed by other text: is its closing " missing? (a " inside a quoted field must be doubled: "")`
-          : `${why}; the record runs from line ${line} to line ${err.lines}`;
+          ? `a quoted field that opens in this record is closed on line ${lineOf(err.lines)} by a quote followed by other text: is its closing " missing? (a " inside a quoted field must be doubled: "")`
+          : `${why}; the record runs from line ${lineOf(line)} to line ${lineOf(err.lines)}`;
     }
-    throw new CsvFileError(why, line, file);
+    throw new CsvFileError(why, line === undefined ? undefined : lineOf(line), file);
   }
   if (plain.length === 0) throw new CsvFileError('no header row', 1, file);
   const header = plain[0].map((h) => h.trim());
@@ -215,7 +228,7 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
     return values;
   };
   if (starts.length === plain.length) {
-    for (let i = 1; i < plain.length; i++) rows.push({ line: starts[i], values: valuesOf(plain[i]) });
+    for (let i = 1; i < plain.length; i++) rows.push({ line: lineOf(starts[i]), values: valuesOf(plain[i]) });
     return { header, rows };
   }
   const records = parse(text, { info: true, relax_column_count: false, skip_empty_lines: true, record_delimiter: '\n' }) as unknown as {
@@ -226,7 +239,7 @@ export function readCsv(input: string | Buffer, required: readonly string[], fil
   for (let i = 1; i < records.length; i++) {
     const { record, info } = records[i];
     const newlines = record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
-    rows.push({ line: Math.max(prevEnd + 1, info.lines - newlines), values: valuesOf(record) });
+    rows.push({ line: lineOf(Math.max(prevEnd + 1, info.lines - newlines)), values: valuesOf(record) });
     prevEnd = info.lines;
   }
   return { header, rows };
