@@ -45,13 +45,18 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
   let inFlight = running.get(ctx);
   if (!inFlight) running.set(ctx, (inFlight = new Map()));
   const other = inFlight.get(cacheKey);
-  if (other && other.version === version && other.engine === engine) {
+  if (other && other.engine === engine) {
+    // A comparison of this question in progress: of these rows, its answer is this one's; of
+    // rows since changed (a mark typed), most of its pairs of lists are this one's, decided once
+    // (the engine's memo) rather than by two comparisons side by side.
     try {
-      return await other.groups;
+      const theirs = await other.groups;
+      if (other.version === version) return theirs;
     } catch (e) {
       // The background's comparison was stopped (a grade started): this request compares on its own.
       if (!(e instanceof GroupsStopped) || run.signal?.aborted) throw e;
     }
+    return questionGroups(ctx, examId, questionId, run);
   }
   const groups = compare(ctx, engine, examId, q, version, run);
   const mine = { version, engine, groups };
