@@ -322,7 +322,9 @@ export async function main(): Promise<void> {
       note: 'the pairs compared before are read from the workspace',
     });
     await service.groupsPrepared();
-    console.log(`after a restart, the groups of all ${exam.questions.length} questions prepared in the background in ${(restartPrepMs / 1000).toFixed(1)} s after the list's first open`);
+    console.log(
+      `after a restart, the groups of all ${exam.questions.length} questions prepared in the background in ${(restartPrepMs / 1000).toFixed(1)} s after the list's first open`,
+    );
 
     console.log(`\n${'view'.padEnd(52)} ${'ms'.padStart(8)}  goal      vs the unpaged full list (${base.toFixed(0)} ms)`);
     for (const x of timings) {

@@ -142,7 +142,13 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     const exam = ctx.ws.getExam(examId);
     if (!exam) return;
     // Nothing marked: no groups to prepare, and no engine to start for them.
-    if (!ctx.reviewIndex(examId).rows().some((r) => listOf(r) !== null)) return;
+    if (
+      !ctx
+        .reviewIndex(examId)
+        .rows()
+        .some((r) => listOf(r) !== null)
+    )
+      return;
     for (const q of exam.questions) {
       if (signal.aborted || ctx.grading()) return;
       try {

@@ -40,18 +40,20 @@ const LATER: [string, string, string][] = [
  * is set, held until it is opened: the background work is then surely in the middle of a comparison.
  */
 type Watched = { calls: number; gate: Promise<void> | null; entered: (() => void) | null };
-const watched = (w: Watched) => async (o: { onNotice: (m: string) => void }): Promise<Engine> => {
-  const e = await createEngine({ sympy: false, onNotice: o.onNotice });
-  return {
-    ...e,
-    equivalentLists: async (a, b, d) => {
-      w.calls++;
-      w.entered?.();
-      if (w.gate) await w.gate;
-      return e.equivalentLists!(a, b, d);
-    },
+const watched =
+  (w: Watched) =>
+  async (o: { onNotice: (m: string) => void }): Promise<Engine> => {
+    const e = await createEngine({ sympy: false, onNotice: o.onNotice });
+    return {
+      ...e,
+      equivalentLists: async (a, b, d) => {
+        w.calls++;
+        w.entered?.();
+        if (w.gate) await w.gate;
+        return e.equivalentLists!(a, b, d);
+      },
+    };
   };
-};
 
 /** Marks per student and question, as the workspace keeps them (each item's mark, the total, the status). */
 const marksOf = (service: AppService, examId: string) =>
@@ -142,7 +144,10 @@ describe('answer groups prepared in the background', () => {
       // The grade done, the groups are prepared again, and are those of the responses now marked.
       await service.groupsPrepared();
       const groups = await call('groups.list', { examId, questionId: 'q1' });
-      assert.equal(groups.reduce((n, g) => n + g.responseIds.length, 0), FIRST.length + LATER.length);
+      assert.equal(
+        groups.reduce((n, g) => n + g.responseIds.length, 0),
+        FIRST.length + LATER.length,
+      );
     } finally {
       await service.close();
     }
@@ -167,7 +172,10 @@ describe('answer groups prepared in the background', () => {
     const again = openService(join(dir, 'close.sqlite'), { createEngine: watched(w2) });
     try {
       const groups = await serviceApi(() => again).call('groups.list', { examId: s.examId, questionId: 'q1' });
-      assert.equal(groups.reduce((n, g) => n + g.responseIds.length, 0), FIRST.length);
+      assert.equal(
+        groups.reduce((n, g) => n + g.responseIds.length, 0),
+        FIRST.length,
+      );
     } finally {
       await again.close();
     }
