@@ -149,6 +149,12 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
         .some((r) => listOf(r) !== null)
     )
       return;
+    // An engine that can't start is said when the groups are opened, not tried again for each question here.
+    const started = await ctx.engine().then(
+      () => true,
+      () => false,
+    );
+    if (!started) return;
     for (const q of exam.questions) {
       if (signal.aborted || ctx.grading()) return;
       try {
