@@ -5,7 +5,7 @@
 //
 // The groups are the engine's (review/groups.ts `answerGroupsOf`), the same whoever asks: the
 // background work only asks earlier, at low priority (it yields between two comparisons of
-// lists), and never writes a mark. It stops when a grade starts, when a scheme preview starts and
+// lists, and waits while a comparison someone asked for runs), and never writes a mark. It stops when a grade starts, when a scheme preview starts and
 // when the app closes; what it decided is kept (the engine's memo and the workspace's verdict
 // store), so stopping loses nothing but time. A request for a question the background work is
 // comparing waits for that comparison rather than starting its own.
@@ -29,6 +29,16 @@ const loaded = new WeakMap<AppContext, Set<string>>();
 
 /** One turn of the event loop: requests waiting (a list page, a keystroke) go first. */
 const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** Comparisons someone is waiting for (not the background's), per context, and who waits for them to end. */
+const asked = new WeakMap<AppContext, { n: number; idle: (() => void)[] }>();
+
+/** The background's pause between two comparisons: a turn of the event loop, and none while a comparison someone asked for runs. */
+async function giveWay(ctx: AppContext): Promise<void> {
+  await yieldTurn();
+  const a = asked.get(ctx);
+  if (a && a.n > 0) await new Promise<void>((r) => a.idle.push(r));
+}
 
 /** The answer groups of one question, as groups.list gives them; `run` for the background's pace and stop. */
 export async function questionGroups(ctx: AppContext, examId: string, questionId: string, run: GroupRun = {}): Promise<Groups> {
@@ -58,7 +68,18 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
     }
     return questionGroups(ctx, examId, questionId, run);
   }
+  // Asked for (not the background's): the background waits while it runs.
+  const foreground = !run.signal;
+  let a = asked.get(ctx);
+  if (!a) asked.set(ctx, (a = { n: 0, idle: [] }));
+  if (foreground) a.n++;
   const groups = compare(ctx, engine, examId, q, version, run);
+  if (foreground)
+    void groups
+      .catch(() => {})
+      .finally(() => {
+        if (--a.n === 0) for (const r of a.idle.splice(0)) r();
+      });
   const mine = { version, engine, groups };
   inFlight.set(cacheKey, mine);
   try {
@@ -158,7 +179,7 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     for (const q of exam.questions) {
       if (signal.aborted || ctx.grading()) return;
       try {
-        await questionGroups(ctx, examId, q.id, { signal, between: yieldTurn });
+        await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx) });
       } catch (e) {
         // Stopped, or the engine failed: the groups are compared when they are opened, as before.
         if (!(e instanceof GroupsStopped) && process.env.EQUIMARK_DEBUG) console.error(e);
