@@ -76,6 +76,8 @@ export class AppContext {
   readonly reviews: ReviewIndexes;
   /** Answer groups per question, kept while none of the question's rows changes (review-index.ts `questionVersion`). */
   readonly groupCache = new Map<string, { version: string; engine: Engine; groups: unknown }>();
+  /** Set when the service closes: no background work starts after it. */
+  closing = false;
 
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);

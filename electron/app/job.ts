@@ -5,6 +5,7 @@
 import { ApiFailure, type GradeProgress } from '../../shared/api.ts';
 import { grade, markPending, type EngineError } from '../engine/grade.ts';
 import type { AppContext } from './context.ts';
+import { prepareGroups, stopGroupPrep } from './answer-groups.ts';
 
 /** The job name of a re-marking run (scheme changed; nothing is read again). */
 export const REMARK = 'marking only (the scheme changed)';
@@ -161,8 +162,11 @@ export async function runStretch(ctx: AppContext, j: Job, opts: { rereadOthers?:
   j.phaseStart = Date.now();
   j.finishedAtStart = ctx.ws.progressCounts(j.examId).marked;
   j.samples = [];
+  // The answer groups prepared in the background give way to grading (they resume when it is done).
+  const prepStopped = stopGroupPrep(ctx);
   j.run = (async () => {
     try {
+      await prepStopped;
       const summary = await grade({
         workspace: ctx.ws,
         exam: lx,
@@ -200,6 +204,7 @@ export async function runStretch(ctx: AppContext, j: Job, opts: { rereadOthers?:
       j.runSeconds += (Date.now() - j.stretchStart) / 1000;
       if (technique.dispose) await technique.dispose().catch(() => {});
     }
+    if (j.state === 'done') prepareGroups(ctx, j.examId, 'graded');
   })();
 }
 
@@ -232,8 +237,10 @@ export function remarkStretch(ctx: AppContext, j: Job): void {
   j.phaseDone = 0;
   j.phaseTotal = ctx.ws.pending(j.examId, 'mark').length;
   j.samples = [];
+  const prepStopped = stopGroupPrep(ctx);
   j.run = (async () => {
     try {
+      await prepStopped;
       const engine = await ctx.engine();
       const { engineErrors } = await markPending({
         workspace: ctx.ws,
@@ -260,5 +267,6 @@ export function remarkStretch(ctx: AppContext, j: Job): void {
     } finally {
       j.runSeconds += (Date.now() - j.stretchStart) / 1000;
     }
+    if (j.state === 'done') prepareGroups(ctx, j.examId, 'graded');
   })();
 }

@@ -15,6 +15,7 @@ import { settingsHandlers } from './handlers/settings.ts';
 import { regradeHandlers } from './handlers/regrades.ts';
 import { modelHandlers } from './handlers/models.ts';
 import { schemePreviewHandlers, stopPreview } from './handlers/scheme-preview.ts';
+import { groupPrepDone, stopGroupPrep } from './answer-groups.ts';
 
 export { gpuWatts, type ServiceOptions } from './context.ts';
 
@@ -44,13 +45,20 @@ export class AppService {
     return this.#ctx.ws;
   }
 
+  /** The end of the answer groups' background preparation (now if none runs): for tests and the bench. */
+  groupsPrepared(): Promise<void> {
+    return groupPrepDone(this.#ctx);
+  }
+
   handlers(): ApiHandlers {
     return this.#handlers;
   }
 
   async close(): Promise<void> {
     const ctx = this.#ctx;
+    ctx.closing = true;
     ctx.job?.controller.abort();
+    await stopGroupPrep(ctx);
     await ctx.job?.run?.catch(() => {});
     await stopPreview(ctx);
     await ctx.downloads.close();

@@ -2,14 +2,15 @@
 // a group's equations reaches only the members whose own list is the one edited (the engine's
 // correctionReach); groups.preview shows each member, its marks now and after, before anything
 // is saved.
-import { ApiFailure, type ApiHandlers, type ApiResponse, type ReviewRow } from '../../../shared/api.ts';
-import { answerGroupsOf, correctionReach, NOT_REACHED } from '../../engine/review/groups.ts';
+import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
+import { correctionReach, NOT_REACHED } from '../../engine/review/groups.ts';
+import { questionGroups } from '../answer-groups.ts';
 import { effectiveTotal } from '../../engine/review/state.ts';
 import { marksFor } from '../../engine/grade.ts';
 import type { ResponseSummary } from '../../engine/store/workspace.ts';
 import { invalid, notFound, type AppContext } from '../context.ts';
 import { correct, override } from '../detail.ts';
-import { equationToLatex, equationToSympy, parseEquation } from '../../../shared/equation/index.ts';
+import { equationToSympy, parseEquation } from '../../../shared/equation/index.ts';
 
 type Handlers = Pick<ApiHandlers, 'groups.list' | 'groups.preview' | 'groups.apply'>;
 
@@ -38,54 +39,8 @@ function canonical(ctx: AppContext, examId: string, questionId: string, sources:
 
 export function groupHandlers(ctx: AppContext): Handlers {
   return {
-    'groups.list': async ({ examId, questionId }) => {
-      const exam = ctx.exam(examId);
-      const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
-      // Kept while no row of the question changes: opening the view again, or another question
-      // and back, costs nothing; the first time reads the question's rows in bulk (one index).
-      // (And while the engine is the same one: another engine, with other settings, may prove other lists equivalent.)
-      const version = ctx.reviewIndex(examId).questionVersion(questionId);
-      const engine = await ctx.engine();
-      const cacheKey = `${examId}\u0000${questionId}`;
-      const cached = ctx.groupCache.get(cacheKey);
-      if (cached?.version === version && cached.engine === engine) return cached.groups as ApiResponse<'groups.list'>;
-      // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
-      engine.warm?.();
-      const variables = q.variables.map((v) => v.name);
-      // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
-      // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
-      // decided before; so are the canonical keys of the lists' equations.
-      engine.setVerdictStore?.(ctx.ws.decidedStore());
-      // The question's rows from the review index (kept current from the change log), not read
-      // again from the workspace: each row's list is its `group` (the sources, sorted), and a row
-      // with no total is not marked yet (effectiveTotal).
-      const rows = ctx
-        .reviewIndex(examId)
-        .rows()
-        .filter((r) => r.questionId === questionId);
-      let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
-      try {
-        groups = await answerGroupsOf(engine, q, rows, (r) => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null), ctx.ws);
-      } finally {
-        ctx.ws.flushDecided();
-      }
-      const out = groups.map((g) => {
-        const totals = new Set(g.members.map((m) => m.total));
-        return {
-          key: g.key,
-          // An equation the grammar can't parse is shown as it is written.
-          equations: (JSON.parse(g.key) as string[]).map((s) => {
-            const p = parseEquation(s, { variables });
-            return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
-          }),
-          responseIds: g.members.map((m) => m.responseId),
-          total: totals.size === 1 ? [...totals][0] : null,
-        };
-      });
-      // Only if nothing changed while the engine compared lists (a grading job may be marking).
-      if (ctx.reviewIndex(examId).questionVersion(questionId) === version) ctx.groupCache.set(cacheKey, { version, engine, groups: out });
-      return out;
-    },
+    // Prepared in the background when the exam's marks came (answer-groups.ts); else compared now.
+    'groups.list': ({ examId, questionId }) => questionGroups(ctx, examId, questionId),
 
     'groups.preview': async ({ responseIds, from, equations }) => {
       const { rows, examId, questionId } = members(ctx, responseIds);

@@ -1,6 +1,7 @@
 // The review list and one response: its detail, a corrected equation list, an override.
 import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
+import { prepareGroups } from '../answer-groups.ts';
 import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
 
 type Handlers = Pick<
@@ -20,6 +21,8 @@ export function reviewHandlers(ctx: AppContext): Handlers {
         ...(limit ? { limit } : {}),
         ...(locate !== undefined ? { locate } : {}),
       });
+      // The exam's list is loaded: its answer groups are prepared in the background (answer-groups.ts).
+      prepareGroups(ctx, examId, 'loaded');
       return {
         rows: page.rows,
         items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),

@@ -8,6 +8,7 @@ import { ExamError, validateExam } from '../../engine/io/exam.ts';
 import { previewScheme, PreviewStopped } from '../../engine/preview-scheme.ts';
 import { overrideCases } from '../../engine/review/override-cases.ts';
 import { notFound, type AppContext } from '../context.ts';
+import { stopGroupPrep } from '../answer-groups.ts';
 
 type Handlers = Pick<ApiHandlers, 'scheme.preview' | 'scheme.previewStatus' | 'scheme.previewDiscard' | 'overrides.cases'>;
 
@@ -31,6 +32,9 @@ export async function stopPreview(ctx: AppContext): Promise<void> {
   await r.run;
 }
 
+/** Whether a scheme preview is running (the answer groups' background work waits for it). */
+export const previewRunning = (ctx: AppContext): boolean => runs.get(ctx)?.status.state === 'running';
+
 const statusOf = (ctx: AppContext): SchemePreviewStatus => {
   const r = runs.get(ctx);
   return r ? { ...r.status } : IDLE;
@@ -42,6 +46,8 @@ export function schemePreviewHandlers(ctx: AppContext): Handlers {
       if (ctx.grading())
         throw new ApiFailure({ code: 'conflict', message: 'grading or re-marking is running: preview the change when it is done (or pause it)' });
       await stopPreview(ctx);
+      // The answer groups prepared in the background give way to the preview (its pairs go to the same Z3 workers).
+      await stopGroupPrep(ctx);
       let lx: ReturnType<typeof validateExam>;
       try {
         lx = validateExam(exam);

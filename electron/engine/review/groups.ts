@@ -78,6 +78,20 @@ async function sameLists(engine: GroupEngine, domainKey: string, a: string, b: s
 }
 
 /**
+ * How a caller in the background runs the grouping: `signal` stops it between two comparisons of
+ * lists (it then throws GroupsStopped; pairs decided so far are kept, as always), and `between`
+ * is awaited before each comparison not decided before (a yield, so the work gives way to others).
+ */
+export type GroupRun = { signal?: AbortSignal; between?: () => Promise<void> };
+
+/** Thrown by answerGroupsOf when its run's signal stops it. */
+export class GroupsStopped extends Error {
+  constructor() {
+    super('answer groups: stopped');
+  }
+}
+
+/**
  * Group read and marked responses by what their lists say, largest group first. `rows` are the
  * question's responses (those not read or not marked are left out).
  */
@@ -100,7 +114,16 @@ export async function answerGroupsOf<R>(
   rows: readonly R[],
   listOf: (r: R) => readonly string[] | null,
   keyStore?: CanonicalKeyStore,
+  run: GroupRun = {},
 ): Promise<AnswerGroup<R>[]> {
+  const stopped = () => {
+    if (run.signal?.aborted) throw new GroupsStopped();
+  };
+  const decide = (a: Equation[], b: Equation[], domain: Domain) => async (): Promise<boolean> => {
+    await run.between?.();
+    stopped();
+    return equivalent(engine, a, b, domain);
+  };
   const domain = questionDomain(question);
   const domainKey = `${question.id}\u0000${JSON.stringify(domain)}`;
   const variables = question.variables.map((v) => v.name);
@@ -154,6 +177,7 @@ export async function answerGroupsOf<R>(
     else same.set(ck, { key: k, members: [...buckets.get(k)!] });
   }
   if (added.length) keyStore?.putCanonicalKeys(space, added);
+  stopped();
   const firsts = [...same.values()].sort((a, b) => b.members.length - a.members.length);
   const groups: AnswerGroup<R>[] = [];
   for (const { key: k, members } of firsts) {
@@ -162,7 +186,7 @@ export async function answerGroupsOf<R>(
     if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
       for (const g of groups) {
         const theirs = parse(g.key);
-        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, () => equivalent(engine, mine, theirs, domain)))) {
+        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, decide(mine, theirs, domain)))) {
           home = g;
           break;
         }

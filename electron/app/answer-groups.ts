@@ -1,0 +1,207 @@
+// A question's answer groups as groups.list gives them, kept per question version
+// (ctx.groupCache), and prepared in the background once an exam's marks are there (a grading job
+// done, or the exam's review list first loaded), so opening a question's groups reads them
+// instead of waiting for the engine to compare its lists (about 2 s for 22,000 responses).
+//
+// The groups are the engine's (review/groups.ts `answerGroupsOf`), the same whoever asks: the
+// background work only asks earlier, at low priority (it yields between two comparisons of
+// lists, and waits while a comparison someone asked for runs), and never writes a mark. It stops when a grade starts, when a scheme preview starts and
+// when the app closes; what it decided is kept (the engine's memo and the workspace's verdict
+// store), so stopping loses nothing but time. A request for a question the background work is
+// comparing waits for that comparison rather than starting its own.
+import type { ApiResponse, ReviewRow } from '../../shared/api.ts';
+import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
+import { answerGroupsOf, GroupsStopped, type GroupRun } from '../engine/review/groups.ts';
+import type { Engine } from '../engine/decide/engine-factory.ts';
+import { notFound, type AppContext } from './context.ts';
+import { previewRunning } from './handlers/scheme-preview.ts';
+
+type Groups = ApiResponse<'groups.list'>;
+
+/** Comparisons in progress, per question (`exam\0question`), with what they were started on. */
+const running = new WeakMap<AppContext, Map<string, { version: string; engine: Engine; groups: Promise<Groups> }>>();
+
+/** The background preparation in progress, per context. */
+const prep = new WeakMap<AppContext, { examId: string; controller: AbortController; run: Promise<void> }>();
+
+/** The exams whose list was loaded (or graded) in this service: their groups were prepared once. */
+const loaded = new WeakMap<AppContext, Set<string>>();
+
+/** One turn of the event loop: requests waiting (a list page, a keystroke) go first. */
+const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** Comparisons someone is waiting for (not the background's), per context, and who waits for them to end. */
+const asked = new WeakMap<AppContext, { n: number; idle: (() => void)[] }>();
+
+/** The background's pause between two comparisons: a turn of the event loop, and none while a comparison someone asked for runs. */
+async function giveWay(ctx: AppContext): Promise<void> {
+  await yieldTurn();
+  const a = asked.get(ctx);
+  if (a && a.n > 0) await new Promise<void>((r) => a.idle.push(r));
+}
+
+/** The answer groups of one question, as groups.list gives them; `run` for the background's pace and stop. */
+export async function questionGroups(ctx: AppContext, examId: string, questionId: string, run: GroupRun = {}): Promise<Groups> {
+  const exam = ctx.exam(examId);
+  const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
+  // Kept while no row of the question changes: opening the view again, or another question
+  // and back, costs nothing; the first time reads the question's rows in bulk (one index).
+  // (And while the engine is the same one: another engine, with other settings, may prove other lists equivalent.)
+  const version = ctx.reviewIndex(examId).questionVersion(questionId);
+  const engine = await ctx.engine();
+  const cacheKey = `${examId}\u0000${questionId}`;
+  const cached = ctx.groupCache.get(cacheKey);
+  if (cached?.version === version && cached.engine === engine) return cached.groups as Groups;
+  let inFlight = running.get(ctx);
+  if (!inFlight) running.set(ctx, (inFlight = new Map()));
+  const other = inFlight.get(cacheKey);
+  if (other && other.engine === engine) {
+    // A comparison of this question in progress: of these rows, its answer is this one's; of
+    // rows since changed (a mark typed), most of its pairs of lists are this one's, decided once
+    // (the engine's memo) rather than by two comparisons side by side.
+    try {
+      const theirs = await other.groups;
+      if (other.version === version) return theirs;
+    } catch (e) {
+      // The background's comparison was stopped (a grade started): this request compares on its own.
+      if (!(e instanceof GroupsStopped) || run.signal?.aborted) throw e;
+    }
+    return questionGroups(ctx, examId, questionId, run);
+  }
+  // Asked for (not the background's): the background waits while it runs.
+  const foreground = !run.signal;
+  let a = asked.get(ctx);
+  if (!a) asked.set(ctx, (a = { n: 0, idle: [] }));
+  if (foreground) a.n++;
+  const groups = compare(ctx, engine, examId, q, version, run);
+  if (foreground)
+    void groups
+      .catch(() => {})
+      .finally(() => {
+        if (--a.n === 0) for (const r of a.idle.splice(0)) r();
+      });
+  const mine = { version, engine, groups };
+  inFlight.set(cacheKey, mine);
+  try {
+    return await groups;
+  } finally {
+    if (inFlight.get(cacheKey) === mine) inFlight.delete(cacheKey);
+  }
+}
+
+async function compare(
+  ctx: AppContext,
+  engine: Engine,
+  examId: string,
+  q: ReturnType<AppContext['exam']>['questions'][number],
+  version: string,
+  run: GroupRun,
+): Promise<Groups> {
+  // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
+  engine.warm?.();
+  const variables = q.variables.map((v) => v.name);
+  // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
+  // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
+  // decided before; so are the canonical keys of the lists' equations.
+  engine.setVerdictStore?.(ctx.ws.decidedStore());
+  // The question's rows from the review index (kept current from the change log), not read
+  // again from the workspace: each row's list is its `group` (the sources, sorted), and a row
+  // with no total is not marked yet (effectiveTotal).
+  const rows = ctx
+    .reviewIndex(examId)
+    .rows()
+    .filter((r) => r.questionId === q.id);
+  let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
+  try {
+    groups = await answerGroupsOf(engine, q, rows, listOf, ctx.ws, run);
+  } finally {
+    ctx.ws.flushDecided();
+  }
+  const out = groups.map((g) => {
+    const totals = new Set(g.members.map((m) => m.total));
+    return {
+      key: g.key,
+      // An equation the grammar can't parse is shown as it is written.
+      equations: (JSON.parse(g.key) as string[]).map((s) => {
+        const p = parseEquation(s, { variables });
+        return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
+      }),
+      responseIds: g.members.map((m) => m.responseId),
+      total: totals.size === 1 ? [...totals][0] : null,
+    };
+  });
+  // Only if nothing changed while the engine compared lists (a grading job may be marking).
+  if (ctx.reviewIndex(examId).questionVersion(q.id) === version) ctx.groupCache.set(`${examId}\u0000${q.id}`, { version, engine, groups: out });
+  return out;
+}
+
+/** A row's list (its sources, sorted), or null for a row not read or not marked. */
+const listOf = (r: ReviewRow): string[] | null => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null);
+
+/**
+ * Prepare the answer groups of every question of the exam in the background (see the header),
+ * unless a grading job is running or the exam has nothing marked. Returns at once; a preparation
+ * already running for another exam is stopped first.
+ */
+export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | 'loaded'): void {
+  if (ctx.grading() || ctx.closing || previewRunning(ctx)) return;
+  let seen = loaded.get(ctx);
+  if (!seen) loaded.set(ctx, (seen = new Set()));
+  // A list loaded again (each page, each filter asks) prepares nothing more: a question changed
+  // since is compared when it is opened (a few hundred ms: its other lists' pairs are decided).
+  if (why === 'loaded' && seen.has(examId)) return;
+  seen.add(examId);
+  const current = prep.get(ctx);
+  if (current && !current.controller.signal.aborted && current.examId === examId && why === 'loaded') return;
+  current?.controller.abort();
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const run = (async () => {
+    await current?.run;
+    await yieldTurn(); // after the reply that asked for it
+    if (signal.aborted || ctx.grading()) return;
+    const exam = ctx.ws.getExam(examId);
+    if (!exam) return;
+    // Nothing marked: no groups to prepare, and no engine to start for them.
+    if (
+      !ctx
+        .reviewIndex(examId)
+        .rows()
+        .some((r) => listOf(r) !== null)
+    )
+      return;
+    // An engine that can't start is said when the groups are opened, not tried again for each question here.
+    const started = await ctx.engine().then(
+      () => true,
+      () => false,
+    );
+    if (!started) return;
+    for (const q of exam.questions) {
+      if (signal.aborted || ctx.grading()) return;
+      try {
+        await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx) });
+      } catch (e) {
+        // Stopped, or the engine failed: the groups are compared when they are opened, as before.
+        if (!(e instanceof GroupsStopped) && process.env.EQUIMARK_DEBUG) console.error(e);
+        if (signal.aborted) return;
+      }
+    }
+  })();
+  prep.set(ctx, { examId, controller, run });
+  void run.finally(() => {
+    if (prep.get(ctx)?.run === run) prep.delete(ctx);
+  });
+}
+
+/** Stop the background preparation (a grade or a scheme preview starts, the app closes); resolves once it has stopped. */
+export async function stopGroupPrep(ctx: AppContext): Promise<void> {
+  const p = prep.get(ctx);
+  if (!p) return;
+  p.controller.abort();
+  await p.run;
+}
+
+/** The background preparation's end (now if none runs): for tests and the bench. */
+export async function groupPrepDone(ctx: AppContext): Promise<void> {
+  await prep.get(ctx)?.run;
+}
