@@ -61,6 +61,9 @@ export const CORRECTION = new RegExp(
     // "N = m g sinθ no - cosθ"); "no friction", "no S dependence" are not revisions.
     String.raw`\bno,?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\b`,
     String.raw`(?:\.\.\.|…)\s*no\b`,
+    String.raw`\b(?:hmm+|uh+|um+),?\s+no\b`,
+    // "…, redo:" (the working that follows replaces what came before).
+    String.raw`\bredo(?:ing)?\b\s*[:,.!]`,
     String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF])\s+no\s*[-–—]\s`,
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,

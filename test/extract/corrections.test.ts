@@ -202,3 +202,10 @@ test('"scrap that line", "discard that", "erase that" take back the line as "scr
     assert.deepEqual(sources(text), ['Eq(t, 2*L/c)'], text);
   }
 });
+
+test('"hmm no" and "redo:" revise what was just written', () => {
+  assert.deepEqual(sources('t = L/c   hmm no, that is one way only\nt = 2L/c'), ['Eq(t, 2*L/c)']);
+  assert.deepEqual(sources('f = kL, forgot the way back, redo:\nf = 2kL'), ['Eq(f, 2*k*L)']);
+  // "redone" in prose is no cue.
+  assert.deepEqual(sources('I redone the sums and t = 2L/c'), ['Eq(t, 2*L/c)']);
+});

@@ -164,3 +164,25 @@ test('"kg m²" after a value is a unit throughout, though m may be a variable; "
   assert.deepEqual(c.eqs, ['Eq(N, m*g*cos(theta))'], 'the magnitude of the normal force is named by "the normal force"');
   assert.equal(c.status, 'read');
 });
+
+test('"e^(" in lower case is the exponential where the question\'s E is an emf; "E/R(1 − …)" leaves the bracket\'s place to the reader', () => {
+  const COIL = Q(
+    [
+      ['E', 'emf of the battery'],
+      ['R', 'resistance'],
+      ['L', 'inductance'],
+      ['I', 'current at time t'],
+      ['t', 'time since the switch closed'],
+    ],
+    't',
+    'A coil of inductance L and a resistor R are connected to a battery of emf E. Find the current I at time t.',
+  );
+  const r = read('I = (E/R)(1 - e^(-Rt/L))', COIL);
+  assert.deepEqual(r.eqs, ['Eq(I, E/R*(1 - exp(-R*t/L)))']);
+  assert.equal(r.status, 'read');
+  // E itself, typed in capitals, is still the emf.
+  assert.deepEqual(read('I = E/R', COIL).eqs, ['Eq(I, E/R)']);
+  const glued = read('I = E/R(1 - e^(-Rt/L))', COIL);
+  assert.deepEqual(glued.eqs, []);
+  assert.match(glued.why, /divides by the bracket too/);
+});
