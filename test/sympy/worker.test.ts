@@ -162,7 +162,13 @@ describe('SymPy worker', { skip }, () => {
 
   test('hostile: a simplify that would run for minutes ends within its limit, and the next succeeds', async () => {
     const t0 = performance.now();
-    await rejects(w.simplify(ex('(sin(x) + cos(y) + tan(z) + exp(x) + log(y))**20'), positive('x', 'y', 'z'), { timeoutMs: 2000 }), 'timeout', /time limit/);
+    // The worker's own time limit normally answers first; on a loaded machine the client's hard
+    // limit may kill it first (and restart it). Either way the request ends within its limit.
+    await rejects(
+      w.simplify(ex('(sin(x) + cos(y) + tan(z) + exp(x) + log(y))**20'), positive('x', 'y', 'z'), { timeoutMs: 2000 }),
+      'timeout',
+      /time limit|longer than 2000 ms.*restarted/,
+    );
     const took = performance.now() - t0;
     assert.ok(took < 2500, `took ${took} ms`);
     assert.equal(await w.proveEntailment(eq('Eq(y, exp(2*x))'), eq('Eq(y, exp(x)**2)'), real('x', 'y')), 'proved');
@@ -178,7 +184,8 @@ describe('SymPy worker', { skip }, () => {
     const [a, b] = await Promise.all(queued);
     assert.ok('expr' in a && a.expr.text === '5*x');
     assert.ok('expr' in b && b.expr.text === 'y**2');
-    assert.equal(w.status().restarts, restartsBefore + 1);
+    // At least the one restart (a loaded machine may need another for the new worker to start).
+    assert.ok(w.status().restarts >= restartsBefore + 1, `restarts ${w.status().restarts}, before ${restartsBefore}`);
   });
 
   test('a crash fails only that request; several in flight get their own answers', async () => {
