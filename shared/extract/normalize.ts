@@ -345,15 +345,19 @@ const SUPERSCRIPT: Record<string, string> = {
  * never lost to a letter read as a variable.
  */
 export function sciToPlain(src: Mapped): Mapped {
+  return replaceMatches(src, /(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)[eE]([+-]?\d+)(?![A-Za-z0-9_.])/g, (m) => `(${m[1]}*10^(${m[2]}))`);
+}
+
+/** Each match of a global regex replaced, the offsets back to the original kept (Builder). */
+function replaceMatches(src: Mapped, re: RegExp, by: (m: RegExpMatchArray) => string): Mapped {
   const s = src.text;
-  const re = /(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)[eE]([+-]?\d+)(?![A-Za-z0-9_.])/g;
   if (!re.test(s)) return src;
   re.lastIndex = 0;
   const b = new Builder(src);
   let i = 0;
   for (const m of s.matchAll(re)) {
     for (; i < m.index!; i++) b.copy(i);
-    b.put(`(${m[1]}*10^(${m[2]}))`, m.index!, m.index! + m[0].length);
+    b.put(by(m), m.index!, m.index! + m[0].length);
     i = m.index! + m[0].length;
   }
   for (; i < s.length; i++) b.copy(i);
@@ -430,19 +434,7 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
  * digits glued on, "log2", "log10 x", is a log to that base) and not before a bracket ("ln2(x)").
  */
 export function lnOfNumber(src: Mapped): Mapped {
-  const s = src.text;
-  const re = /(?<![A-Za-z0-9_])ln(\d+)(?![A-Za-z0-9_.(])/g;
-  if (!re.test(s)) return src;
-  re.lastIndex = 0;
-  const b = new Builder(src);
-  let i = 0;
-  for (const m of s.matchAll(re)) {
-    for (; i < m.index!; i++) b.copy(i);
-    b.put(`ln(${m[1]})`, m.index!, m.index! + m[0].length);
-    i = m.index! + m[0].length;
-  }
-  for (; i < s.length; i++) b.copy(i);
-  return b.done();
+  return replaceMatches(src, /(?<![A-Za-z0-9_])ln(\d+)(?![A-Za-z0-9_.(])/g, (m) => `ln(${m[1]})`);
 }
 
 /** Full normalisation: LaTeX (when present), then unicode, e-notation and logs of numbers. */
