@@ -278,7 +278,13 @@ function readExpression(ctx: Ctx, run: Run): void {
   // "600 kg/m³": the rest of a unit glued to the unit word before it.
   if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && t[0].kind === 'op' && t[0].text === '/' && !t[0].sp) return;
   // "360 kg m²": more of a unit after a unit word that follows a value.
-  if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && ['num', 'rp'].includes(toks[realStart - 2]?.kind ?? '') && parseUnit(t.map((x) => x.text).join('')).ok) return;
+  if (
+    before?.kind === 'word' &&
+    UNIT_WORDS.has(before.text) &&
+    ['num', 'rp'].includes(toks[realStart - 2]?.kind ?? '') &&
+    parseUnit(t.map((x) => x.text).join('')).ok
+  )
+    return;
   // "its weight mg", "carries energy hf": maths right after a noun naming a quantity the question
   // has no variable for is that quantity's value, left out (gold convention 3).
   if (before?.kind === 'word' && ctx.lex.labelKind(before.text) === 'other') {

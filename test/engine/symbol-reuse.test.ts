@@ -122,7 +122,10 @@ test('grading stores the reading at needs-review with the flag; equations.csv an
     assert.ok(!chips(byStudent.get('S2')!, exam.exam).includes('symbol-reused'));
     assert.equal(ws.getExtraction(byStudent.get('S2')!.id)!.status, 'read');
     const csv = equationsCsv(ws, exam.exam);
-    assert.match(csv.split('\n').find((l) => l.startsWith('S1,'))!, /needs-review.*symbol-reused/);
+    assert.match(
+      csv.split('\n').find((l) => l.startsWith('S1,'))!,
+      /needs-review.*symbol-reused/,
+    );
   } finally {
     ws.close();
   }

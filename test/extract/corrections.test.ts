@@ -183,7 +183,10 @@ test('a bare "no" turning on what was just written is a correction cue; "no" in 
 test('a chain revised by one equation: which link was wrong is not said, so the response needs review, kept as written', () => {
   const r = x('t = L/c + L/c = L/c\nthe answer above has a typo, it should read t = 2L/c');
   assert.equal(r.status, 'needs-review');
-  assert.ok(r.equations.some((e) => e.source === 'Eq(L/c + L/c, L/c)'), 'the chain stays as written');
+  assert.ok(
+    r.equations.some((e) => e.source === 'Eq(L/c + L/c, L/c)'),
+    'the chain stays as written',
+  );
   assert.ok(r.notes.some((n) => n.kind === 'correction'));
 });
 

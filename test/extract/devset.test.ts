@@ -35,28 +35,32 @@ test('no blank, attachment-only or words-only response gets an equation', { skip
   assert.ok(checked >= 5);
 });
 
-test('coverage >= 85% and precision >= 98% against gold (the calibration issue\'s goals for this set; the eval loop and its comparer)', { skip, timeout: 120_000 }, async () => {
-  const engine = await createEngine();
-  try {
-    const { report } = await runEval({
-      exam: set!.exam,
-      engine,
-      technique: await resolveTechnique('embedded'),
-      responses: set!.responses,
-      gold: set!.gold,
-      marks: false,
-    });
-    const msg = formatFiguresReport(report, { wrong: true });
-    assert.equal(emptyViolations(report).length, 0, msg);
-    assert.equal(report.problems.length, 0, msg);
-    assert.ok(report.coverage.coverage >= 0.85, msg);
-    assert.ok(report.coverage.precision >= 0.98, msg);
-    // The calibrated figure too: a read on gold marked ambiguous counts as an error of confidence.
-    const read = report.calibration.rows.find((r) => r.status === 'read')!;
-    assert.ok((read.precision ?? 0) >= 0.98, msg);
-    // Table I counts the same decisions.
-    assert.equal(report.tableOne.correct, report.accuracy.correct);
-  } finally {
-    await engine.close();
-  }
-});
+test(
+  "coverage >= 85% and precision >= 98% against gold (the calibration issue's goals for this set; the eval loop and its comparer)",
+  { skip, timeout: 120_000 },
+  async () => {
+    const engine = await createEngine();
+    try {
+      const { report } = await runEval({
+        exam: set!.exam,
+        engine,
+        technique: await resolveTechnique('embedded'),
+        responses: set!.responses,
+        gold: set!.gold,
+        marks: false,
+      });
+      const msg = formatFiguresReport(report, { wrong: true });
+      assert.equal(emptyViolations(report).length, 0, msg);
+      assert.equal(report.problems.length, 0, msg);
+      assert.ok(report.coverage.coverage >= 0.85, msg);
+      assert.ok(report.coverage.precision >= 0.98, msg);
+      // The calibrated figure too: a read on gold marked ambiguous counts as an error of confidence.
+      const read = report.calibration.rows.find((r) => r.status === 'read')!;
+      assert.ok((read.precision ?? 0) >= 0.98, msg);
+      // Table I counts the same decisions.
+      assert.equal(report.tableOne.correct, report.accuracy.correct);
+    } finally {
+      await engine.close();
+    }
+  },
+);

@@ -104,7 +104,12 @@ test('which attempt or line to mark is an instruction to the marker ("please onl
 });
 
 test('asking to be marked generously, or hoping for method marks, addresses the marker', () => {
-  for (const s of ['Please mark generously, I know the method.', 'I hope you can give method marks for this line.', 'mark me leniently please', 'Could you award part marks here?']) {
+  for (const s of [
+    'Please mark generously, I know the method.',
+    'I hope you can give method marks for this line.',
+    'mark me leniently please',
+    'Could you award part marks here?',
+  ]) {
     assert.ok(markerSignal(s), s);
   }
   for (const s of ['we hope you can see the pattern', 'could you give the value of g? it is 9.8', 'the chalk will mark the floor']) {

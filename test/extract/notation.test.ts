@@ -103,7 +103,7 @@ test('t½ and t_half name the half-time T (the letter in another case, the subsc
   assert.deepEqual(read('D_kettle = D_0/2', COOLING).eqs, ['Eq(D, D_0/2)']);
 });
 
-test('letters spelling an SI unit after a value are the unit, unless they are the question\'s letters', () => {
+test("letters spelling an SI unit after a value are the unit, unless they are the question's letters", () => {
   const r = read('epsilon_0 = 8.85×10^-12 F/m, q = 2×10^-6 C', SPHERE);
   assert.deepEqual(r.eqs, ['Eq(epsilon_0, 8.85*10**(-12))', 'Eq(q, 2*10**(-6))']);
   assert.equal(r.status, 'read');

@@ -23,7 +23,11 @@ const LIFT: Question = {
 };
 
 test("a '±' whose signs are given situations: both equations as written, needs-review, noted", () => {
-  for (const text of ['T ± mg = ma, + going up, − going down', 'T = m(g +/- a), upper sign when it speeds up going up', 'T = mg ± ma (+ when rising, − when slowing)']) {
+  for (const text of [
+    'T ± mg = ma, + going up, − going down',
+    'T = m(g +/- a), upper sign when it speeds up going up',
+    'T = mg ± ma (+ when rising, − when slowing)',
+  ]) {
     const x = extractEmbedded(text, LIFT);
     assert.equal(x.equations.length, 2, text);
     assert.equal(x.status, 'needs-review', text);

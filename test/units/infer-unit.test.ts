@@ -35,7 +35,7 @@ test('no unit where the kind is unsure or unknown', () => {
   assert.equal(dim(''), null);
 });
 
-test('unitOfKind names the table\'s kinds only', () => {
+test("unitOfKind names the table's kinds only", () => {
   assert.ok(unitOfKind('tension'));
   assert.equal(unitOfKind('happiness'), null);
 });

@@ -129,7 +129,9 @@ export function symbolInTwoRoles(equations: readonly Equation[], units: Readonly
         if (sameDimension(other.dimension, own.dimension)) continue;
         const swapped = new Map(units).set(s, other);
         if (balances(equations[i], swapped) !== true) continue;
-        const j = equations.findIndex((eq, k) => k !== i && checkable[k] && symbolsOf(eq).includes(s) && balances(eq, units) === true && balances(eq, swapped) === false);
+        const j = equations.findIndex(
+          (eq, k) => k !== i && checkable[k] && symbolsOf(eq).includes(s) && balances(eq, units) === true && balances(eq, swapped) === false,
+        );
         if (j >= 0) return { symbol: s, kind, own: j, other: i };
       }
     }

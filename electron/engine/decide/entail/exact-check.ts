@@ -275,9 +275,20 @@ const FALSE_EQ: Equation = { lhs: { kind: 'num', text: '0' }, rhs: { kind: 'num'
  * change with the equation defined between (as for a counterexample, above). A point that only
  * nearly satisfies it ("(v + u)(v − u) = v²" at v = 10⁶, where −u² is small beside v²) is not one.
  */
-export function verifyPremisePoint(eq: Equation, env: Record<string, number>, vars: string[], specs: Map<string, VarSpec>, solve: Solve): VerifiedCounterexample | null {
+export function verifyPremisePoint(
+  eq: Equation,
+  env: Record<string, number>,
+  vars: string[],
+  specs: Map<string, VarSpec>,
+  solve: Solve,
+): VerifiedCounterexample | null {
   const got = verifyCounterexample(eq, FALSE_EQ, env, vars, specs, solve);
-  return got && { ...got, note: got.how === 'exact' ? 'checked exactly in rational arithmetic' : 'a root bracketed with interval arithmetic (a sign change, defined throughout)' };
+  return (
+    got && {
+      ...got,
+      note: got.how === 'exact' ? 'checked exactly in rational arithmetic' : 'a root bracketed with interval arithmetic (a sign change, defined throughout)',
+    }
+  );
 }
 
 /**

@@ -496,7 +496,10 @@ export class Entailer implements EntailmentEngine {
     if (sample.points.length > 0 && (await this.premiseIsIdentity(eq, domain))) {
       const witness: Record<string, string> = {};
       for (const s of syms) witness[s] = formatValue(sample.points[0][s]);
-      return { consistency: { satisfiable: true, method: 'numeric', witness, note: 'an identity, defined at sampled admissible points' }, points: sample.points };
+      return {
+        consistency: { satisfiable: true, method: 'numeric', witness, note: 'an identity, defined at sampled admissible points' },
+        points: sample.points,
+      };
     }
     // Trig/exp/log premise with no sampled solution: Z3 with those terms abstracted (bounded
     // atoms) over-approximates it, so 'unsat' still proves it has no admissible solution.
