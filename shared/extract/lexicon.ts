@@ -346,9 +346,9 @@ export function lexiconFor(q: Question): Lexicon {
   // (not this one's) names that other quantity, not this variable. A word saying whose quantity
   // it is ("t_group", with u the speed of the group) is a subscript like any other.
   const anotherVariablesWord = (root: string, sub: string): boolean => {
+    // The description's words are stems already (words()).
     const w = stem(sub);
-    const has = (set: Set<string>): boolean => [...set].some((x) => stem(x) === w);
-    return !descInfo.some((d) => d.name === root && has(d.words)) && descInfo.some((d) => d.name !== root && has(d.kind));
+    return !descInfo.some((d) => d.name === root && d.words.has(w)) && descInfo.some((d) => d.name !== root && d.kind.has(w));
   };
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.
@@ -375,7 +375,7 @@ export function lexiconFor(q: Question): Lexicon {
     // variable's kind of quantity is that variable (convention 3, by meaning).
     if (sub.length > 1 && anotherVariablesWord(root, sub)) {
       const w = stem(sub);
-      const named = descInfo.filter((d) => d.name !== root && [...d.kind].some((x) => stem(x) === w) && d.name.toLowerCase() === stemSym.toLowerCase());
+      const named = descInfo.filter((d) => d.name !== root && d.kind.has(w) && d.name.toLowerCase() === stemSym.toLowerCase());
       if (named.length === 1) return named[0].name;
     }
     return null;

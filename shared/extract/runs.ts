@@ -179,7 +179,6 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
     const holdsVariable = (y: Tok): boolean => namesVariableInAnyCase(lex, y.text) || !!y.pieces?.some((p) => p.kind === 'sym');
     const opensWithUnitWord = letters[0].text.length >= 2 && !holdsVariable(letters[0]);
     if (!opensWithUnitWord && letters.some(holdsVariable)) continue;
-    if (holdsVariable(letters[0])) continue;
     if (parseUnit(rest.map((y) => y.text).join('')).ok) return k;
   }
   return -1;

@@ -1,9 +1,9 @@
 // One symbol used for two quantities is a reading to doubt (issue 11, "a reused symbol"): T for
 // the tension in "T cos θ = mg" and for the period in "T = 2π/ω" are both read as the question's T,
 // and the marks are computed from a reading that mixes them. Dimensions show it: the equation
-// that uses T for a force doesn't balance with T a time, and balances with T in the unit of
-// another of the question's variables (F, the tension), while another equation of the reading
-// uses T in its own role and balances only that way. Then the reading loses its confidence: a
+// that uses T for a force doesn't balance with T a time, and balances with T a tension (a kind of
+// quantity physicists write T for), while another equation of the reading uses T in its own role
+// and balances only that way. Then the reading loses its confidence: a
 // `read` becomes `needs-review`, flag 'symbol-reused', a note naming both equations. The reading
 // is never changed.
 //
@@ -30,14 +30,22 @@ import { checksReader } from './contradictions.ts';
 
 export const SYMBOL_REUSED_FLAG = 'symbol-reused';
 
-/** Each variable's unit: the exam's, else the one its description implies; variables with neither are absent. */
-export function readingUnits(question: Question): Map<string, Unit> {
+const unitsByQuestion = new WeakMap<Question, Map<string, Unit>>();
+
+/**
+ * Each variable's unit: the exam's, else the one its description implies; variables with neither
+ * are absent. Worked out once per question (grading asks for every reading).
+ */
+export function readingUnits(question: Question): ReadonlyMap<string, Unit> {
+  const hit = unitsByQuestion.get(question);
+  if (hit) return hit;
   const out = new Map<string, Unit>();
   for (const v of question.variables) {
     const declared = v.unit === undefined ? null : parseUnit(v.unit);
     const unit = declared?.ok ? declared.unit : inferredUnit(v.description ?? '');
     if (unit) out.set(v.name, unit);
   }
+  unitsByQuestion.set(question, out);
   return out;
 }
 
