@@ -47,7 +47,8 @@ export type GradeInput =
    * Given equation lists (source 'given'): marked as they are. A file read a piece at a time
    * (readEquationsCsvPieces) is imported a piece at a time, each in its own transaction, so a
    * class's lists are never all in memory; a piece that fails to read stops the import there and
-   * keeps what the pieces before it stored.
+   * keeps what the pieces before it stored (the CLI reads the file's records through first, so a
+   * malformed file fails before anything is stored: checkEquationsCsvRecords).
    */
   | { kind: 'given'; rows: readonly EquationsRow[] | AsyncIterable<readonly EquationsRow[]> }
   /** Nothing new: finish what the workspace holds. */

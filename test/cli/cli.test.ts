@@ -305,25 +305,37 @@ test('a responses CSV with invalid UTF-8 or a NUL byte: exit 1 naming file and l
   }
 });
 
-test('grade --equations: a file read a piece at a time; a bad record in a late piece exits 1 with its line and keeps the lists read before it', async () => {
+test('grade --equations: a file read a piece at a time; a bad record in a late piece exits 1 with its line and stores nothing, earlier lists and marks kept', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eqm-pieces-'));
   try {
     const csv = join(dir, 'lists.csv');
-    // 2,000 rows of 1 KB (an extra column, ignored): two pieces (1 MiB each); the last row is malformed.
+    // A first run stores S0's list; then 2,000 rows of 1 KB (an extra column, ignored): two
+    // pieces (1 MiB each) whose first would replace S0's list, and the last row is malformed.
+    writeFileSync(csv, 'student_id,question_id,equations\nS0,q1,"[""t = u/g""]"\n');
+    const r0 = await cli(['grade', '--exam', DEMO, '--equations', csv, '--out', dir]);
+    assert.equal(r0.code, 0, r0.err);
+    const before = readFileSync(join(dir, 'marks.csv'), 'utf8');
+    const listOfS0 = (ws: Workspace): string[] | undefined => ws.getExtraction(ws.findResponse('demo-physics', 'S0', 'q1')!)?.equations.map((e) => e.source);
+    const ws0 = new Workspace(join(dir, 'workspace.sqlite'));
+    const listBefore = listOfS0(ws0);
+    ws0.close();
+    assert.equal(listBefore?.length, 1);
     const pad = 'x'.repeat(1000);
     const rows = Array.from({ length: 2000 }, (_, i) => `S${i},q1,[],${pad}`);
     rows[1999] = `S1999,q1,"[]" oops,${pad}`;
     writeFileSync(csv, `student_id,question_id,equations,note\n${rows.join('\n')}\n`);
     const r = await cli(['grade', '--exam', DEMO, '--equations', csv, '--out', dir]);
     assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /lists\.csv, line 2001: .*the lists read before it are stored: correct the file and run the same command again/);
+    assert.match(r.err, /lists\.csv, line 2001: /);
+    assert.doesNotMatch(r.err, /read before it/);
     const ws = new Workspace(join(dir, 'workspace.sqlite'));
     try {
-      const n = ws.listResponses('demo-physics').length;
-      assert.ok(n > 500 && n < 1999, `${n} lists stored`);
+      assert.equal(ws.listResponses('demo-physics').length, 1, 'no list of the bad file stored');
+      assert.deepEqual(listOfS0(ws), listBefore, "S0's list as it was");
     } finally {
       ws.close();
     }
+    assert.equal(readFileSync(join(dir, 'marks.csv'), 'utf8'), before, 'marks as they were');
     // A file bad in its first piece stores nothing.
     const dir2 = join(dir, 'first');
     writeFileSync(csv, `student_id,question_id,equations\nS1,q1,"[]" oops\n`);

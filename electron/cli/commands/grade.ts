@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
-import { readEquationsCsvPieces, type EquationsRow } from '../../engine/io/csv/equations.ts';
+import { checkEquationsCsvRecords, readEquationsCsvPieces, type EquationsRow } from '../../engine/io/csv/equations.ts';
 import { CsvFileError } from '../../engine/io/csv/read.ts';
 import { writeClassExports } from '../../engine/io/class-exports.ts';
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
@@ -68,9 +68,13 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
       try {
         return await grade({ workspace: ws, exam, engine, input, technique, keepWaiting: plan.keepWaiting, onProgress: progressPrinter(io) });
       } catch (e) {
-        // A piece of the equations CSV after the first is bad: the pieces before it are stored.
+        // The file was read whole before anything was stored; it changed on disk since, and a piece is bad now.
         if (e instanceof CsvFileError && input.kind === 'given')
-          throw new CsvFileError(`${e.reason} (the lists read before it are stored: correct the file and run the same command again)`, e.line, e.file);
+          throw new CsvFileError(
+            `${e.reason} (the file changed while it was read: the lists read before it are stored; correct the file and run the same command again)`,
+            e.line,
+            e.file,
+          );
         throw e;
       }
     });
@@ -155,19 +159,18 @@ function refuseDroppedQuestions(ws: Workspace, exam: LoadedExam, examPath: strin
 
 /**
  * The equations CSV's rows a piece at a time (a class's file is never held whole), each piece's
- * problems printed as it is read. The first piece is read now, before anything is stored, so a
- * file that is bad from the start (its header, its first rows) changes nothing.
+ * problems printed as it is read. The whole file is first read once as CSV (records only, nothing
+ * kept), so a file malformed anywhere (a late line as much as its header) changes nothing: its
+ * lists would replace earlier ones and move marks in a run that then fails.
  */
 async function givenPieces(file: string, exam: LoadedExam, io: Io): Promise<AsyncIterable<EquationsRow[]>> {
+  await checkEquationsCsvRecords(inputBytes(file, 'equations CSV'), file);
   const pieces = readEquationsCsvPieces(inputBytes(file, 'equations CSV'), (q) => exam.questions.get(q)?.variables, file);
   const print = (p: { rows: EquationsRow[]; problems: { line: number; message: string }[] }): EquationsRow[] => {
     for (const x of p.problems) io.err(`${file}, line ${x.line}: ${x.message}\n`);
     return p.rows;
   };
-  const first = await pieces.next();
   return (async function* () {
-    if (first.done) return;
-    yield print(first.value);
     for await (const p of pieces) yield print(p);
   })();
 }

@@ -150,3 +150,12 @@ export async function* readEquationsCsvPieces(
   const next = equationsRows(variablesOf);
   for await (const table of readCsvPieces(source, EQUATIONS_COLUMNS, file, pieceChars)) yield next(table.rows);
 }
+
+/**
+ * Read an equations CSV through once as CSV (records only, nothing kept), so a file malformed
+ * anywhere throws CsvFileError before any of its lists is stored: an import that would fail at a
+ * late line must not first replace earlier lists and move their marks.
+ */
+export async function checkEquationsCsvRecords(source: ByteSource, file?: string, pieceChars?: number): Promise<void> {
+  for await (const table of readCsvPieces(source, EQUATIONS_COLUMNS, file, pieceChars)) void table;
+}
