@@ -37,6 +37,8 @@ export const KNOWN_FLAGS = [
   'contradiction',
   /** The reading uses one symbol for two quantities, which dimensions show (see the 'symbol-reused' note). */
   'symbol-reused',
+  /** A quantity with units is an exponent or a function's argument, or is raised to a power made of quantities (see the note). */
+  'dimensioned-argument',
 ] as const;
 export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
 export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');
@@ -73,6 +75,7 @@ export type UnreadSpan = z.infer<typeof UnreadSpanSchema>;
  *  - 'ambiguous'     the text can honestly be read in more than one way (see `alternatives`);
  *  - 'contradiction' two equations of the reading can't both hold (the pair is named);
  *  - 'symbol-reused' one symbol stands for two quantities in the reading (both equations named);
+ *  - 'dimensioned-argument' a quantity with units is an exponent or a function's argument (the equation named);
  *  - 'other'         anything else (and every note stored before kinds existed).
  */
 export const NOTE_KINDS = [
@@ -91,6 +94,7 @@ export const NOTE_KINDS = [
   'ambiguous',
   'contradiction',
   'symbol-reused',
+  'dimensioned-argument',
   'other',
 ] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];

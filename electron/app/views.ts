@@ -28,6 +28,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('ambiguous-reading')) out.push('ambiguous-reading');
     if (x.flags.includes('contradiction')) out.push('contradiction');
     if (x.flags.includes('symbol-reused')) out.push('symbol-reused');
+    if (x.flags.includes('dimensioned-argument')) out.push('dimensioned-argument');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (r.marks?.dimensions?.length) out.push('dimensions');

@@ -156,6 +156,17 @@ export function checkDimensions(eq: Equation, units: ReadonlyMap<string, Unit>):
   }
 }
 
+/** An expression's dimension (`free`: a number whose unit isn't written), or null when a symbol in it has no unit or it doesn't balance inside. */
+export function dimensionOfExpr(e: Expr, units: ReadonlyMap<string, Unit>): { dim: Dimension; free: boolean } | null {
+  try {
+    const d = walk(e, units);
+    return { dim: d.dim, free: d.free };
+  } catch (err) {
+    if (err instanceof Unchecked || err instanceof Mismatch) return null;
+    throw err;
+  }
+}
+
 /** The dimensions of one side, or null when a symbol in it has no unit (for `equimark check`). */
 export function dimensionOfSide(e: Expr, units: ReadonlyMap<string, Unit>): { text: string; free: boolean } | null {
   try {
