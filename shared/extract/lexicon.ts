@@ -4,6 +4,8 @@
 // ("Group time", "max compression") name a variable. Pure.
 
 import type { Question } from '../exam.ts';
+import { inferredUnit } from '../units/infer-unit.ts';
+import { parseUnit, type Unit } from '../units/parse-unit.ts';
 import { GREEK_VARIABLE_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 
@@ -278,6 +280,8 @@ export type Lexicon = {
   shortSymbol: number;
   longestName: number;
   subscriptWords: ReadonlySet<string>;
+  /** A variable's unit: the exam's, else the one its description implies (shared/units); null when neither. */
+  unitOf(name: string): Unit | null;
 };
 
 /** Short spellings students and question writers use for Greek names. */
@@ -455,7 +459,17 @@ export function lexiconFor(q: Question): Lexicon {
     if (!meanings || meanings.some((m) => described.has(headKind(m)!))) return null;
     return meanings[0];
   };
+  const units = new Map<string, Unit | null>();
+  const unitOf = (name: string): Unit | null => {
+    if (!units.has(name)) {
+      const v = q.variables.find((x) => x.name === name);
+      const declared = v?.unit === undefined ? null : parseUnit(v.unit);
+      units.set(name, !v ? null : declared?.ok ? declared.unit : inferredUnit(v.description ?? ''));
+    }
+    return units.get(name)!;
+  };
   const lex: Lexicon = {
+    unitOf,
     shortSymbol: Math.max(2 * longestName + 1, longestName + 3, LONGEST_FUNCTION_WORD, 2),
     longestName,
     subscriptWords,

@@ -5,12 +5,14 @@
 
 import { UNIT_WORDS } from './lexicon.ts';
 import { parseUnit } from '../units/parse-unit.ts';
+import { sameDimension } from '../units/dimension.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import { trim } from './runs.ts';
 import {
   cutByUnreadable,
+  unreadableRun,
   functionNotation,
   labelOf,
   limitingCondition,
@@ -225,6 +227,26 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
     unread(ctx, whole.length ? whole : t, cutUp[0]);
     return true;
   }
+  // "N = 2 mg" with g no variable: short letters after the value, spaced, that are neither English
+  // nor a unit word and hold one of the question's letters are maths the reader can't read (m·g),
+  // not a word after it; read alone the equation would be "N = 2". They are a unit only where
+  // they spell one of the quantity's own ("Q = 40 μC" with Q a charge; "N = 2 mg" is a mass).
+  const lastTok = toks[i1 - 1];
+  const spacedMath =
+    hasEq &&
+    next?.kind === 'word' &&
+    next.sp &&
+    unreadableRun(next) &&
+    next.text.length <= 4 &&
+    lastTok !== undefined &&
+    ['num', 'usym', 'id', 'rp'].includes(lastTok.kind) &&
+    [...next.text].some((ch) => ctx.lex.variables.includes(ch)) &&
+    !unitOfTheQuantity(ctx, t, next.text);
+  if (spacedMath) {
+    ctx.mathSeen = true;
+    unread(ctx, t, `'${next.text}' follows it and is not a variable of the question (${ctx.lex.variables.join(', ')}): maths that can't be read, or a word?`);
+    return true;
+  }
   // "T = 2?√(L/g)", "cos?": a '?' glued to a number, '(' or a function is a Greek letter lost in
   // typing that could not be restored (see normalize): the maths around it is not what was meant.
   const last = t[t.length - 1];
@@ -251,6 +273,16 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
     return true; // inequalities, limits, approximations are not recorded
   }
   return false;
+}
+
+/** Whether `letters` spell a unit of the quantity the equation `t` gives a value ("Q = 40 μC", Q a charge). */
+function unitOfTheQuantity(ctx: Ctx, t: Tok[], letters: string): boolean {
+  // The normaliser spells μ as 'mu' ("40 μC" reaches here as 'muC').
+  const unit = parseUnit(letters.replace(/^mu(?=[A-Za-z])/, 'μ'));
+  if (!unit.ok || t.length < 3 || t[1].kind !== 'eq' || !isSymbol(t[0])) return false;
+  const name = ctx.lex.resolve(t[0].text, ctx.aliases);
+  const own = name ? ctx.lex.unitOf(name) : null;
+  return !!own && sameDimension(own.dimension, unit.unit.dimension);
 }
 
 /** Whether every token in [a, b) is a line break or a full stop (or there are none). */

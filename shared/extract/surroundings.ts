@@ -270,7 +270,7 @@ export function functionNotation(t: Tok[]): string | null {
 }
 
 /** A letter run that is neither English nor a unit nor the question's ('dq', 'dt' in "R dq/dt + q/C"). */
-const unreadableRun = (t: Tok | undefined): boolean =>
+export const unreadableRun = (t: Tok | undefined): boolean =>
   !!t &&
   t.kind === 'word' &&
   /^[A-Za-z][A-Za-z0-9_]*$/.test(t.text) &&

@@ -186,3 +186,26 @@ test('"e^(" in lower case is the exponential where the question\'s E is an emf; 
   assert.deepEqual(glued.eqs, []);
   assert.match(glued.why, /divides by the bracket too/);
 });
+
+test('letters after a value that hold a letter of the question are maths the reader can\'t read ("N = 2 mg", g no variable), unless they spell a unit of that quantity', () => {
+  // A sledge pulled up a slope (invented here): the question names no g.
+  const SLEDGE = Q(
+    [
+      ['F', 'pulling force on the sledge'],
+      ['m', 'mass of the sledge'],
+      ['N', 'normal force on the sledge'],
+      ['mu', 'coefficient of friction'],
+      ['Q', 'charge on the sledge'],
+    ],
+    'F',
+    'A sledge of mass m is pulled up a slope. Find the pulling force F.',
+  );
+  const r = read('N = 2 mg', SLEDGE);
+  assert.deepEqual(r.eqs, [], 'not "N = 2"');
+  assert.match(r.why, /'mg' follows it/);
+  assert.notEqual(r.status, 'read');
+  // Units of the quantity itself stay units: a force in kN, a charge in μC; a word after the value is a word.
+  assert.deepEqual(read('F = 5 kN', SLEDGE).eqs, ['Eq(F, 5)']);
+  assert.deepEqual(read('Q = 40 μC', SLEDGE).eqs, ['Eq(Q, 40)']);
+  assert.deepEqual(read('F = 12 so the sledge moves', SLEDGE).eqs, ['Eq(F, 12)']);
+});
