@@ -77,9 +77,14 @@ function symbolLikeAround(toks: Tok[], i0: number, i1: number): [number, number]
  * stated in words): which one can't be told, so it is left unread. A bare number ("2 times", "part
  * 3") says nothing of a quantity.
  */
-function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[]): void {
-  const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find((x) => (x.kind === 'id' || x.kind === 'usym' || x.kind === 'word') && UNIT_WORDS.has(x.text));
-  if (!unit || t.length !== 1 || t[0].kind !== 'num') return;
+function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], next: Tok | undefined): void {
+  const isUnitTok = (x: Tok | undefined): x is Tok => !!x && (x.kind === 'id' || x.kind === 'usym' || x.kind === 'word') && UNIT_WORDS.has(x.text);
+  // The unit is in the run ("2 m/s") or is the word that ends it ("13.6 eV"); an angle in words
+  // ("at 20 or 30 degrees", "as θ → 90°") describes, it states no quantity's value.
+  const ending = raw.at(-1) === t.at(-1) && isUnitTok(next) && !/^deg/.test(next.text) ? next : undefined;
+  const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find(isUnitTok) ?? ending;
+  const negative = t.length === 2 && t[0].kind === 'op' && t[0].text === '-';
+  if (!unit || t.length !== (negative ? 2 : 1) || t[t.length - 1].kind !== 'num') return;
   // "v = 1 + √2, about 2.41 m/s": an approximation, not recorded; "t = 100 s (200 m at 2 m/s)": an aside on the working.
   const before = toks[at - 1];
   if (before?.kind === 'word' && APPROXIMATE.test(before.text)) return;
@@ -170,7 +175,7 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   }
   if (!hasSym && (!hasEq || !hasNum)) {
     // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
-    if (hasNum && !hasEq && !readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) valueInWords(ctx, toks, i0 + raw.indexOf(t[0]), raw, t);
+    if (hasNum && !hasEq && !readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) valueInWords(ctx, toks, i0 + raw.indexOf(t[0]), raw, t, toks[i1]);
     return;
   }
   const deepest = nesting(t);

@@ -15,6 +15,7 @@ import { note } from '../extraction.ts';
 import { spanOf, symTok, unread, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import type { Tok } from './tokens.ts';
+import { UNIT_WORDS } from './lexicon.ts';
 
 /** Verbs stating a result, as the last words before the maths (lower case). */
 const RESULT_VERBS: string[][] = [
@@ -38,6 +39,9 @@ export const APPROXIMATE = /^(about|roughly|approximately|approx|around|nearly|a
 
 /** Words before the verb that point back at the equation just before ("…, which comes to"). */
 const POINTING_BACK = /^(which|that|this|it|so|and|then|thus|hence|therefore|all|in|total|numerically|numbers|finally)$/i;
+
+/** Words that join two clauses: a subject starts after the last of them. */
+const CLAUSE_JOIN = /^(and|but|while|whereas|because|since|although|though)$/i;
 
 /** Words that open a clause before a noun phrase ("so the range is"). */
 const CLAUSE_OPENER = /^(so|and|then|thus|hence|therefore|finally|now|overall)$/i;
@@ -69,8 +73,16 @@ function statementBefore(toks: Tok[], i0: number): Statement | null {
   }
   const verb = RESULT_VERBS.find((v) => v.length <= end && v.every((w, k) => lower[end - v.length + k] === w));
   if (!verb) return null;
-  const subject = words.slice(0, end - verb.length);
-  return { phrase: words.join(' '), verb, subject, approximate, firstWord: i0 - words.length };
+  // "the radius grows quickly and the energy is": the subject is the last clause's.
+  let from = 0;
+  for (let k = end - verb.length - 1; k >= 0; k--) {
+    if (CLAUSE_JOIN.test(lower[k])) {
+      from = k + 1;
+      break;
+    }
+  }
+  const subject = words.slice(from, end - verb.length);
+  return { phrase: words.slice(from).join(' '), verb, subject, approximate, firstWord: i0 - words.length + from };
 }
 
 /** The variable alone on one side of the equation read just before `at` (original offset) in the same sentence, or null. */
@@ -102,8 +114,11 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   // equation before them (reading 5 as that equation's quantity would invent an equation).
   const lead = toks[s.firstWord - 1];
   if (s.subject.length === 0 && lead && (lead.kind === 'id' || lead.kind === 'usym' || lead.kind === 'num' || lead.kind === 'rp')) return false;
-  // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it.
-  const after = toks[i1];
+  // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it. A
+  // unit between them doesn't end it ("−13.6 eV divided by n squared").
+  let k = i1;
+  while (toks[k] && (toks[k].kind === 'word' || toks[k].kind === 'id' || toks[k].kind === 'usym') && UNIT_WORDS.has(toks[k].text)) k++;
+  const after = toks[k];
   const goesOn = after?.kind === 'word' && GOES_ON.test(after.text);
   const where = spanOf(ctx, t);
   const shown = JSON.stringify(ctx.original.slice(where.start, where.end));

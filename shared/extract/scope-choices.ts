@@ -223,7 +223,7 @@ export function scopeChoices(items: Item[]): ChoicePoint[] {
 /**
  * '/' whose denominator is followed, after a space or a '*', by more factors of the same term: "m
  * v/q B" and "m*v/q*B" are (m v/q)·B as written or m v/(q B) as often meant. Not where the student bracketed the
- * denominator, where it is a number ("1/2 m v²" is ½·m·v²), or where the factors are glued to it
+ * denominator, where it is a number over a number ("1/2 m v²" is ½·m·v²), or where the factors are glued to it
  * ("mv/qB": the run is read as one product already).
  */
 export function spacedDenominators(items: Item[], st: Structure = structure(items)): ChoicePoint[] {
@@ -232,7 +232,9 @@ export function spacedDenominators(items: Item[], st: Structure = structure(item
     if (items[k].k !== 'op' || items[k].text !== '/') continue;
     const q = k + 1;
     const den = items[q];
-    if (!den || den.k === 'num' || (den.k === 'lp' && !den.made)) continue;
+    // A number over a number (π counted) is a coefficient ("1/2 m v²", "π/2 √(L/g)"); a number under symbols is a
+    // denominator like any other ("8πGρ/3 R²": (8πGρ/3)·R² or 8πGρ/(3R²)).
+    if (!den || (den.k === 'num' && numericNumerator(items, k)) || (den.k === 'lp' && !den.made)) continue;
     const d = factorEndIn(items, st, q);
     // "d*y/m*L": a "*" typed tight between the denominator and a plain symbol is the same choice as
     // a space. Before a function or a bracket ("V_0/R*exp(-t/(R*C))", "n_1/n_2*sin(θ)") it is
@@ -259,6 +261,13 @@ export function spacedDenominators(items: Item[], st: Structure = structure(item
     });
   }
   return points;
+}
+
+/** The factors of the term before the '/' at k are numbers or π ("1/2", "4π/3", "π/2"). */
+function numericNumerator(items: Item[], k: number): boolean {
+  let j = k - 1;
+  while (j >= 0 && (items[j].k === 'num' || (items[j].k === 'sym' && items[j].text === 'pi') || (items[j].k === 'op' && items[j].text === '*'))) j--;
+  return j < k - 1 && (j < 0 || items[j].k === 'lp' || (items[j].k === 'op' && items[j].text !== '^' && items[j].text !== '/'));
 }
 
 /** "x^-1/2", "x^1/2": a power whose exponent may be the fraction (x^(-1/2)) or only its numerator ((x^-1)/2). */

@@ -177,6 +177,15 @@ test('t1 and t2 read as t (or t read from words) are two quantities, not a contr
   assert.ok(await findContradiction(engine, q, bare('Eq(t, d/v)', 'Eq(t, 2*d/v)'), 't = d/v, and so t = 2d/v'));
 });
 
+test('the ends of a chain are one of its values: "t = a = 2d/v" then "t = d/v" is flagged, the chain named by its last link', async () => {
+  const c = await findContradiction(engine, q, bare('Eq(t, X)', 'Eq(X, 2*d/v)', 'Eq(u, w)', 'Eq(t, d/v)'));
+  assert.deepEqual(c && [c.a, c.b], [1, 3]);
+  // Each link on its own agrees with t = d/v (X may be d/v): without the chain's ends nothing is flagged.
+  assert.equal(await findContradiction(engine, q, bare('Eq(t, X)', 'Eq(u, w)', 'Eq(X, 2*d/v)', 'Eq(t, d/v)')), null);
+  // A chain that ends where the later equation does is no contradiction.
+  assert.equal(await findContradiction(engine, q, bare('Eq(t, X)', 'Eq(X, d/v)', 'Eq(t, d/v)')), null);
+});
+
 test('a later step that does not follow from an earlier one is student algebra: kept, not flagged', async () => {
   // v² − w² = uv, then a quadratic formula without its /2: no admissible v satisfies both, but
   // they give no one quantity two values.

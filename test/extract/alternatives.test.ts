@@ -118,7 +118,10 @@ test("a '/' before a product written with spaces gives both readings; a number, 
   assert.deepEqual(choices('q = (p - f)/f p', LENS).readings, [[['Eq(q, (p - f)/f*p)'], ['Eq(q, (p - f)/(f*p))']]]);
   assert.deepEqual(choices('a = F/m M', CART).readings, [[['Eq(a, F/m*M)'], ['Eq(a, F/(m*M))']]]);
   assert.equal(choices('a = F/m M', CART).x.status, 'partial');
-  for (const clear of ['y = 1/2 g h', 'y = g h/(p q)', 'y = gh/pq', 'y = h/p']) assert.deepEqual(choices(clear, LENS).readings, [], clear);
+  for (const clear of ['y = 1/2 g h', 'y = g h/(p q)', 'y = gh/pq', 'y = h/p', 'y = pi/2 g h', 'y = 4pi/3 g h'])
+    assert.deepEqual(choices(clear, LENS).readings, [], clear);
+  // A number under symbols is a denominator like any other: "gh/2 p" is (gh/2)·p or gh/(2p).
+  assert.deepEqual(choices('y = g h/2 p', LENS).readings, [[['Eq(y, g*h/2*p)'], ['Eq(y, g*h/(2*p))']]]);
 });
 
 test("a name with '_' the question lacks is not read as a product of its letters ('v_x' is not v*x)", () => {

@@ -69,10 +69,15 @@ test('a result whose quantity the sentence does not make clear is left unread, n
   const b = x('the thing comes to 12');
   assert.deepEqual(b.equations, []);
   assert.equal(b.unread.length, 1);
-  // "is" with no quantity named is prose as before, not a result.
+  // "is" with no quantity named states no result; a value with its unit in such prose may still
+  // be a quantity of the question (the band's 30 cm its stretch?), so it is a doubt, not words.
   const c = x('It is 2 metres above the ground and the band is 30 cm long');
   assert.deepEqual(c.equations, []);
-  assert.equal(c.unread.length, 0);
+  assert.deepEqual(
+    c.unread.map((u) => [u.text, u.reason]),
+    [['30 cm', "a value with a unit in words: which quantity of the question it gives, if any, can't be told"]],
+  );
+  assert.equal(x('It is 2 metres above the ground').unread.length, 0, 'a bare number with a word that is no unit says nothing');
 });
 
 test('a value that goes on in words is not read as the result', () => {
@@ -94,4 +99,19 @@ test('"should be" / "must be" state the value of a quantity the sentence names; 
   // "…, which should be 2E/M" takes back what came before (a correction), not a second value of it.
   const r = x('u = √(E/M), which should be u = √(2E/M)');
   assert.ok(!r.equations.some((e) => e.source === 'Eq(u, sqrt(E/M))') || r.status !== 'read', r.equations.map((e) => e.source).join(' '));
+});
+
+test('a value that goes on in words after its unit ("−13.6 eV divided by n squared") is not the result; a negative value or one whose unit ends the clause is a value in words', () => {
+  const r = x('The stone flies off and the elastic energy is 0.45 J divided by the mass, so it goes high.');
+  assert.deepEqual(r.equations, [], 'not E = 0.45');
+  assert.match(r.unread[0]?.reason ?? '', /goes on in words \("divided"\)/);
+  // The subject is the last clause's: "the stone flies off and the elastic energy is" names E.
+  assert.deepEqual(sources('The stone flies off and the elastic energy is 0.45 J.'), ['Eq(E, 0.45)']);
+  for (const text of ['It is -0.45 J.', 'Then it comes back with 12 J']) {
+    const v = x(text);
+    assert.deepEqual(v.equations, [], text);
+    assert.match(v.unread[0]?.reason ?? '', /a value with a unit in words/, text);
+  }
+  // An angle in words describes; it states no quantity's value.
+  assert.equal(x('It leaves at 30 degrees or so.').unread.length, 0);
 });

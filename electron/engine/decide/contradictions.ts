@@ -249,7 +249,7 @@ export async function findContradiction(
 ): Promise<Contradiction | null> {
   const domain = questionDomain(question);
   const variables = question.variables.map((v) => v.name);
-  const parsed: { i: number; eq: Equation; syms: Set<string>; key: string }[] = [];
+  const parsed: Parsed[] = [];
   for (let i = 0; i < equations.length; i++) {
     const p = parseEquation(equations[i].source, { variables });
     if (!p.ok) continue;
@@ -259,6 +259,10 @@ export async function findContradiction(
     if ((await engine.consistent(p.value, domain)).satisfiable === false) continue;
     parsed.push({ i, eq: p.value, syms: new Set(syms), key: equationToSympy(p.value) });
   }
+  // A chain "E = A = B" says E = B too: its ends are compared with the other equations as its
+  // links are ("E = A = B₁₆" then, after a slip is noticed, "E = B₃₂"). Implied by the reading, so
+  // exact as the links are; named by the chain's last link.
+  for (const chainEnd of chainEnds(parsed)) parsed.push(chainEnd);
   let pairs = 0;
   for (let j = 1; j < parsed.length; j++) {
     for (let k = 0; k < j; k++) {
@@ -278,14 +282,35 @@ export async function findContradiction(
         if (!(await provedImpossible(engine, relaxed.eqs[0], wider))) continue;
       }
       if (await bothRoots(engine, A.eq, B.eq, parsed, domain, xa, xb, text)) continue;
+      // In the order written (a chain's ends come after every equation read).
+      const [P, Q] = A.i <= B.i ? [A, B] : [B, A];
       return {
-        a: A.i,
-        b: B.i,
-        text: `${JSON.stringify(asWritten(xa, text))} and ${JSON.stringify(asWritten(xb, text))} can't both hold under the question's assumptions (${A.key} and ${B.key}: no admissible values satisfy both, proved exactly, rounding of the numbers written allowed for); one of them may be misread, a correction, or another situation`,
+        a: P.i,
+        b: Q.i,
+        text: `${JSON.stringify(asWritten(equations[P.i], text))} and ${JSON.stringify(asWritten(equations[Q.i], text))} can't both hold under the question's assumptions (${P.key} and ${Q.key}: no admissible values satisfy both, proved exactly, rounding of the numbers written allowed for); one of them may be misread, a correction, or another situation`,
       };
     }
   }
   return null;
+}
+
+type Parsed = { i: number; eq: Equation; syms: Set<string>; key: string };
+
+/** For each chain of two links or more in `parsed` (consecutive, the left side of one the right of the one before), its ends as an equation. */
+function chainEnds(parsed: readonly Parsed[]): Parsed[] {
+  const out: Parsed[] = [];
+  let start = 0;
+  for (let j = 1; j <= parsed.length; j++) {
+    const links = j < parsed.length && parsed[j].i === parsed[j - 1].i + 1 && sideKey(parsed[j].eq.lhs) === sideKey(parsed[j - 1].eq.rhs);
+    if (links) continue;
+    if (j - start >= 2) {
+      const eq: Equation = { lhs: parsed[start].eq.lhs, rhs: parsed[j - 1].eq.rhs };
+      const syms = symbolsOf(eq);
+      if (syms.length) out.push({ i: parsed[j - 1].i, eq, syms: new Set(syms), key: equationToSympy(eq) });
+    }
+    start = j;
+  }
+  return out;
 }
 
 /** x = e1 and x = e2 that are both roots of another equation of the reading with x squared, or offered with "or". */
