@@ -18,6 +18,9 @@
 
 import { insertBrackets, isOperand, startsOperand, type Insertion, type Item } from './items.ts';
 
+/** The reason of a choice where a '/' beside a '+'/'-' may reach over the sum (F/m+M; a − b/c). */
+export const FRACTION_BESIDE_SUM = "how far an unbracketed '/' reaches beside a '+' or '-'";
+
 /** A choice point: what it is about, and the brackets each option puts in (option 0 first). */
 export type ChoicePoint = { reason: string; options: Insertion[][] };
 
@@ -208,7 +211,7 @@ export function fractionScopes(items: Item[], st: Structure = structure(items)):
       const options: Insertion[][] = [[]];
       if (forward && backward) options.push([...forward, ...backward], forward, backward);
       else options.push((forward ?? backward)!);
-      points.push({ reason: "how far an unbracketed '/' reaches beside a '+' or '-'", options });
+      points.push({ reason: FRACTION_BESIDE_SUM, options });
     });
   }
   return points;

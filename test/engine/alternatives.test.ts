@@ -117,3 +117,39 @@ test('picking a reading is audited, replaces the equations and re-marks at once;
     ws.close();
   }
 });
+
+test("dimensions settle a '/' beside a '−' for the reading as written when every other grouping adds unlike quantities; not a √'s reach, nor where both groupings balance", async () => {
+  // A ball on a string, invented here: the units come from the descriptions.
+  const ball = validateExam({
+    format: 'exam.v1',
+    id: 'ball',
+    questions: [
+      {
+        id: 'b',
+        variables: [
+          { name: 'N', description: 'tension in the string at the top', assumptions: ['positive'] },
+          { name: 'm', description: 'mass of the ball', assumptions: ['positive'] },
+          { name: 'v', description: 'speed of the ball at the top', assumptions: ['positive'] },
+          { name: 'r', description: 'radius of the circle', assumptions: ['positive'] },
+          { name: 'g', description: 'gravitational acceleration', assumptions: ['positive'] },
+          { name: 'u', description: 'speed of the ball at the bottom', assumptions: ['positive'] },
+          { name: 'n', description: 'a number the student may introduce', assumptions: ['positive'] },
+        ],
+        scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(N, m*v**2/r - m*g)'] }],
+      },
+    ],
+  }).questions.get('b')!.question;
+  // m v²/(r − m g) subtracts a force from a length: the written grouping is the only one that balances.
+  const settled = await settleAlternatives(extractEmbedded('N = mv^2/r - mg', ball), ball, engine);
+  assert.equal(settled.alternatives?.[0].ambiguous, false);
+  assert.equal(settled.status, 'read');
+  // Both groupings balance (speeds throughout): the choice stays the instructor's.
+  const open = await settleAlternatives(extractEmbedded('v = u n/u - v', ball), ball, engine);
+  assert.equal(open.alternatives?.[0].ambiguous, true);
+  // The written grouping doesn't balance (a speed plus a mass): not settled by dimensions.
+  assert.equal((await settleAlternatives(extractEmbedded('v = g r/u + m', ball), ball, engine)).alternatives?.[0].ambiguous, true);
+  // A symbol without a unit leaves it to the comparer.
+  assert.equal((await settleAlternatives(extractEmbedded('N = n v^2/r - m g', ball), ball, engine)).alternatives?.[0].ambiguous, true);
+  // How far a '√' reaches is not settled by dimensions: √(2gr)/g·... markers call it ambiguous.
+  assert.equal((await settleAlternatives(extractEmbedded('v = √2gr/u', ball), ball, engine)).alternatives?.[0].ambiguous, true);
+});

@@ -3,7 +3,8 @@
 // assumptions: √(x²) and (√x)² are one reading when x is positive), with our own comparer, and
 // every entailment that equivalence rests on is exact (identical, proved by Z3 or by SymPy).
 // Sampling agreement, an unknown verdict or an equation outside the grammar count as ambiguous:
-// when in doubt, the instructor picks. The extractor is pure and can't compare, so it marks every
+// when in doubt, the instructor picks. A '/' beside a '+'/'-' whose other groupings add quantities
+// of different kinds is settled by dimensions (settledByDimensions). The extractor is pure and can't compare, so it marks every
 // choice ambiguous; the engine settles them here where the reading is produced (grade, eval).
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
@@ -11,6 +12,10 @@ import type { Alternative, Extraction } from '../../../shared/extraction.ts';
 import { withAmbiguity } from '../../../shared/alternatives.ts';
 import type { EntailmentEngine } from '../decide/entail/types.ts';
 import type { VerdictMethod } from '../../../shared/verdict.ts';
+import type { Unit } from '../../../shared/units/parse-unit.ts';
+import { FRACTION_BESIDE_SUM } from '../../../shared/extract/scope-choices.ts';
+import { checkDimensions } from '../decide/dimensions.ts';
+import { readingUnits } from '../decide/symbol-reuse.ts';
 
 /** What settling needs of the engine. */
 export type ChoiceEngine = Pick<EntailmentEngine, 'entails' | 'compareLists'>;
@@ -41,11 +46,32 @@ export async function exactlyEquivalent(engine: ChoiceEngine, a: Equation[], b: 
   return (await exact(a, b, cmp.aCoveredBy)) && (await exact(b, a, cmp.bCoveredBy));
 }
 
+/**
+ * Dimensions settle a '/' beside a '+'/'-' for the reading as written when it balances and every
+ * other grouping adds quantities of different kinds: "½mv² − GMm/R = 0" is never
+ * (½mv² − GMm)/R = 0 (an energy minus an energy times a length), and markers read it as written
+ * (the gold conventions' "brackets whose placement is clear"). Every equation of reading 0 must be
+ * checked and consistent, and each other reading must have one checked and inconsistent; a symbol
+ * without a unit, or numbers that may stand for quantities, leave the choice to the comparer.
+ * Only this kind of choice: how far a '√' or a '/' before a spaced product reaches is a choice
+ * markers call ambiguous even where dimensions would settle it.
+ */
+export function settledByDimensions(readings: readonly Equation[][], units: ReadonlyMap<string, Unit>): boolean {
+  if (units.size === 0 || readings.length < 2) return false;
+  const balanced = (eqs: readonly Equation[]): boolean => eqs.every((e) => checkDimensions(e, units).status === 'consistent');
+  const unbalanced = (eqs: readonly Equation[]): boolean => eqs.some((e) => checkDimensions(e, units).status === 'inconsistent');
+  return balanced(readings[0]) && readings.slice(1).every(unbalanced);
+}
+
 /** Whether a choice's readings differ (see the top of this file). */
 export async function choiceIsAmbiguous(engine: ChoiceEngine, alt: Alternative, q: Question): Promise<boolean> {
   const domain = questionDomain(q);
   const first = parseAll(alt.readings[0], q);
   if (!first) return true;
+  if (alt.reason === FRACTION_BESIDE_SUM) {
+    const all = alt.readings.map((r) => parseAll(r, q));
+    if (all.every((r) => r !== null) && settledByDimensions(all as Equation[][], readingUnits(q))) return false;
+  }
   for (const r of alt.readings.slice(1)) {
     const other = parseAll(r, q);
     if (!other || !(await exactlyEquivalent(engine, first, other, domain))) return true;
