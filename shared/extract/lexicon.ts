@@ -336,14 +336,19 @@ export function lexiconFor(q: Question): Lexicon {
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
+  const flatOne = (sym: string): string | null => {
+    const c = flat.get(sym.replace(/_/g, '').toLowerCase());
+    // A case variant only when the other case isn't itself something else in the question.
+    return c && c.length === 1 ? c[0] : null;
+  };
   const base = (sym: string): string | null => {
     if (exact.has(sym)) return sym;
-    const c = flat.get(sym.replace(/_/g, '').toLowerCase());
-    if (c && c.length === 1) {
-      // A case variant only when the other case isn't itself something else in the question.
-      return c[0];
-    }
-    return null;
+    const b = flatOne(sym);
+    if (b) return b;
+    // "ε_o", "v_o": the letter o typed for a zero subscript, where the question has the zero and
+    // nothing with an o.
+    const m = /^([A-Za-z]+_)[oO]$/.exec(sym);
+    return m ? flatOne(`${m[1]}0`) : null;
   };
 
   // "t_half" with T the half-life: a subscript word that names another variable's kind of quantity
@@ -507,9 +512,16 @@ export type Piece = { kind: 'sym'; name: string; text: string } | { kind: 'fn'; 
  * theta), longest pieces first with backtracking. Null when it doesn't split: a word, or a symbol
  * the question doesn't know.
  */
-export function splitRun(run: string, lex: Lexicon, aliases: ReadonlyMap<string, string>, why?: { caseChange?: boolean }): Piece[] | null {
-  if (STOPWORDS.has(run.toLowerCase()) && !lex.variables.includes(run) && !aliases.has(run)) return null;
-  if (ENGLISH_LETTERS.has(run) && !lex.variables.includes(run) && !aliases.has(run)) return null;
+export function splitRun(
+  run: string,
+  lex: Lexicon,
+  aliases: ReadonlyMap<string, string>,
+  why?: { caseChange?: boolean },
+  /** The run is glued into maths ("me⁴"): an English word it spells is no reason to leave it a word. */
+  inMaths = false,
+): Piece[] | null {
+  if (!inMaths && STOPWORDS.has(run.toLowerCase()) && !lex.variables.includes(run) && !aliases.has(run)) return null;
+  if (!inMaths && ENGLISH_LETTERS.has(run) && !lex.variables.includes(run) && !aliases.has(run)) return null;
   // A plural of a function word is English ("the roots v = ..."), not root(s)*...
   if (/^(root|sine|cosine|log)s$/i.test(run)) return null;
   const pieces = splitPieces(run, lex, aliases);
@@ -595,7 +607,7 @@ function splitPieces(run: string, lex: Lexicon, aliases: ReadonlyMap<string, str
     let p = seen.get(part);
     if (p === undefined) {
       const fn = FUNCTION_WORDS[part];
-      const v = fn ? null : (lex.resolve(part, aliases) ?? (part === 'pi' ? 'pi' : null));
+      const v = fn ? null : (lex.resolve(part, aliases) ?? (/^(pi|Pi|PI)$/.test(part) ? 'pi' : null));
       p = fn ? { kind: 'fn', name: fn, text: part } : v ? { kind: 'sym', name: v, text: part } : null;
       seen.set(part, p);
     }

@@ -77,11 +77,14 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
       }
       if (!text.includes("'")) {
         // The same run splits the same way all through one response (pieces are only read).
-        let split = splits.get(text);
+        // A run an English word spells, glued into maths ("me⁴", "/me"), is maths: "(32π²ε₀²ħ²)/me⁴".
+        const inMaths = s[i + text.length] === '^' || /[/*^]/.test(s[i - 1] ?? '');
+        const key = inMaths ? `${text}\u0000maths` : text;
+        let split = splits.get(key);
         if (!split) {
           const why: { caseChange?: boolean } = {};
-          split = { pieces: splitRun(text, lex, aliases, why), why };
-          splits.set(text, split);
+          split = { pieces: splitRun(text, lex, aliases, why, inMaths), why };
+          splits.set(key, split);
         }
         const { pieces, why } = split;
         if (pieces) {

@@ -34,8 +34,12 @@ export const GREEK_NAMES: ReadonlySet<string> = new Set<string>([...GREEK_LOWER,
 /** Lower-case names a variable can be called by (theta, omega_0); pi is the constant, not counted. */
 export const GREEK_VARIABLE_NAMES: ReadonlySet<string> = new Set<string>(GREEK_LOWER.filter((g) => g !== 'pi'));
 
-/** Unicode Greek letters (with the variant forms ϑ and ϕ) and the name each stands for. */
+/**
+ * Unicode Greek letters (with the variant forms ϑ and ϕ) and the name each stands for; also ħ,
+ * not Greek but typed as one letter for the variable a question calls `hbar`.
+ */
 export const GREEK_CHARS: Readonly<Record<string, string>> = {
+  ħ: 'hbar',
   α: 'alpha',
   β: 'beta',
   γ: 'gamma',

@@ -209,3 +209,25 @@ test('letters after a value that hold a letter of the question are maths the rea
   assert.deepEqual(read('Q = 40 μC', SLEDGE).eqs, ['Eq(Q, 40)']);
   assert.deepEqual(read('F = 12 so the sledge moves', SLEDGE).eqs, ['Eq(F, 12)']);
 });
+
+test('ħ names hbar; "Pi" is π; "ε_o" with the letter o is ε₀; an English word glued into maths ("me⁴") is maths', () => {
+  // The Bohr atom's energy, invented here with a muon in place of the electron.
+  const MUON = Q(
+    [
+      ['E', 'energy of level n'],
+      ['n', 'principal quantum number'],
+      ['m', 'mass of the muon'],
+      ['e', 'elementary charge'],
+      ['epsilon_0', 'permittivity of free space'],
+      ['hbar', 'reduced Planck constant'],
+    ],
+    'E',
+    'A muon of mass m orbits a proton. Find the energy E of level n.',
+  );
+  const want = ['Eq(E, -m*e**4/(32*pi**2*epsilon_0**2*hbar**2*n**2))'];
+  assert.deepEqual(read('E = −me⁴/(32π²ε₀²ħ²n²)', MUON).eqs, want);
+  assert.deepEqual(read('E = -m e^4/(32 Pi^2 eps_o^2 hbar^2 n^2)', MUON).eqs, want);
+  assert.deepEqual(read('E = −me⁴/(32π²ε_o²ħ²n²)', MUON).eqs, want);
+  // "me" in prose stays a word.
+  assert.deepEqual(read('give me the mark for E = 2', MUON).eqs, ['Eq(E, 2)']);
+});
