@@ -99,8 +99,11 @@ export function saveMarksBatch(
 
 type StoredRows = { result: Row; items: Row[] };
 
-/** The stored rows of these responses' marks (ids as a JSON array), as stored: two queries; `evidence: false` leaves the evidence out. */
-function storedRows(st: Statements, ids: string, opts: { evidence?: boolean } = {}): Map<number, StoredRows> {
+/**
+ * The stored rows of these responses' marks (ids as a JSON array), as stored: two queries;
+ * `evidence: false` leaves the evidence out, a list of item ids reads only those items' evidence.
+ */
+function storedRows(st: Statements, ids: string, opts: { evidence?: boolean | readonly string[] } = {}): Map<number, StoredRows> {
   const out = new Map<number, StoredRows>();
   for (const r of st
     .sql(
@@ -110,9 +113,11 @@ function storedRows(st: Statements, ids: string, opts: { evidence?: boolean } = 
     out.set(Number(r.response_id), { result: r, items: [] });
   for (const r of st
     .sql(
-      `SELECT response_id, item_id, position, available, awarded, outcome, match, ${opts.evidence === false ? 'NULL AS evidence' : 'evidence'}, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
+      `SELECT response_id, item_id, position, available, awarded, outcome, match, ${
+        opts.evidence === false ? 'NULL AS evidence' : Array.isArray(opts.evidence) ? 'iif(item_id IN (SELECT value FROM json_each(?)), evidence, NULL) AS evidence' : 'evidence'
+      }, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
     )
-    .all(ids) as Row[])
+    .all(...(Array.isArray(opts.evidence) ? [json(opts.evidence), ids] : [ids])) as Row[])
     out.get(Number(r.response_id))?.items.push(r);
   return out;
 }
@@ -163,6 +168,107 @@ export function sameMarks(st: Statements, batch: readonly { responseId: number; 
     );
   };
   return batch.filter(same).map((b) => b.responseId);
+}
+
+/** A response's stored marks as a scheme change that edits some items only compares them (storedItemMarks). */
+export type StoredItemMarks = {
+  extractionId: number;
+  total: number;
+  available: number;
+  status: string;
+  /** As stored (JSON), to compare with a new marking's. */
+  inconsistent: string;
+  dimensions: string | null;
+  /** Every item in position order; `evidence` (JSON, as stored) only for the items asked for, else null. */
+  items: { itemId: string; available: number; awarded: number | null; outcome: ItemMark['outcome']; match: ItemMark['match']; evidence: string | null; note: string | null }[];
+};
+
+/** New marks for some items of a response, its other items' marks standing (saveItemMarks). */
+export type ItemMarksWrite = {
+  responseId: number;
+  extractionId: number;
+  /** Each changed item's mark, at its position among the response's items. */
+  items: readonly { position: number; mark: ItemMark }[];
+  total: number;
+  available: number;
+  status: ResponseMarks['status'];
+  /** exam/student/question, when the caller knows it */
+  key?: string;
+};
+
+/** These responses' stored marks with the evidence of items `itemIds` only (most of the rows' size is the others'): two queries. */
+export function storedItemMarks(st: Statements, responseIds: readonly number[], itemIds: readonly string[]): Map<number, StoredItemMarks> {
+  const out = new Map<number, StoredItemMarks>();
+  for (const [id, { result: m, items }] of storedRows(st, json(responseIds), { evidence: itemIds }))
+    out.set(id, {
+      extractionId: Number(m.extraction_id),
+      total: Number(m.total),
+      available: Number(m.available),
+      status: String(m.status),
+      inconsistent: String(m.inconsistent),
+      dimensions: m.dimensions === null || m.dimensions === undefined ? null : String(m.dimensions),
+      items: items.map((r) => ({
+        itemId: String(r.item_id),
+        available: Number(r.available),
+        awarded: r.awarded === null ? null : Number(r.awarded),
+        outcome: r.outcome as ItemMark['outcome'],
+        match: r.match as ItemMark['match'],
+        evidence: r.evidence === null ? null : String(r.evidence),
+        note: r.note === null ? null : String(r.note),
+      })),
+    });
+  return out;
+}
+
+/** An item's row as saveMarks writes it, but the response and position: to compare with a stored one. */
+export const itemRow = (it: ItemMark): { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null } => ({
+  available: it.available,
+  awarded: it.awarded,
+  outcome: it.outcome,
+  match: it.match,
+  evidence: json(it.evidence),
+  note: it.note ?? null,
+});
+
+/**
+ * Write new marks for some items of responses whose other items' marks stand (a scheme change that
+ * edited those items only; grade.ts): each response's item rows for those items, in place, and its
+ * result row's total, available, status and time, in one transaction, audited as saveMarksBatch
+ * audits a response's marks. A response whose stored marks are no longer of reading
+ * `extractionId`, or whose items are not those named at their positions, is skipped and returned
+ * among the stale ones (to be marked whole).
+ */
+export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]): number[] {
+  if (batch.length === 0) return [];
+  return st.transaction(() => {
+    const stored = storedRows(st, json(batch.map((b) => b.responseId)), { evidence: false });
+    const updResult = st.sql('UPDATE mark_results SET total = ?, available = ?, status = ?, marked_at = ? WHERE response_id = ?');
+    const upd = st.sql(
+      'UPDATE marks SET available = @available, awarded = @awarded, outcome = @outcome, match = @match, evidence = @evidence, note = @note WHERE response_id = @responseId AND item_id = @itemId ' +
+        'AND NOT (available IS @available AND awarded IS @awarded AND outcome IS @outcome AND match IS @match AND evidence IS @evidence AND note IS @note)',
+    );
+    const stale: number[] = [];
+    const at = now();
+    for (const b of batch) {
+      const old = stored.get(b.responseId);
+      if (!old || Number(old.result.extraction_id) !== b.extractionId || b.items.some(({ position, mark }) => old.items[position]?.item_id !== mark.itemId)) {
+        stale.push(b.responseId);
+        continue;
+      }
+      updResult.run(b.total, b.available, b.status, at, b.responseId);
+      for (const { mark } of b.items) upd.run({ ...itemRow(mark), responseId: b.responseId, itemId: mark.itemId });
+      const before = storedSummary(old);
+      const awarded = new Map(b.items.map(({ mark }) => [mark.itemId, mark.awarded]));
+      const after = {
+        total: b.total,
+        status: b.status,
+        items: Object.fromEntries(old.items.map((r) => [String(r.item_id), awarded.has(String(r.item_id)) ? awarded.get(String(r.item_id))! : r.awarded === null ? null : Number(r.awarded)])),
+        inconsistent: (before as { inconsistent: unknown }).inconsistent,
+      };
+      audit(st, 'marks.save', 'marks', b.key ?? responseKey(st, b.responseId), before, after);
+    }
+    return stale;
+  });
 }
 
 /** The dimension issues as stored: NULL when there are none. */
