@@ -628,7 +628,14 @@ async function marksByChange(
         changed.every(({ position, mark }) => {
           const a = itemRow(mark);
           const b = s.items[position];
-          return a.available === b.available && a.awarded === b.awarded && a.outcome === b.outcome && a.match === b.match && a.evidence === b.evidence && a.note === b.note;
+          return (
+            a.available === b.available &&
+            a.awarded === b.awarded &&
+            a.outcome === b.outcome &&
+            a.match === b.match &&
+            a.evidence === b.evidence &&
+            a.note === b.note
+          );
         });
       if (same) keep.push({ responseId: r.id, extractionId: x.id });
       else if (held() < MAX_HELD) replaceItems.push({ responseId: r.id, extractionId: x.id, items: changed, ...result, key: keyOf(r) });

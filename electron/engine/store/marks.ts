@@ -114,7 +114,11 @@ function storedRows(st: Statements, ids: string, opts: { evidence?: boolean | re
   for (const r of st
     .sql(
       `SELECT response_id, item_id, position, available, awarded, outcome, match, ${
-        opts.evidence === false ? 'NULL AS evidence' : Array.isArray(opts.evidence) ? 'iif(item_id IN (SELECT value FROM json_each(?)), evidence, NULL) AS evidence' : 'evidence'
+        opts.evidence === false
+          ? 'NULL AS evidence'
+          : Array.isArray(opts.evidence)
+            ? 'iif(item_id IN (SELECT value FROM json_each(?)), evidence, NULL) AS evidence'
+            : 'evidence'
       }, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
     )
     .all(...(Array.isArray(opts.evidence) ? [json(opts.evidence), ids] : [ids])) as Row[])
@@ -180,7 +184,15 @@ export type StoredItemMarks = {
   inconsistent: string;
   dimensions: string | null;
   /** Every item in position order; `evidence` (JSON, as stored) only for the items asked for, else null. */
-  items: { itemId: string; available: number; awarded: number | null; outcome: ItemMark['outcome']; match: ItemMark['match']; evidence: string | null; note: string | null }[];
+  items: {
+    itemId: string;
+    available: number;
+    awarded: number | null;
+    outcome: ItemMark['outcome'];
+    match: ItemMark['match'];
+    evidence: string | null;
+    note: string | null;
+  }[];
 };
 
 /** New marks for some items of a response, its other items' marks standing (saveItemMarks). */
@@ -221,7 +233,9 @@ export function storedItemMarks(st: Statements, responseIds: readonly number[], 
 }
 
 /** An item's row as saveMarks writes it, but the response and position: to compare with a stored one. */
-export const itemRow = (it: ItemMark): { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null } => ({
+export const itemRow = (
+  it: ItemMark,
+): { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null } => ({
   available: it.available,
   awarded: it.awarded,
   outcome: it.outcome,
@@ -262,7 +276,12 @@ export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]):
       const after = {
         total: b.total,
         status: b.status,
-        items: Object.fromEntries(old.items.map((r) => [String(r.item_id), awarded.has(String(r.item_id)) ? awarded.get(String(r.item_id))! : r.awarded === null ? null : Number(r.awarded)])),
+        items: Object.fromEntries(
+          old.items.map((r) => [
+            String(r.item_id),
+            awarded.has(String(r.item_id)) ? awarded.get(String(r.item_id))! : r.awarded === null ? null : Number(r.awarded),
+          ]),
+        ),
         inconsistent: (before as { inconsistent: unknown }).inconsistent,
       };
       audit(st, 'marks.save', 'marks', b.key ?? responseKey(st, b.responseId), before, after);
