@@ -638,7 +638,7 @@ async function marksByChange(
           );
         });
       if (same) keep.push({ responseId: r.id, extractionId: x.id });
-      else if (held() < MAX_HELD) replaceItems.push({ responseId: r.id, extractionId: x.id, items: changed, ...result, key: keyOf(r) });
+      else if (held() < MAX_HELD) replaceItems.push({ responseId: r.id, extractionId: x.id, items: changed, ...result, stored: s, key: keyOf(r) });
     }
     some = [];
     ws.flushDecided();

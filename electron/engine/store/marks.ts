@@ -107,7 +107,7 @@ function storedRows(st: Statements, ids: string, opts: { evidence?: boolean | re
   const out = new Map<number, StoredRows>();
   for (const r of st
     .sql(
-      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
+      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions, marked_at FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
     )
     .all(ids) as Row[])
     out.set(Number(r.response_id), { result: r, items: [] });
@@ -177,6 +177,7 @@ export function sameMarks(st: Statements, batch: readonly { responseId: number; 
 /** A response's stored marks as a scheme change that edits some items only compares them (storedItemMarks). */
 export type StoredItemMarks = {
   extractionId: number;
+  markedAt: string;
   total: number;
   available: number;
   status: string;
@@ -204,6 +205,8 @@ export type ItemMarksWrite = {
   total: number;
   available: number;
   status: ResponseMarks['status'];
+  /** The stored marks the change was compared with (storedItemMarks): written only while they are still those stored. */
+  stored: StoredItemMarks;
   /** exam/student/question, when the caller knows it */
   key?: string;
 };
@@ -214,6 +217,7 @@ export function storedItemMarks(st: Statements, responseIds: readonly number[], 
   for (const [id, { result: m, items }] of storedRows(st, json(responseIds), { evidence: itemIds }))
     out.set(id, {
       extractionId: Number(m.extraction_id),
+      markedAt: String(m.marked_at),
       total: Number(m.total),
       available: Number(m.available),
       status: String(m.status),
@@ -248,14 +252,20 @@ export const itemRow = (
  * Write new marks for some items of responses whose other items' marks stand (a scheme change that
  * edited those items only; grade.ts): each response's item rows for those items, in place, and its
  * result row's total, available, status and time, in one transaction, audited as saveMarksBatch
- * audits a response's marks. A response whose stored marks are no longer of reading
- * `extractionId`, or whose items are not those named at their positions, is skipped and returned
- * among the stale ones (to be marked whole).
+ * audits a response's marks. A response whose stored marks are no longer those it was compared
+ * with (`stored`: another reading, or marked again since) is skipped and returned among the stale
+ * ones (to be marked whole). The rows compared are not read again: one query checks they stand.
  */
 export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]): number[] {
   if (batch.length === 0) return [];
   return st.transaction(() => {
-    const stored = storedRows(st, json(batch.map((b) => b.responseId)), { evidence: false });
+    const current = new Map(
+      (
+        st
+          .sql('SELECT response_id, extraction_id, marked_at FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+          .all(json(batch.map((b) => b.responseId))) as Row[]
+      ).map((r) => [Number(r.response_id), `${Number(r.extraction_id)}\u0000${String(r.marked_at)}`]),
+    );
     const updResult = st.sql('UPDATE mark_results SET total = ?, available = ?, status = ?, marked_at = ? WHERE response_id = ?');
     const upd = st.sql(
       'UPDATE marks SET available = @available, awarded = @awarded, outcome = @outcome, match = @match, evidence = @evidence, note = @note WHERE response_id = @responseId AND item_id = @itemId ' +
@@ -264,27 +274,30 @@ export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]):
     const stale: number[] = [];
     const at = now();
     for (const b of batch) {
-      const old = stored.get(b.responseId);
-      if (!old || Number(old.result.extraction_id) !== b.extractionId || b.items.some(({ position, mark }) => old.items[position]?.item_id !== mark.itemId)) {
+      const old = b.stored;
+      if (
+        old.extractionId !== b.extractionId ||
+        current.get(b.responseId) !== `${old.extractionId}\u0000${old.markedAt}` ||
+        b.items.some(({ position, mark }) => old.items[position]?.itemId !== mark.itemId)
+      ) {
         stale.push(b.responseId);
         continue;
       }
       updResult.run(b.total, b.available, b.status, at, b.responseId);
       for (const { mark } of b.items) upd.run({ ...itemRow(mark), responseId: b.responseId, itemId: mark.itemId });
-      const before = storedSummary(old);
+      // As saveMarksBatch's audit: the total, status, each item's mark and the inconsistent equations, before and after.
       const awarded = new Map(b.items.map(({ mark }) => [mark.itemId, mark.awarded]));
-      const after = {
-        total: b.total,
-        status: b.status,
-        items: Object.fromEntries(
-          old.items.map((r) => [
-            String(r.item_id),
-            awarded.has(String(r.item_id)) ? awarded.get(String(r.item_id))! : r.awarded === null ? null : Number(r.awarded),
-          ]),
-        ),
-        inconsistent: (before as { inconsistent: unknown }).inconsistent,
-      };
-      audit(st, 'marks.save', 'marks', b.key ?? responseKey(st, b.responseId), before, after);
+      const inconsistent = parse<ResponseMarks['inconsistent']>(old.inconsistent).map((i) => i.student);
+      const items = (changed: boolean) =>
+        Object.fromEntries(old.items.map((r) => [r.itemId, changed && awarded.has(r.itemId) ? awarded.get(r.itemId)! : r.awarded]));
+      audit(
+        st,
+        'marks.save',
+        'marks',
+        b.key ?? responseKey(st, b.responseId),
+        { total: old.total, status: old.status, items: items(false), inconsistent },
+        { total: b.total, status: b.status, items: items(true), inconsistent },
+      );
     }
     return stale;
   });
