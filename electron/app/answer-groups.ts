@@ -55,19 +55,19 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
   let inFlight = running.get(ctx);
   if (!inFlight) running.set(ctx, (inFlight = new Map()));
   const other = inFlight.get(cacheKey);
-  if (other && other.engine === engine) {
-    // A comparison of this question in progress: of these rows, its answer is this one's; of
-    // rows since changed (a mark typed), most of its pairs of lists are this one's, decided once
-    // (the engine's memo) rather than by two comparisons side by side.
+  if (other && other.engine === engine && other.version === version) {
+    // A comparison of these rows in progress: its answer is this one's.
     try {
-      const theirs = await other.groups;
-      if (other.version === version) return theirs;
+      return await other.groups;
     } catch (e) {
       // The background's comparison was stopped (a grade started): this request compares on its own.
       if (!(e instanceof GroupsStopped) || run.signal?.aborted) throw e;
     }
     return questionGroups(ctx, examId, questionId, run);
   }
+  // A comparison of rows since changed (a mark typed) is not waited for: this one starts now, and
+  // the pairs of lists that one decided, or is deciding, are not decided again (review/groups.ts
+  // keeps them per engine); the background gives way to it.
   // Asked for (not the background's): the background waits while it runs.
   const foreground = !run.signal;
   let a = asked.get(ctx);
@@ -98,7 +98,7 @@ async function compare(
   run: GroupRun,
 ): Promise<Groups> {
   // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
-  engine.warm?.();
+  void engine.warm?.();
   const variables = q.variables.map((v) => v.name);
   // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
   // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
@@ -191,6 +191,23 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
   void run.finally(() => {
     if (prep.get(ctx)?.run === run) prep.delete(ctx);
   });
+}
+
+/**
+ * Before an exam's list is first loaded (its whole list read, seconds at 67,500 responses), the
+ * engine its answer groups will need is started and Z3 warmed, so that Z3's worker starts beside
+ * that read rather than after it: the groups prepared in the background (prepareGroups) then find
+ * it ready. Only where prepareGroups would run and something of the exam is marked; an engine that
+ * can't start is left to say so when the groups are opened.
+ */
+export async function warmForGroups(ctx: AppContext, examId: string): Promise<void> {
+  if (ctx.grading() || ctx.closing || previewRunning(ctx) || loaded.get(ctx)?.has(examId)) return;
+  if (ctx.ws.markedCount(examId) === 0) return;
+  try {
+    await (await ctx.engine()).warm?.();
+  } catch {
+    // said when the groups are opened
+  }
 }
 
 /** Stop the background preparation (a grade or a scheme preview starts, the app closes); resolves once it has stopped. */

@@ -100,7 +100,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
     equivalentLists: (a, b, d) => (inner.equivalentLists ? inner.equivalentLists(a, b, d) : inner.compareLists(a, b, d).then((c) => c.equivalent)),
     stats: () => inner.stats(),
-    warm: () => inner.warm?.(),
+    warm: async () => inner.warm?.(),
     setVerdictStore: (store) => inner.setVerdictStore?.(store),
     async close() {
       try {
