@@ -98,7 +98,7 @@ async function compare(
   run: GroupRun,
 ): Promise<Groups> {
   // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
-  void engine.warm?.();
+  engine.warm?.();
   const variables = q.variables.map((v) => v.name);
   // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
   // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
@@ -191,23 +191,6 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
   void run.finally(() => {
     if (prep.get(ctx)?.run === run) prep.delete(ctx);
   });
-}
-
-/**
- * Before an exam's list is first loaded (its whole list read, seconds at 67,500 responses), the
- * engine its answer groups will need is started and Z3 warmed, so that Z3's worker starts beside
- * that read rather than after it: the groups prepared in the background (prepareGroups) then find
- * it ready. Only where prepareGroups would run and something of the exam is marked; an engine that
- * can't start is left to say so when the groups are opened.
- */
-export async function warmForGroups(ctx: AppContext, examId: string): Promise<void> {
-  if (ctx.grading() || ctx.closing || previewRunning(ctx) || loaded.get(ctx)?.has(examId)) return;
-  if (ctx.ws.markedCount(examId) === 0) return;
-  try {
-    await (await ctx.engine()).warm?.();
-  } catch {
-    // said when the groups are opened
-  }
 }
 
 /** Stop the background preparation (a grade or a scheme preview starts, the app closes); resolves once it has stopped. */

@@ -1,7 +1,7 @@
 // The review list and one response: its detail, a corrected equation list, an override.
 import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
-import { prepareGroups, warmForGroups } from '../answer-groups.ts';
+import { prepareGroups } from '../answer-groups.ts';
 import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
 
 type Handlers = Pick<
@@ -13,8 +13,6 @@ export function reviewHandlers(ctx: AppContext): Handlers {
   return {
     'review.list': async ({ examId, questionId, offset, limit, locate, ...rest }) => {
       const exam = ctx.exam(examId);
-      // Its first load: Z3 starts beside the list's read, for the answer groups prepared after it.
-      await warmForGroups(ctx, examId);
       // The exam's review index (review-index.ts): filtered, searched, sorted and paged here; only the page goes back.
       const page = ctx.reviewIndex(examId).query({
         ...rest,

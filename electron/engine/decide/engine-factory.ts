@@ -100,7 +100,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
     equivalentLists: (a, b, d) => (inner.equivalentLists ? inner.equivalentLists(a, b, d) : inner.compareLists(a, b, d).then((c) => c.equivalent)),
     stats: () => inner.stats(),
-    warm: async () => inner.warm?.(),
+    warm: () => inner.warm?.(),
     setVerdictStore: (store) => inner.setVerdictStore?.(store),
     async close() {
       try {

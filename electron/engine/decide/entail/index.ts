@@ -202,8 +202,8 @@ export class Entailer implements EntailmentEngine {
     return { ...this.st, z3Calls: this.z3.calls };
   }
 
-  warm(): Promise<void> {
-    return this.z3.warm();
+  warm(): void {
+    this.z3.warm();
   }
 
   async close(): Promise<void> {

@@ -54,12 +54,8 @@ export interface EntailmentEngine {
   /** compareLists(a, b, domain).equivalent, asking only the pairs the answer needs (and, where kept, the answer from the store). */
   equivalentLists?(a: Equation[], b: Equation[], domain: Domain): Promise<boolean>;
   stats(): EntailerStats;
-  /**
-   * Start the solver now (where it starts lazily), so decisions asked soon after don't wait for it.
-   * Resolves once its worker thread exists (it starts on its own from then on, whatever the main
-   * thread does), or at once where nothing is to start.
-   */
-  warm?(): Promise<void>;
+  /** Start the solver now (where it starts lazily), so decisions asked soon after don't wait for it. */
+  warm?(): void;
   /** Keep verdicts in `store` and look there before deciding (undefined: in memory only). */
   setVerdictStore?(store: VerdictStore | undefined): void;
   close(): Promise<void>;

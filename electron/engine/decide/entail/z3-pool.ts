@@ -43,17 +43,7 @@ const DEFAULT_SPARE_IDLE_MS = 1_000;
 export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number };
 
 type Job = { query: Z3Query; resolve: (r: CheckResult) => void; reject: (e: Error) => void };
-type Slot = {
-  worker: Worker;
-  ready: boolean;
-  job?: Job;
-  timer?: NodeJS.Timeout;
-  idle?: NodeJS.Timeout;
-  t0?: number;
-  dead: boolean;
-  /** Resolves once the worker's thread exists (or could not be made): from then on it starts on its own. */
-  spawned: Promise<void>;
-};
+type Slot = { worker: Worker; ready: boolean; job?: Job; timer?: NodeJS.Timeout; idle?: NodeJS.Timeout; t0?: number; dead: boolean };
 
 type Reply = { type: 'ready' } | { type: 'fatal'; message: string } | { type: 'result'; result: CheckResult } | { type: 'error'; message: string };
 
@@ -172,10 +162,8 @@ export class Z3Pool {
    * Start a worker now if none is live, so a query asked soon after does not wait for Z3's start
    * (about a second; an idle worker is stopped after idleMs, so it may not be running).
    */
-  /** Start a worker if none is there; resolves once one's thread exists (or could not start). */
-  warm(): Promise<void> {
+  warm(): void {
     if (!this.closed && this.slots.size === 0) this.spawn();
-    return Promise.all([...this.slots].map((s) => s.spawned)).then(() => {});
   }
 
   run(query: Z3Query): Promise<CheckResult> {
@@ -240,10 +228,10 @@ export class Z3Pool {
 
   private spawn(): void {
     // A slot holds the place while the compiled WASM is fetched (at once after the first time).
-    const slot: Slot = { worker: undefined as unknown as Worker, ready: false, dead: false, spawned: Promise.resolve() };
+    const slot: Slot = { worker: undefined as unknown as Worker, ready: false, dead: false };
     this.slots.add(slot);
     this.st.started++;
-    slot.spawned = Promise.all([compiledZ3(), bundledFromSource()]).then(([wasm, code]) => {
+    void Promise.all([compiledZ3(), bundledFromSource()]).then(([wasm, code]) => {
       if (slot.dead) return;
       try {
         slot.worker = code

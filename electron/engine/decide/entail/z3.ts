@@ -408,8 +408,8 @@ export class Z3Backend {
    * a verdict the sequential method would reach into 'unknown'.
    */
   /** Start a worker now if none runs (Z3Pool.warm). */
-  warm(): Promise<void> {
-    return this.pool.warm();
+  warm(): void {
+    this.pool.warm();
   }
 
   async check(query: Z3Query): Promise<CheckResult> {
