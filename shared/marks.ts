@@ -133,3 +133,15 @@ export const ResponseMarksSchema = z.object({
   dimensions: z.array(DimensionIssueSchema).optional(),
 });
 export type ResponseMarks = z.infer<typeof ResponseMarksSchema>;
+
+/**
+ * A response's total, marks available and status from its item marks: the one rule, for a
+ * response marked whole (decide/marking.ts) and for one whose changed items only were marked
+ * again (grade.ts, after a scheme change).
+ */
+export function resultOf(items: readonly Pick<ItemMark, 'available' | 'awarded' | 'outcome'>[]): Pick<ResponseMarks, 'total' | 'available' | 'status'> {
+  const total = items.reduce((s, it) => s + (it.outcome === 'awarded' ? (it.awarded ?? 0) : 0), 0);
+  const available = items.reduce((s, it) => s + it.available, 0);
+  const status = items.some((it) => it.outcome === 'undecided') ? 'undecided' : items.some((it) => it.outcome === 'manual') ? 'manual-open' : 'complete';
+  return { total, available, status };
+}

@@ -55,19 +55,19 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
   let inFlight = running.get(ctx);
   if (!inFlight) running.set(ctx, (inFlight = new Map()));
   const other = inFlight.get(cacheKey);
-  if (other && other.engine === engine) {
-    // A comparison of this question in progress: of these rows, its answer is this one's; of
-    // rows since changed (a mark typed), most of its pairs of lists are this one's, decided once
-    // (the engine's memo) rather than by two comparisons side by side.
+  if (other && other.engine === engine && other.version === version) {
+    // A comparison of these rows in progress: its answer is this one's.
     try {
-      const theirs = await other.groups;
-      if (other.version === version) return theirs;
+      return await other.groups;
     } catch (e) {
       // The background's comparison was stopped (a grade started): this request compares on its own.
       if (!(e instanceof GroupsStopped) || run.signal?.aborted) throw e;
     }
     return questionGroups(ctx, examId, questionId, run);
   }
+  // A comparison of rows since changed (a mark typed) is not waited for: this one starts now, and
+  // the pairs of lists that one decided, or is deciding, are not decided again (review/groups.ts
+  // keeps them per engine); the background gives way to it.
   // Asked for (not the background's): the background waits while it runs.
   const foreground = !run.signal;
   let a = asked.get(ctx);

@@ -23,12 +23,12 @@ import { formatErrors, parseEquation, type Equation } from '../../shared/equatio
 import { note, type Extraction } from '../../shared/extraction.ts';
 import type { EntailmentEngine } from './decide/entail/types.ts';
 import type { CompiledQuestion, LoadedExam } from './io/exam.ts';
-import { markEquations } from './decide/marking.ts';
+import { markEquations, markItems } from './decide/marking.ts';
 import { checkedReading } from './decide/reading-checks.ts';
 import type { ResponseRow } from './io/csv/responses.ts';
 import type { EquationsRow } from './io/csv/equations.ts';
 import { ENGINE_ERROR_FLAG, StaleError, WAITING_FLAG, type Workspace } from './store/workspace.ts';
-import type { ResponseMarks } from '../../shared/marks.ts';
+import { resultOf, type ResponseMarks } from '../../shared/marks.ts';
 import { resolveTechnique, type Technique } from './read/registry.ts';
 import { settleAlternatives } from './read/alternatives.ts';
 import { pickReading as pickReadingOf } from '../../shared/alternatives.ts';
@@ -36,7 +36,8 @@ import type { BatchAccounting } from './read/ollama/accounting.ts';
 import type { ModelRef, ResponseInput } from './read/model/types.ts';
 import { ServerRefusal } from './read/model/batch.ts';
 import { RecentRate } from './progress-rate.ts';
-import { readsAgain, remarkedBy } from './store/exams.ts';
+import { changedItems, readsAgain, remarkedBy } from './store/exams.ts';
+import { itemRow, type ItemMarksWrite } from './store/marks.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -209,6 +210,27 @@ export async function marksOf(
   text: string | null,
 ): Promise<ResponseMarks> {
   if (!cq) throw new Error(`question '${questionId}' is not in the exam`);
+  return markEquations(engine, cq, parsedEquations(cq, x), { text });
+}
+
+/**
+ * marksOf for the items named only (decide/marking.ts's markItems): a scheme change that edited
+ * those items only marks them again, the others' stored marks standing.
+ */
+async function itemsOf(
+  engine: EntailmentEngine,
+  cq: CompiledQuestion | undefined,
+  questionId: string,
+  x: Extraction,
+  text: string | null,
+  only: ReadonlySet<string>,
+): Promise<Awaited<ReturnType<typeof markItems>>> {
+  if (!cq) throw new Error(`question '${questionId}' is not in the exam`);
+  return markItems(engine, cq, parsedEquations(cq, x), only, { text });
+}
+
+/** A stored reading's equations parsed against the question (throws when one no longer parses). */
+function parsedEquations(cq: CompiledQuestion, x: Extraction): Equation[] {
   let parsed = parsedSources.get(cq);
   if (!parsed) parsedSources.set(cq, (parsed = new Map()));
   const equations: Equation[] = [];
@@ -227,7 +249,7 @@ export async function marksOf(
   // (a kept correction). Dropping it would mark the rest unseen and shift every evidence index:
   // the response is held for the instructor instead (needs-review, items undecided).
   if (broken.length) throw new Error(`${broken.join('; ')}: the question's variables changed since it was read; correct the reading or read it again`);
-  return markEquations(engine, cq, equations, { text });
+  return equations;
 }
 
 /** Why a stored equation no longer parses against the question (the grammar's own words). */
@@ -430,7 +452,7 @@ export async function markPending(opts: {
     ws.flushDecided();
   };
   try {
-    await markInLanes(ws, engine, exam, toMark, signal, (r, x, out) => {
+    await markInLanes(ws, toMark, signal, wholeMarks(engine, exam), (r, x, out) => {
       if (x) finished.push({ r, x, ...out });
       tick(r);
       if (finished.length >= MARK_BATCH) write();
@@ -443,20 +465,25 @@ export async function markPending(opts: {
 
 type ToMark = { id: number; studentId: string; questionId: string; text: string | null };
 
+/** A response's marks, whole (marksOf). */
+const wholeMarks =
+  (engine: EntailmentEngine, exam: LoadedExam) =>
+  (r: ToMark, x: StoredX): Promise<ResponseMarks> =>
+    marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text);
+
 /**
  * Mark `list` on the workspace's stored readings in concurrent lanes (markPending, and a scheme
  * change's marks checked before it is stored): lanes take responses one after another from the
  * whole list (no batch waits for its slowest response); readings are read a batch at a time.
- * `done` is called once per response, between awaits: with its reading and its marks or the
- * error marking it threw, or without a reading (none stored: nothing to mark).
+ * `done` is called once per response, between awaits: with its reading and what `mark` gave or
+ * the error it threw, or without a reading (none stored: nothing to mark).
  */
-async function markInLanes(
+async function markInLanes<T>(
   ws: Workspace,
-  engine: EntailmentEngine,
-  exam: LoadedExam,
   list: readonly ToMark[],
   signal: AbortSignal | undefined,
-  done: (r: ToMark, x: StoredX | undefined, out: { marks: ResponseMarks } | { error: unknown }) => void,
+  mark: (r: ToMark, x: StoredX) => Promise<T>,
+  done: (r: ToMark, x: StoredX | undefined, out: { marks: T } | { error: unknown }) => void,
 ): Promise<void> {
   const breathe = breather();
   let xs = new Map<number, StoredX>();
@@ -478,9 +505,9 @@ async function markInLanes(
         done(r, undefined, { error: new Error('no reading') });
         continue;
       }
-      let out: { marks: ResponseMarks } | { error: unknown };
+      let out: { marks: T } | { error: unknown };
       try {
-        out = { marks: await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text) };
+        out = { marks: await mark(r, x) };
       } catch (e) {
         out = { error: e };
       }
@@ -508,6 +535,16 @@ const MAX_HELD = 16_384;
  * but verdicts is stored before importExam, so a run stopped meanwhile leaves the workspace as
  * it was. A question read again (its variables changed) is left to the usual path: its readings
  * are dropped.
+ *
+ * Where the change edited some items of a question and nothing else of its marking
+ * (store/exams.ts's changedItems), only those items are marked again (markItems): the others'
+ * marks are the stored ones, as marking them again would give (marking is item by item on the
+ * same equations and domain). A response is marked whole instead when that can't be shown from
+ * what is stored: its stored marks are of another reading or other items, or a vacuous premise
+ * was met (an inconsistent equation found while marking sets it aside for the items after), or
+ * the changed items' marking finds inconsistent equations or dimension issues other than the
+ * stored ones. So of a one-item change's 22,500 responses, one item each is marked, compared
+ * (its evidence only is read) and, where it moved, written in place.
  */
 async function marksByChange(
   ws: Workspace,
@@ -518,11 +555,14 @@ async function marksByChange(
 ): Promise<{
   keep: { responseId: number; extractionId: number }[];
   replace: { responseId: number; extractionId: number; marks: ResponseMarks; key: string }[];
+  replaceItems: ItemMarksWrite[];
 }> {
   const keep: { responseId: number; extractionId: number }[] = [];
   const replace: { responseId: number; extractionId: number; marks: ResponseMarks; key: string }[] = [];
+  const replaceItems: ItemMarksWrite[] = [];
+  const out = { keep, replace, replaceItems };
   const stored = ws.getExam(exam.exam.id);
-  if (!stored) return { keep, replace };
+  if (!stored) return out;
   const questions = remarkedBy(stored, exam.exam).filter((qid) => {
     const was = stored.questions.find((q) => q.id === qid);
     return (
@@ -533,33 +573,114 @@ async function marksByChange(
       )
     );
   });
-  if (questions.length === 0) return { keep, replace };
+  if (questions.length === 0) return out;
+  const only = new Map<string, ReadonlySet<string>>();
+  for (const qid of questions) {
+    const items = changedItems(stored, exam.exam, qid);
+    if (items) only.set(qid, new Set(items));
+  }
   const list = ws.markedOf(exam.exam.id, questions);
+  const held = (): number => replace.length + replaceItems.length;
+  const keyOf = (r: ToMark): string => `${exam.exam.id}/${r.studentId}/${r.questionId}`;
   let batch: (typeof replace)[number][] = [];
   const compare = (): void => {
     const same = new Set(ws.sameMarks(batch));
     for (const b of batch) {
       if (same.has(b.responseId)) keep.push({ responseId: b.responseId, extractionId: b.extractionId });
-      else if (replace.length < MAX_HELD) replace.push(b);
+      else if (held() < MAX_HELD) replace.push(b);
     }
     batch = [];
+    ws.flushDecided();
+  };
+  type Some = Awaited<ReturnType<typeof itemsOf>>;
+  let some: { r: ToMark; x: StoredX; m: Some }[] = [];
+  /** Responses whose changed items alone can't be shown to give their marks: marked whole after. */
+  const whole: ToMark[] = [];
+  const compareSome = (): void => {
+    if (some.length === 0) return;
+    const itemIds = [...new Set(some.flatMap(({ r }) => [...only.get(r.questionId)!]))];
+    const storedMarks = ws.storedItemMarks(
+      some.map(({ r }) => r.id),
+      itemIds,
+    );
+    for (const { r, x, m } of some) {
+      const scheme = exam.questions.get(r.questionId)!.question.scheme;
+      const s = storedMarks.get(r.id);
+      const fits =
+        s !== undefined &&
+        s.extractionId === x.id &&
+        s.items.length === scheme.length &&
+        s.items.every((it, i) => it.itemId === scheme[i].id) &&
+        !m.inconsistent.some((e) => e.method === 'entailment') &&
+        JSON.stringify(m.inconsistent) === s.inconsistent &&
+        (m.dimensions.length ? JSON.stringify(m.dimensions) : null) === s.dimensions;
+      if (!fits) {
+        whole.push(r);
+        continue;
+      }
+      const at = new Map(m.items.map((it) => [it.itemId, it]));
+      const items = s.items.map((it) => at.get(it.itemId) ?? it);
+      const result = resultOf(items);
+      const changed = m.items.map((mark) => ({ position: scheme.findIndex((q) => q.id === mark.itemId), mark }));
+      const same =
+        result.total === s.total &&
+        result.available === s.available &&
+        result.status === s.status &&
+        changed.every(({ position, mark }) => {
+          const a = itemRow(mark);
+          const b = s.items[position];
+          return (
+            a.available === b.available &&
+            a.awarded === b.awarded &&
+            a.outcome === b.outcome &&
+            a.match === b.match &&
+            a.evidence === b.evidence &&
+            a.note === b.note
+          );
+        });
+      if (same) keep.push({ responseId: r.id, extractionId: x.id });
+      else if (held() < MAX_HELD) replaceItems.push({ responseId: r.id, extractionId: x.id, items: changed, ...result, stored: s, key: keyOf(r) });
+    }
+    some = [];
     ws.flushDecided();
   };
   const rate = new RecentRate();
   let done = 0;
   engine.setVerdictStore?.(ws.decidedStore());
   try {
-    await markInLanes(ws, engine, exam, list, signal, (r, x, out) => {
-      if (x && 'marks' in out) batch.push({ responseId: r.id, extractionId: x.id, marks: out.marks, key: `${exam.exam.id}/${r.studentId}/${r.questionId}` });
-      if (batch.length >= MARK_BATCH) compare();
-      rate.tick();
-      done++;
-      onProgress?.({ phase: 'mark', done, total: list.length, perSecond: rate.perSecond(), etaSeconds: rate.etaSeconds(list.length - done) });
-    });
+    await markInLanes(
+      ws,
+      list,
+      signal,
+      async (r, x): Promise<{ whole: ResponseMarks } | { some: Some }> => {
+        const items = only.get(r.questionId);
+        return items
+          ? { some: await itemsOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text, items) }
+          : { whole: await marksOf(engine, exam.questions.get(r.questionId), r.questionId, x, r.text) };
+      },
+      (r, x, res) => {
+        // A marking that failed is left out: importExam drops its marks and markPending stores the failure.
+        if (x && 'marks' in res) {
+          if ('whole' in res.marks) batch.push({ responseId: r.id, extractionId: x.id, marks: res.marks.whole, key: keyOf(r) });
+          else some.push({ r, x, m: res.marks.some });
+        }
+        if (batch.length >= MARK_BATCH) compare();
+        if (some.length >= MARK_BATCH) compareSome();
+        rate.tick();
+        done++;
+        onProgress?.({ phase: 'mark', done, total: list.length, perSecond: rate.perSecond(), etaSeconds: rate.etaSeconds(list.length - done) });
+      },
+    );
+    compareSome();
+    if (whole.length && !signal?.aborted)
+      await markInLanes(ws, whole, signal, wholeMarks(engine, exam), (r, x, res) => {
+        if (x && 'marks' in res) batch.push({ responseId: r.id, extractionId: x.id, marks: res.marks, key: keyOf(r) });
+        if (batch.length >= MARK_BATCH) compare();
+      });
   } finally {
     compare();
   }
-  return { keep, replace };
+  return out;
 }
 
 export async function grade(opts: GradeOptions): Promise<GradeSummary> {
@@ -569,7 +690,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
 
   // A changed exam: its responses marked under it first, so that only marks it moves are written
   // (marksByChange); counted as marked by this run.
-  const change = opts.sequential ? { keep: [], replace: [] } : await marksByChange(ws, engine, exam, signal, onProgress);
+  const change = opts.sequential ? { keep: [], replace: [], replaceItems: [] } : await marksByChange(ws, engine, exam, signal, onProgress);
   onProgress?.({ phase: 'import', done: 0, total: 1 });
   const { replaced } = ws.importExam(exam.exam, change);
   const remarked = change.keep.length + (replaced ?? 0);

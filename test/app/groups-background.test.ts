@@ -153,6 +153,45 @@ describe('answer groups prepared in the background', () => {
     }
   });
 
+  it('groups asked while the background compares rows since changed start at once, and no pair of lists is compared twice', async () => {
+    // Without: the groups prepared with nothing else going on, their comparisons counted.
+    const w0: Watched = { calls: 0, gate: null, entered: null };
+    const plain = await setUp('plain-groups', w0, FIRST);
+    try {
+      await plain.call('grade.start', { examId: plain.examId, technique: 'embedded', models: [] });
+      assert.equal((await plain.settle()).state, 'done');
+      await plain.service.groupsPrepared();
+    } finally {
+      await plain.service.close();
+    }
+    // With: the background held inside its first comparison, a mark typed in the question (its
+    // rows change, so the background's answer is not this request's), then the groups asked.
+    let open!: () => void;
+    const w: Watched = { calls: 0, gate: new Promise<void>((r) => (open = r)), entered: null };
+    const inside = new Promise<void>((r) => (w.entered = r));
+    const { service, examId, call, settle } = await setUp('changed', w, FIRST);
+    try {
+      await call('grade.start', { examId, technique: 'embedded', models: [] });
+      assert.equal((await settle()).state, 'done');
+      await inside;
+      // Through the workspace (the app's override view would open the response's detail, which waits for the held comparison).
+      service.ws.setOverride(service.ws.findResponse(examId, 'S1', 'q1')!, 'a', 0, 'a typed mark');
+      const asked = call('groups.list', { examId, questionId: 'q1' });
+      open();
+      const listed = (await asked).map((g) => ({ key: g.key, responseIds: g.responseIds }));
+      await service.groupsPrepared();
+      assert.equal(w.calls, w0.calls, 'each pair of lists compared once: the one the background was comparing was waited for, not compared again');
+      const q = ((await call('exam.get', { examId })) as Exam).questions.find((x) => x.id === 'q1')!;
+      const want = await answerGroups({ compareLists: reference.compareLists.bind(reference) }, q, service.ws.listResponses(examId, { questionId: 'q1' }));
+      assert.deepEqual(
+        listed,
+        want.map((g) => ({ key: g.key, responseIds: g.members.map((m) => String(m.id)) })),
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
   it('closing the app stops the background work', async () => {
     let open!: () => void;
     const w: Watched = { calls: 0, gate: new Promise<void>((r) => (open = r)), entered: null };

@@ -16,7 +16,7 @@
 // and is reported in `inconsistent`. Verdicts use the question's domain (its assumptions).
 import { equationToSympy, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
 import { questionDomain, type Question, type SchemeItem } from '../../../shared/exam.ts';
-import type { ItemMark, MarkEvidence, ResponseMarks, InconsistentEquation } from '../../../shared/marks.ts';
+import { resultOf, type DimensionIssue, type ItemMark, type MarkEvidence, type ResponseMarks, type InconsistentEquation } from '../../../shared/marks.ts';
 import type { EntailmentEngine, Verdict } from './entail/types.ts';
 import type { CompiledQuestion } from '../io/exam.ts';
 import { applyFollowThrough, relationOnlyForms } from './follow-through.ts';
@@ -57,6 +57,37 @@ export async function markEquations(
   /** The response's text, for numeric items (the numbers with their units); null for a given list. */
   opts: { text?: string | null } = {},
 ): Promise<ResponseMarks> {
+  const { items, inconsistent, dimensions } = await marked(engine, cq, equations, opts);
+  const { total, available, status } = resultOf(items);
+  return { items, total, available, inconsistent, status, ...(dimensions.length ? { dimensions } : {}) };
+}
+
+/**
+ * Only the items named of a list's marks (in scheme order), with the inconsistent equations and
+ * dimension issues found on the way: what a scheme change that edits only those items changes.
+ * They are the items markEquations gives where no other item met a vacuous premise (an
+ * inconsistent entry with method 'entailment' sets the equation aside for the items after it)
+ * and this marking meets none either: the caller compares `inconsistent` with the stored
+ * marks' to know. Not for a question with follow-through (an item's outcome then rests on others').
+ */
+export async function markItems(
+  engine: EntailmentEngine,
+  cq: CompiledQuestion,
+  equations: readonly Equation[],
+  only: ReadonlySet<string>,
+  opts: { text?: string | null } = {},
+): Promise<{ items: ItemMark[]; inconsistent: InconsistentEquation[]; dimensions: DimensionIssue[] }> {
+  if (cq.question.scheme.some((s) => s.follow_through?.length)) throw new Error(`question '${cq.question.id}' has follow-through: mark it whole`);
+  return marked(engine, cq, equations, opts, only);
+}
+
+async function marked(
+  engine: EntailmentEngine,
+  cq: CompiledQuestion,
+  equations: readonly Equation[],
+  opts: { text?: string | null },
+  only?: ReadonlySet<string>,
+): Promise<{ items: ItemMark[]; inconsistent: InconsistentEquation[]; dimensions: DimensionIssue[] }> {
   const q: Question = cq.question;
   const domain = domainOf(q);
   const sources = equations.map(equationToSympy);
@@ -79,6 +110,7 @@ export async function markEquations(
 
   const items: ItemMark[] = [];
   for (const item of q.scheme) {
+    if (only && !only.has(item.id)) continue;
     if (item.manual || !item.match) {
       items.push({
         itemId: item.id,
@@ -193,15 +225,12 @@ export async function markEquations(
       });
   }
   // Error carried forward (follow-through.ts): after every item's own outcome is known.
-  if (q.scheme.some((s) => s.follow_through?.length)) {
+  if (!only && q.scheme.some((s) => s.follow_through?.length)) {
     // As for the item's own marking: an item requiring dimensional consistency follows through only along consistent equations.
     const usableNow = (i: number, it: SchemeItem): boolean =>
       usable.includes(i) && !inconsistent.some((x) => x.studentIndex === i) && !(it.require_dimensions && dims.issues.some((d) => d.studentIndex === i));
     items.splice(0, items.length, ...(await applyFollowThrough({ engine, cq, domain, equations, sources, usable: usableNow }, items)));
   }
   inconsistent.sort((a, b) => a.studentIndex - b.studentIndex);
-  const total = items.reduce((s, it) => s + (it.outcome === 'awarded' ? (it.awarded ?? 0) : 0), 0);
-  const available = items.reduce((s, it) => s + it.available, 0);
-  const status = items.some((it) => it.outcome === 'undecided') ? 'undecided' : items.some((it) => it.outcome === 'manual') ? 'manual-open' : 'complete';
-  return { items, total, available, inconsistent, status, ...(dims.issues.length ? { dimensions: dims.issues } : {}) };
+  return { items, inconsistent, dimensions: dims.issues };
 }

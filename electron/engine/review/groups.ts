@@ -64,23 +64,58 @@ const MAX_DECIDED = 200_000;
 const equivalent = async (engine: GroupEngine, a: Equation[], b: Equation[], domain: Domain): Promise<boolean> =>
   engine.equivalentLists ? engine.equivalentLists(a, b, domain) : (await engine.compareLists(a, b, domain)).equivalent;
 
-async function sameLists(engine: GroupEngine, domainKey: string, a: string, b: string, decide: () => Promise<boolean>): Promise<boolean> {
+/**
+ * Comparisons of two lists in progress, per engine: a second run that needs the same pair (the
+ * groups asked for while the background compares that question) waits for that comparison
+ * instead of making it again beside it.
+ */
+const comparing = new WeakMap<object, Map<string, Promise<boolean>>>();
+
+/**
+ * Whether lists `a` and `b` are equivalent: from the memo, else from the comparison of them in
+ * progress, else decided now. `before` runs only when the pair is not decided yet, before it is
+ * compared (the background's pause and stop): while it waits, a comparison started by someone
+ * else may decide the pair.
+ */
+async function sameLists(
+  engine: GroupEngine,
+  domainKey: string,
+  a: string,
+  b: string,
+  decide: () => Promise<boolean>,
+  before: () => Promise<void>,
+): Promise<boolean> {
   let memo = decided.get(engine);
   if (!memo) decided.set(engine, (memo = new Map()));
+  let inProgress = comparing.get(engine);
+  if (!inProgress) comparing.set(engine, (inProgress = new Map()));
   const k = `${domainKey}\u0000${a}\u0000${b}`;
   let v = memo.get(k);
-  if (v === undefined) {
-    v = await decide();
-    if (memo.size >= MAX_DECIDED) memo.clear();
-    memo.set(k, v);
+  if (v !== undefined) return v;
+  await before();
+  v = memo.get(k);
+  if (v !== undefined) return v;
+  let p = inProgress.get(k);
+  if (!p) {
+    const settled = decide()
+      .then((x) => {
+        if (memo.size >= MAX_DECIDED) memo.clear();
+        memo.set(k, x);
+        return x;
+      })
+      .finally(() => {
+        if (inProgress.get(k) === settled) inProgress.delete(k);
+      });
+    inProgress.set(k, (p = settled));
   }
-  return v;
+  return p;
 }
 
 /**
  * How a caller in the background runs the grouping: `signal` stops it between two comparisons of
  * lists (it then throws GroupsStopped; pairs decided so far are kept, as always), and `between`
- * is awaited before each comparison not decided before (a yield, so the work gives way to others).
+ * is awaited before each comparison not decided before (a yield, so the work gives way to others;
+ * a comparison of the same pair started meanwhile by another run is then waited for, not repeated).
  */
 export type GroupRun = { signal?: AbortSignal; between?: () => Promise<void> };
 
@@ -119,10 +154,10 @@ export async function answerGroupsOf<R>(
   const stopped = () => {
     if (run.signal?.aborted) throw new GroupsStopped();
   };
-  const decide = (a: Equation[], b: Equation[], domain: Domain) => async (): Promise<boolean> => {
+  const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> => equivalent(engine, a, b, domain);
+  const before = async (): Promise<void> => {
     await run.between?.();
     stopped();
-    return equivalent(engine, a, b, domain);
   };
   const domain = questionDomain(question);
   const domainKey = `${question.id}\u0000${JSON.stringify(domain)}`;
@@ -186,7 +221,7 @@ export async function answerGroupsOf<R>(
     if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
       for (const g of groups) {
         const theirs = parse(g.key);
-        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, decide(mine, theirs, domain)))) {
+        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, decide(mine, theirs, domain), before))) {
           home = g;
           break;
         }

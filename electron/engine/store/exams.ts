@@ -50,6 +50,25 @@ export function remarkedBy(before: Exam, after: Exam): string[] {
     .map((q) => q.id);
 }
 
+/**
+ * The scheme items of a re-marked question whose marking changed, when nothing else of its
+ * marking did: same items in the same order, the question and the exam otherwise the same (its
+ * wording aside), and no follow-through (an item's outcome then rests on others'). Null when the
+ * whole question must be marked again. The other items' marks are those already stored: marking
+ * is item by item (decide/marking.ts), on the same equations, domain and units.
+ */
+export function changedItems(before: Exam, after: Exam, questionId: string): string[] | null {
+  const was = before.questions.find((q) => q.id === questionId);
+  const now = after.questions.find((q) => q.id === questionId);
+  if (!was || !now || examWide(before) !== examWide(after) || readsAgain(was, now)) return null;
+  const rest = (q: Exam['questions'][number]): string => markingOf({ ...q, scheme: [] });
+  if (rest(was) !== rest(now) || was.scheme.length !== now.scheme.length) return null;
+  if ([...was.scheme, ...now.scheme].some((s) => s.follow_through?.length)) return null;
+  const item = (s: Exam['questions'][number]['scheme'][number]): string => stable({ ...s, description: '' });
+  if (was.scheme.some((s, i) => s.id !== now.scheme[i].id)) return null;
+  return now.scheme.filter((s, i) => item(s) !== item(was.scheme[i])).map((s) => s.id);
+}
+
 /** Reading sources an exam edit keeps: the instructor's corrections and given lists. */
 export const KEPT_ON_EDIT = ['given', 'manual'] as const;
 

@@ -99,20 +99,29 @@ export function saveMarksBatch(
 
 type StoredRows = { result: Row; items: Row[] };
 
-/** The stored rows of these responses' marks (ids as a JSON array), as stored: two queries; `evidence: false` leaves the evidence out. */
-function storedRows(st: Statements, ids: string, opts: { evidence?: boolean } = {}): Map<number, StoredRows> {
+/**
+ * The stored rows of these responses' marks (ids as a JSON array), as stored: two queries;
+ * `evidence: false` leaves the evidence out, a list of item ids reads only those items' evidence.
+ */
+function storedRows(st: Statements, ids: string, opts: { evidence?: boolean | readonly string[] } = {}): Map<number, StoredRows> {
   const out = new Map<number, StoredRows>();
   for (const r of st
     .sql(
-      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
+      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions, marked_at FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
     )
     .all(ids) as Row[])
     out.set(Number(r.response_id), { result: r, items: [] });
   for (const r of st
     .sql(
-      `SELECT response_id, item_id, position, available, awarded, outcome, match, ${opts.evidence === false ? 'NULL AS evidence' : 'evidence'}, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
+      `SELECT response_id, item_id, position, available, awarded, outcome, match, ${
+        opts.evidence === false
+          ? 'NULL AS evidence'
+          : Array.isArray(opts.evidence)
+            ? 'iif(item_id IN (SELECT value FROM json_each(?)), evidence, NULL) AS evidence'
+            : 'evidence'
+      }, note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position`,
     )
-    .all(ids) as Row[])
+    .all(...(Array.isArray(opts.evidence) ? [json(opts.evidence), ids] : [ids])) as Row[])
     out.get(Number(r.response_id))?.items.push(r);
   return out;
 }
@@ -163,6 +172,135 @@ export function sameMarks(st: Statements, batch: readonly { responseId: number; 
     );
   };
   return batch.filter(same).map((b) => b.responseId);
+}
+
+/** A response's stored marks as a scheme change that edits some items only compares them (storedItemMarks). */
+export type StoredItemMarks = {
+  extractionId: number;
+  markedAt: string;
+  total: number;
+  available: number;
+  status: string;
+  /** As stored (JSON), to compare with a new marking's. */
+  inconsistent: string;
+  dimensions: string | null;
+  /** Every item in position order; `evidence` (JSON, as stored) only for the items asked for, else null. */
+  items: {
+    itemId: string;
+    available: number;
+    awarded: number | null;
+    outcome: ItemMark['outcome'];
+    match: ItemMark['match'];
+    evidence: string | null;
+    note: string | null;
+  }[];
+};
+
+/** New marks for some items of a response, its other items' marks standing (saveItemMarks). */
+export type ItemMarksWrite = {
+  responseId: number;
+  extractionId: number;
+  /** Each changed item's mark, at its position among the response's items. */
+  items: readonly { position: number; mark: ItemMark }[];
+  total: number;
+  available: number;
+  status: ResponseMarks['status'];
+  /** The stored marks the change was compared with (storedItemMarks): written only while they are still those stored. */
+  stored: StoredItemMarks;
+  /** exam/student/question, when the caller knows it */
+  key?: string;
+};
+
+/** These responses' stored marks with the evidence of items `itemIds` only (most of the rows' size is the others'): two queries. */
+export function storedItemMarks(st: Statements, responseIds: readonly number[], itemIds: readonly string[]): Map<number, StoredItemMarks> {
+  const out = new Map<number, StoredItemMarks>();
+  for (const [id, { result: m, items }] of storedRows(st, json(responseIds), { evidence: itemIds }))
+    out.set(id, {
+      extractionId: Number(m.extraction_id),
+      markedAt: String(m.marked_at),
+      total: Number(m.total),
+      available: Number(m.available),
+      status: String(m.status),
+      inconsistent: String(m.inconsistent),
+      dimensions: m.dimensions === null || m.dimensions === undefined ? null : String(m.dimensions),
+      items: items.map((r) => ({
+        itemId: String(r.item_id),
+        available: Number(r.available),
+        awarded: r.awarded === null ? null : Number(r.awarded),
+        outcome: r.outcome as ItemMark['outcome'],
+        match: r.match as ItemMark['match'],
+        evidence: r.evidence === null ? null : String(r.evidence),
+        note: r.note === null ? null : String(r.note),
+      })),
+    });
+  return out;
+}
+
+/** An item's row as saveMarks writes it, but the response and position: to compare with a stored one. */
+export const itemRow = (
+  it: ItemMark,
+): { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null } => ({
+  available: it.available,
+  awarded: it.awarded,
+  outcome: it.outcome,
+  match: it.match,
+  evidence: json(it.evidence),
+  note: it.note ?? null,
+});
+
+/**
+ * Write new marks for some items of responses whose other items' marks stand (a scheme change that
+ * edited those items only; grade.ts): each response's item rows for those items, in place, and its
+ * result row's total, available, status and time, in one transaction, audited as saveMarksBatch
+ * audits a response's marks. A response whose stored marks are no longer those it was compared
+ * with (`stored`: another reading, or marked again since) is skipped and returned among the stale
+ * ones (to be marked whole). The rows compared are not read again: one query checks they stand.
+ */
+export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]): number[] {
+  if (batch.length === 0) return [];
+  return st.transaction(() => {
+    const current = new Map(
+      (
+        st
+          .sql('SELECT response_id, extraction_id, marked_at FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))')
+          .all(json(batch.map((b) => b.responseId))) as Row[]
+      ).map((r) => [Number(r.response_id), `${Number(r.extraction_id)}\u0000${String(r.marked_at)}`]),
+    );
+    const updResult = st.sql('UPDATE mark_results SET total = ?, available = ?, status = ?, marked_at = ? WHERE response_id = ?');
+    const upd = st.sql(
+      'UPDATE marks SET available = @available, awarded = @awarded, outcome = @outcome, match = @match, evidence = @evidence, note = @note WHERE response_id = @responseId AND item_id = @itemId ' +
+        'AND NOT (available IS @available AND awarded IS @awarded AND outcome IS @outcome AND match IS @match AND evidence IS @evidence AND note IS @note)',
+    );
+    const stale: number[] = [];
+    const at = now();
+    for (const b of batch) {
+      const old = b.stored;
+      if (
+        old.extractionId !== b.extractionId ||
+        current.get(b.responseId) !== `${old.extractionId}\u0000${old.markedAt}` ||
+        b.items.some(({ position, mark }) => old.items[position]?.itemId !== mark.itemId)
+      ) {
+        stale.push(b.responseId);
+        continue;
+      }
+      updResult.run(b.total, b.available, b.status, at, b.responseId);
+      for (const { mark } of b.items) upd.run({ ...itemRow(mark), responseId: b.responseId, itemId: mark.itemId });
+      // As saveMarksBatch's audit: the total, status, each item's mark and the inconsistent equations, before and after.
+      const awarded = new Map(b.items.map(({ mark }) => [mark.itemId, mark.awarded]));
+      const inconsistent = parse<ResponseMarks['inconsistent']>(old.inconsistent).map((i) => i.student);
+      const items = (changed: boolean) =>
+        Object.fromEntries(old.items.map((r) => [r.itemId, changed && awarded.has(r.itemId) ? awarded.get(r.itemId)! : r.awarded]));
+      audit(
+        st,
+        'marks.save',
+        'marks',
+        b.key ?? responseKey(st, b.responseId),
+        { total: old.total, status: old.status, items: items(false), inconsistent },
+        { total: b.total, status: b.status, items: items(true), inconsistent },
+      );
+    }
+    return stale;
+  });
 }
 
 /** The dimension issues as stored: NULL when there are none. */

@@ -222,22 +222,26 @@ export class Workspace {
    * (grade.ts's marksByChange): `keep` names responses of re-marked questions whose stored marks
    * are unchanged under this exam (each with the reading it marked): they stay as they are;
    * `replace` holds new marks that differ, written in the same transaction (as saveMarksBatch).
-   * Either is honoured only while the response's reading is the one named; the rest of a
-   * re-marked question's marks are dropped. With `replace`, returns also how many it marked.
+   * `replaceItems` holds new marks for the changed items only of responses whose other items
+   * stand (a change that edited those items only), written in place (as saveItemMarks).
+   * Each is honoured only while the response's reading is the one named; the rest of a
+   * re-marked question's marks are dropped. With `replace` or `replaceItems`, returns also how many it marked.
    */
   importExam(
     exam: Exam,
     change: {
       keep?: readonly { responseId: number; extractionId: number }[];
       replace?: readonly { responseId: number; extractionId: number; marks: ResponseMarks; key?: string }[];
+      replaceItems?: readonly marking.ItemMarksWrite[];
     } = {},
   ): { examId: string; created: boolean; changed: boolean; replaced?: number } {
-    const replace = change.replace;
-    if (!replace?.length) return exams.importExam(this.#st, exam, change.keep);
+    const replace = change.replace ?? [];
+    const replaceItems = change.replaceItems ?? [];
+    if (!replace.length && !replaceItems.length) return exams.importExam(this.#st, exam, change.keep);
     return this.#st.transaction(() => {
-      const r = exams.importExam(this.#st, exam, [...(change.keep ?? []), ...replace]);
-      const stale = marking.saveMarksBatch(this.#st, replace);
-      return { ...r, replaced: replace.length - stale.length };
+      const r = exams.importExam(this.#st, exam, [...(change.keep ?? []), ...replace, ...replaceItems]);
+      const stale = marking.saveMarksBatch(this.#st, replace).length + marking.saveItemMarks(this.#st, replaceItems).length;
+      return { ...r, replaced: replace.length + replaceItems.length - stale };
     });
   }
 
@@ -355,6 +359,11 @@ export class Workspace {
   /** Of these marks, the responses whose stored marks are exactly them, for that reading (nothing is written). */
   sameMarks(batch: readonly { responseId: number; extractionId: number; marks: ResponseMarks }[]): number[] {
     return marking.sameMarks(this.#st, batch);
+  }
+
+  /** These responses' stored marks, with the evidence of items `itemIds` only (see marks.storedItemMarks). */
+  storedItemMarks(responseIds: readonly number[], itemIds: readonly string[]): Map<number, marking.StoredItemMarks> {
+    return marking.storedItemMarks(this.#st, responseIds, itemIds);
   }
 
   /** Ids of responses of the exam, in import order. */
