@@ -5,7 +5,8 @@
 //  - a '/' beside an unbracketed '+'/'-': "F/m+M" is F/m + M or F/(m+M); "u + √D/2" is u + √D/2
 //    or (u + √D)/2;
 //  - a fraction in a power: "(1 - β²)^-1/2" is (1 - β²)^(-1)/2 or (1 - β²)^(-1/2);
-//  - a '/' before a product written with spaces or '*': "(d - f)/f d" is (d - f)/f·d or (d - f)/(f d).
+//  - a '/' before a product written with spaces or '*': "(d - f)/f d" is (d - f)/f·d or (d - f)/(f d);
+//  - a second '/' after a denominator: "kQ/d/2" is (kQ/d)/2 or kQ/(d/2).
 // Each such place is a choice point with its options (option 0 is the reading the gold
 // conventions give as written, or the most likely one where the reader used to refuse). Nothing
 // here decides which one the student meant: every option becomes a reading (see
@@ -220,7 +221,7 @@ export function fractionScopes(items: Item[], st: Structure = structure(items)):
 /** The choice points of a side whose '√' reaches are settled: its fractions and its powers. */
 export function scopeChoices(items: Item[]): ChoicePoint[] {
   const st = structure(items);
-  return [...fractionScopes(items, st), ...spacedDenominators(items, st), ...powerScopes(items)];
+  return [...fractionScopes(items, st), ...spacedDenominators(items, st), ...chainedDivisions(items, st), ...powerScopes(items)];
 }
 
 /**
@@ -254,6 +255,33 @@ export function spacedDenominators(items: Item[], st: Structure = structure(item
     if (e === d || onlyNumbers(st, d, e)) continue;
     points.push({
       reason: "how far an unbracketed '/' reaches over a product written with spaces",
+      options: [
+        [],
+        [
+          [q, 'lp'],
+          [e, 'rp'],
+        ],
+      ],
+    });
+  }
+  return points;
+}
+
+/**
+ * "k(q_1 + q_2)/d/2": a second '/' right after a denominator is (…/d)/2 as written, or …/(d/2)
+ * as often meant (the distance d/2 to the midpoint). Not where both denominators are numbers.
+ */
+export function chainedDivisions(items: Item[], st: Structure = structure(items)): ChoicePoint[] {
+  const points: ChoicePoint[] = [];
+  for (let k = 0; k < items.length && points.length < MAX_POINTS; k++) {
+    if (items[k].k !== 'op' || items[k].text !== '/') continue;
+    const q = k + 1;
+    const d = factorEndIn(items, st, q);
+    if (d < 0 || items[d]?.k !== 'op' || items[d].text !== '/') continue;
+    const e = factorEndIn(items, st, d + 1);
+    if (e < 0 || (onlyNumbers(st, q, d) && onlyNumbers(st, d + 1, e))) continue;
+    points.push({
+      reason: "whether a second '/' divides the denominator before it",
       options: [
         [],
         [

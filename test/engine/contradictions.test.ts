@@ -186,6 +186,51 @@ test('the ends of a chain are one of its values: "t = a = 2d/v" then "t = d/v" i
   assert.equal(await findContradiction(engine, q, bare('Eq(t, X)', 'Eq(X, d/v)', 'Eq(t, d/v)')), null);
 });
 
+test('a pair that holds only if two quantities of the question are equal goes to review as one symbol for two quantities', async () => {
+  // A barometer beside a water column, invented here: rho and rho_w are both densities.
+  const baro = validateExam({
+    format: 'exam.v1',
+    id: 'baro',
+    questions: [
+      {
+        id: 'b',
+        variables: [
+          { name: 'p', description: 'pressure of the gas', assumptions: ['positive'] },
+          { name: 'p_0', description: 'pressure of the air', assumptions: ['positive'] },
+          { name: 'rho', description: 'density of the oil', assumptions: ['positive'] },
+          { name: 'rho_w', description: 'density of water', assumptions: ['positive'] },
+          { name: 'g', description: 'gravitational acceleration', assumptions: ['positive'] },
+          { name: 'h', description: 'height of the oil column', assumptions: ['positive'] },
+          { name: 'h_w', description: 'height of the water column', assumptions: ['positive'] },
+        ],
+        scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(p - p_0, rho*g*h)'] }],
+      },
+    ],
+  }).questions.get('b')!.question;
+  // h written for the water's column: the two hold together only if rho = rho_w.
+  const text = 'p - p0 = rho g h, and for the water p - p0 = rho_w g h';
+  const x = reading(
+    spanned(text, [
+      ['p - p0 = rho g h', 'Eq(p - p_0, rho*g*h)'],
+      ['p - p0 = rho_w g h', 'Eq(p - p_0, rho_w*g*h)'],
+    ]),
+  );
+  const out = await withContradictionCheck(engine, baro, x, text);
+  assert.equal(out.status, 'needs-review');
+  assert.deepEqual(out.flags, ['symbol-reused']);
+  assert.match(out.notes.find((n) => n.kind === 'symbol-reused')?.text ?? '', /hold together only if rho = rho_w/);
+  // Written with the water's own column, nothing is forced.
+  const fine = await findContradiction(engine, baro, bare('Eq(p - p_0, rho*g*h)', 'Eq(p - p_0, rho_w*g*h_w)'));
+  assert.equal(fine, null);
+  // A slip taken back in words no cue marks ("that's upside down") forces rho = rho_w too.
+  const slip = await findContradiction(engine, baro, bare('Eq(h_w, rho_w*h/rho)', 'Eq(h_w, rho*h/rho_w)'));
+  assert.equal(slip?.kind, 'forced-equal');
+  // Two links of one chain imply the chain's own equality: "h_w = (rho/rho_w) h = h" is no doubt of this kind.
+  assert.equal(await findContradiction(engine, baro, bare('Eq(h_w, rho*h/rho_w)', 'Eq(rho*h/rho_w, h)')), null);
+  // Without entailment (a consistency-only engine) the check is the contradiction check alone.
+  assert.equal(await findContradiction({ consistent: engine.consistent.bind(engine) }, baro, bare('Eq(p - p_0, rho*g*h)', 'Eq(p - p_0, rho_w*g*h)')), null);
+});
+
 test('a later step that does not follow from an earlier one is student algebra: kept, not flagged', async () => {
   // v² − w² = uv, then a quadratic formula without its /2: no admissible v satisfies both, but
   // they give no one quantity two values.

@@ -124,6 +124,11 @@ test("a '/' before a product written with spaces gives both readings; a number, 
   assert.deepEqual(choices('y = g h/2 p', LENS).readings, [[['Eq(y, g*h/2*p)'], ['Eq(y, g*h/(2*p))']]]);
 });
 
+test("a second '/' after a denominator gives both readings ('a = F/m/2' is (F/m)/2 or F/(m/2)); two numbers give none", () => {
+  assert.deepEqual(choices('a = F/m/2', CART).readings, [[['Eq(a, F/m/2)'], ['Eq(a, F/(m/2))']]]);
+  assert.deepEqual(choices('a = F/2/3', CART).readings, []);
+});
+
 test("a name with '_' the question lacks is not read as a product of its letters ('v_x' is not v*x)", () => {
   for (const text of ['x = c_v', 'x = v_c', 'L_x = 2 L']) {
     const x = extractEmbedded(text, FAST);

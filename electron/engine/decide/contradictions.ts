@@ -33,14 +33,52 @@ import { equationToSympy, parseEquation, substituteEquation, symbolsOf, type Equ
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction } from '../../../shared/extraction.ts';
 import type { EntailmentEngine } from './entail/types.ts';
+import { sameDimension } from '../../../shared/units/dimension.ts';
+import { readingUnits, SYMBOL_REUSED_FLAG } from './symbol-reuse.ts';
 
 export const CONTRADICTION_FLAG = 'contradiction';
 
-/** What the check needs of the engine: exact (Z3) consistency, cached per equation and domain. */
-export type ContradictionEngine = Pick<EntailmentEngine, 'consistent'>;
+/**
+ * What the check needs of the engine: exact (Z3) consistency, cached per equation and domain; and
+ * entailment, where given, to find a pair that holds together only if two quantities are equal.
+ */
+export type ContradictionEngine = Pick<EntailmentEngine, 'consistent'> & Partial<Pick<EntailmentEngine, 'entails'>>;
 
-/** Two equations of a reading (indices into its `equations`) that can't both hold. */
-export type Contradiction = { a: number; b: number; text: string };
+/**
+ * Two equations of a reading (indices into its `equations`) that can't both hold ('contradiction'),
+ * or that hold together only if two quantities of the question are equal ('forced-equal': "p − p₀ =
+ * ρgh" and "p − p₀ = ρ_w g h" need ρ = ρ_w: h written for the water's column h_w, or a slip taken
+ * back in words no cue marked).
+ */
+export type Contradiction = { a: number; b: number; text: string; kind: 'contradiction' | 'forced-equal' };
+
+const EXACT_ENTAILMENT: ReadonlySet<string> = new Set(['identical', 'z3-proved', 'sympy-proved']);
+
+/** Pairs of quantities tried per implied equation at most. */
+const MAX_EQUAL_PAIRS = 6;
+
+/**
+ * Two distinct variables of the question, of one dimension (units from the exam or the
+ * descriptions), that the equation forces equal, proved exactly under the domain; or null.
+ */
+async function forcedEqual(engine: ContradictionEngine, eq: Equation, question: Question, domain: Domain): Promise<[string, string] | null> {
+  if (!engine.entails) return null;
+  const c = await engine.consistent(eq, domain);
+  if (c.satisfiable !== true) return null; // a solution found is a proved one (exact or a bracketed root)
+  const units = readingUnits(question);
+  const syms = symbolsOf(eq).filter((s) => units.has(s));
+  let tried = 0;
+  for (let i = 0; i < syms.length; i++) {
+    for (let j = i + 1; j < syms.length; j++) {
+      const [a, b] = [syms[i], syms[j]];
+      if (!sameDimension(units.get(a)!.dimension, units.get(b)!.dimension)) continue;
+      if (++tried > MAX_EQUAL_PAIRS) return null;
+      const v = await engine.entails(eq, { lhs: { kind: 'sym', name: a }, rhs: { kind: 'sym', name: b } }, domain);
+      if (v.holds === true && EXACT_ENTAILMENT.has(v.method)) return [a, b];
+    }
+  }
+  return null;
+}
 
 /** Pairs with a side in common decided per reading at most (a response of 60 equations is not worth 1,770 checks). */
 const MAX_PAIRS = 400;
@@ -179,6 +217,10 @@ function onePlusMinus(a: ExtractedEquation, b: ExtractedEquation, text: string |
   return text !== undefined && PLUS_MINUS.test(text) && unsigned(a.source) === unsigned(b.source);
 }
 
+/** An equation read from a span with a '±' in it (a reading without spans: the text has one). */
+const fromPlusMinus = (x: ExtractedEquation, text: string | undefined): boolean =>
+  text !== undefined && PLUS_MINUS.test(x.span ? text.slice(x.span.start, x.span.end) : text);
+
 /** "t = 0 or t = 2v sinθ/g": the words between two spans offer alternatives. */
 function orBetween(a: ExtractedEquation, b: ExtractedEquation, text: string | undefined): boolean {
   if (!a.span || !b.span || text === undefined) return false;
@@ -275,7 +317,21 @@ export async function findContradiction(
       if (!two) continue; // a later step inconsistent with an earlier one is student algebra, kept as written
       if (++pairs > MAX_PAIRS) return null;
       if (onePlusMinus(xa, xb, text) || notWrittenAlike(xa, xb, symbolsOf(two.common), text, equations)) continue;
-      if (!(await provedImpossible(engine, two.implied, domain))) continue;
+      if (!(await provedImpossible(engine, two.implied, domain))) {
+        // Not where one of the pair is a '±' branch (the other sign is often rejected in words),
+        // nor two links of one chain (the equality is the chain's own: "v = (u + √u²)/2 = u"),
+        // nor where the pair can't hold at all (then every equality follows, vacuously).
+        if (fromPlusMinus(xa, text) || fromPlusMinus(xb, text) || sameChain(A, B)) continue;
+        const equal = await forcedEqual(engine, two.implied, question, domain);
+        if (!equal) continue;
+        const [P, Q] = A.i <= B.i ? [A, B] : [B, A];
+        return {
+          a: P.i,
+          b: Q.i,
+          kind: 'forced-equal',
+          text: `${JSON.stringify(asWritten(equations[P.i], text))} and ${JSON.stringify(asWritten(equations[Q.i], text))} hold together only if ${equal[0]} = ${equal[1]} (proved exactly), two quantities of the question: one symbol may stand for the other's quantity, or one of them was taken back`,
+        };
+      }
       const relaxed = relaxNumbers([two.implied]);
       if (relaxed.extra.length) {
         const wider: Domain = { variables: [...domain.variables, ...relaxed.extra] };
@@ -287,6 +343,7 @@ export async function findContradiction(
       return {
         a: P.i,
         b: Q.i,
+        kind: 'contradiction',
         text: `${JSON.stringify(asWritten(equations[P.i], text))} and ${JSON.stringify(asWritten(equations[Q.i], text))} can't both hold under the question's assumptions (${P.key} and ${Q.key}: no admissible values satisfy both, proved exactly, rounding of the numbers written allowed for); one of them may be misread, a correction, or another situation`,
       };
     }
@@ -294,7 +351,17 @@ export async function findContradiction(
   return null;
 }
 
-type Parsed = { i: number; eq: Equation; syms: Set<string>; key: string };
+/** An equation of the reading (`i`), or a chain's ends (`links`: the first and last link's indices). */
+type Parsed = { i: number; eq: Equation; syms: Set<string>; key: string; links?: [number, number] };
+
+/** Links of one chain, or a chain's ends and one of its links: what the pair implies the chain itself says. */
+function sameChain(A: Parsed, B: Parsed): boolean {
+  const range = (p: Parsed): [number, number] => p.links ?? [p.i, p.i];
+  const [a0, a1] = range(A);
+  const [b0, b1] = range(B);
+  if (A.links || B.links) return a0 <= b1 && b0 <= a1;
+  return Math.abs(A.i - B.i) === 1 && (sideKey(A.eq.rhs) === sideKey(B.eq.lhs) || sideKey(B.eq.rhs) === sideKey(A.eq.lhs));
+}
 
 /** For each chain of two links or more in `parsed` (consecutive, the left side of one the right of the one before), its ends as an equation. */
 function chainEnds(parsed: readonly Parsed[]): Parsed[] {
@@ -306,7 +373,7 @@ function chainEnds(parsed: readonly Parsed[]): Parsed[] {
     if (j - start >= 2) {
       const eq: Equation = { lhs: parsed[start].eq.lhs, rhs: parsed[j - 1].eq.rhs };
       const syms = symbolsOf(eq);
-      if (syms.length) out.push({ i: parsed[j - 1].i, eq, syms: new Set(syms), key: equationToSympy(eq) });
+      if (syms.length) out.push({ i: parsed[j - 1].i, eq, syms: new Set(syms), key: equationToSympy(eq), links: [parsed[start].i, parsed[j - 1].i] });
     }
     start = j;
   }
@@ -350,5 +417,15 @@ export async function withContradictionCheck(engine: ContradictionEngine, questi
   if (x.status === 'blank' || x.status === 'abstained') return x;
   const c = await findContradiction(engine, question, x.equations, text);
   if (!c) return x;
+  if (c.kind === 'forced-equal') {
+    // One symbol for two quantities, which the pair shows (symbol-reuse.ts shows it by dimensions).
+    if (x.flags.includes(SYMBOL_REUSED_FLAG)) return x;
+    return {
+      ...x,
+      status: x.status === 'read' ? 'needs-review' : x.status,
+      flags: [...x.flags, SYMBOL_REUSED_FLAG],
+      notes: [...x.notes, note('symbol-reused', c.text)],
+    };
+  }
   return { ...x, status: 'needs-review', flags: [...x.flags, CONTRADICTION_FLAG], notes: [...x.notes, note('contradiction', c.text)] };
 }
