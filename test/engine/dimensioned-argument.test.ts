@@ -128,6 +128,7 @@ test('grading stores the reading at needs-review with the flag; equations.csv an
     const s1 = ws.getExtraction(byStudent.get('S1')!.id)!;
     assert.equal(s1.status, 'needs-review');
     assert.ok(s1.flags.includes('dimensioned-argument'));
+    assert.match(s1.notes.find((n) => n.kind === 'dimensioned-argument')?.text ?? '', /^"I = \(E\/R\)\(1 - E\^\(-Rt\/L\)\)": E \(/, 'the equation as typed');
     assert.ok(chips(byStudent.get('S1')!, exam.exam).includes('dimensioned-argument'), 'the app shows the chip');
     assert.ok(!chips(byStudent.get('S2')!, exam.exam).includes('dimensioned-argument'));
     assert.equal(ws.getExtraction(byStudent.get('S2')!.id)!.status, 'read');

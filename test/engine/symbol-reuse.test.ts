@@ -118,6 +118,11 @@ test('grading stores the reading at needs-review with the flag; equations.csv an
     const s1 = ws.getExtraction(byStudent.get('S1')!.id)!;
     assert.equal(s1.status, 'needs-review');
     assert.ok(s1.flags.includes('symbol-reused'));
+    // The note quotes both equations as the student typed them.
+    assert.match(
+      s1.notes.find((n) => n.kind === 'symbol-reused')?.text ?? '',
+      /"T - mg = mv\^2\/L" balances only with T a tension, "T = 2π√\(L\/g\)" only with T as the question's T/,
+    );
     assert.ok(chips(byStudent.get('S1')!, exam.exam).includes('symbol-reused'), 'the app shows the chip');
     assert.ok(!chips(byStudent.get('S2')!, exam.exam).includes('symbol-reused'));
     assert.equal(ws.getExtraction(byStudent.get('S2')!.id)!.status, 'read');

@@ -204,7 +204,7 @@ function relaxNumbers(eqs: Equation[]): { eqs: Equation[]; extra: Domain['variab
 // What the text says around the pair
 
 /** The text of an equation as written (its span), or its SymPy source. */
-const asWritten = (x: ExtractedEquation, text: string | undefined): string =>
+export const asWritten = (x: ExtractedEquation, text: string | undefined): string =>
   text !== undefined && x.span && x.span.end > x.span.start ? text.slice(x.span.start, x.span.end).trim() : x.source;
 
 const PLUS_MINUS = /±|∓|\+\s*\/\s*-|\+-|-\+|\\pm|\\mp/;

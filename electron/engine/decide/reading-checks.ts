@@ -18,12 +18,12 @@ export async function checkedReading(engine: ContradictionEngine, question: Ques
     /* kept as it came */
   }
   try {
-    out = withSymbolReuseCheck(question, out);
+    out = withSymbolReuseCheck(question, out, text ?? undefined);
   } catch {
     /* kept as it came */
   }
   try {
-    out = withDimensionedArgumentCheck(question, out);
+    out = withDimensionedArgumentCheck(question, out, text ?? undefined);
   } catch {
     /* kept as it came */
   }

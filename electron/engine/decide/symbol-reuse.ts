@@ -19,14 +19,14 @@
 // the reused symbol and leaves the equations it is in unchecked. Only equations whose numbers are
 // plain coefficients (1 to 4, ½, ¼ and exponents) are checked: a number like 9.8 or 20 may stand
 // for a quantity whose unit the student didn't write ("v = √(2·9.8·h)").
-import { equationToSympy, parseEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
+import { parseEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import { note, type Extraction } from '../../../shared/extraction.ts';
 import { inferredUnit, unitOfKind } from '../../../shared/units/infer-unit.ts';
 import { parseUnit, type Unit } from '../../../shared/units/parse-unit.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { checkDimensions } from './dimensions.ts';
-import { checksReader } from './contradictions.ts';
+import { asWritten, checksReader } from './contradictions.ts';
 
 export const SYMBOL_REUSED_FLAG = 'symbol-reused';
 
@@ -152,21 +152,27 @@ export function symbolInTwoRoles(equations: readonly Equation[], units: Readonly
  * `needs-review`; any other status keeps its own, with the flag and note added. Returns the
  * reading itself when there is nothing to say.
  */
-export function withSymbolReuseCheck(question: Question, x: Extraction): Extraction {
+export function withSymbolReuseCheck(question: Question, x: Extraction, response?: string): Extraction {
   if (!checksReader(x) || x.equations.length === 0 || x.flags.includes(SYMBOL_REUSED_FLAG)) return x;
   if (x.status === 'blank' || x.status === 'abstained') return x;
   const variables = question.variables.map((v) => v.name);
   const equations: Equation[] = [];
-  for (const e of x.equations) {
+  const from: number[] = []; // index in x.equations of each parsed equation
+  x.equations.forEach((e, i) => {
     const p = parseEquation(e.source, { variables });
-    if (p.ok) equations.push(p.value);
-  }
+    if (p.ok) {
+      equations.push(p.value);
+      from.push(i);
+    }
+  });
   const found = symbolInTwoRoles(equations, readingUnits(question));
   if (!found) return x;
   const { symbol, kind, own, other } = found;
+  // As the student typed it where the reading knows where (its span), else as read.
+  const shown = (k: number): string => JSON.stringify(asWritten(x.equations[from[k]], response));
   const text =
-    `${symbol} seems to stand for two quantities: ${equationToSympy(equations[other])} balances only with ${symbol} a ${kind}, ` +
-    `${equationToSympy(equations[own])} only with ${symbol} as the question's ${symbol}`;
+    `${symbol} seems to stand for two quantities: ${shown(other)} balances only with ${symbol} a ${kind}, ` +
+    `${shown(own)} only with ${symbol} as the question's ${symbol}`;
   return {
     ...x,
     status: x.status === 'read' ? 'needs-review' : x.status,
