@@ -18,14 +18,15 @@
 // Only arguments and exponents with no number in them count (numbers inside their own powers
 // aside): a number like 0.5 in "e^(−0.5t)" or 2 in "sin(2t)" may stand for a quantity whose unit
 // the student didn't write.
-import { exprToSympy, parseEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
+import { exprToSympy, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
-import { note, type Extraction } from '../../../shared/extraction.ts';
+import type { Extraction } from '../../../shared/extraction.ts';
 import { describeDimension } from '../../../shared/units/describe.ts';
 import { isDimensionless } from '../../../shared/units/dimension.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { dimensionOfExpr } from './dimensions.ts';
-import { asWritten, checksReader } from './contradictions.ts';
+import { asWritten } from './contradictions.ts';
+import { checkable, lowered, parsedEquations } from './reading-doubt.ts';
 import { readingUnits } from './symbol-reuse.ts';
 
 export const DIMENSIONED_ARGUMENT_FLAG = 'dimensioned-argument';
@@ -109,26 +110,11 @@ export function dimensionedArgument(equations: readonly Equation[], units: Reado
  * the reading itself when there is nothing to say.
  */
 export function withDimensionedArgumentCheck(question: Question, x: Extraction, response?: string): Extraction {
-  if (!checksReader(x) || x.equations.length === 0 || x.flags.includes(DIMENSIONED_ARGUMENT_FLAG)) return x;
-  if (x.status === 'blank' || x.status === 'abstained') return x;
-  const variables = question.variables.map((v) => v.name);
-  const equations: Equation[] = [];
-  const from: number[] = []; // index in x.equations of each parsed equation
-  x.equations.forEach((e, i) => {
-    const p = parseEquation(e.source, { variables });
-    if (p.ok) {
-      equations.push(p.value);
-      from.push(i);
-    }
-  });
+  if (!checkable(x, DIMENSIONED_ARGUMENT_FLAG)) return x;
+  const { equations, from } = parsedEquations(question, x);
   const found = dimensionedArgument(equations, readingUnits(question));
   if (!found) return x;
+  // The equation as typed (where the reading knows its span), the reason in the reading's terms.
   const typed = asWritten(x.equations[from[found.index]], response);
-  return {
-    ...x,
-    status: x.status === 'read' ? 'needs-review' : x.status,
-    flags: [...x.flags, DIMENSIONED_ARGUMENT_FLAG],
-    // The equation as typed (where the reading knows its span), the reason in the reading's terms.
-    notes: [...x.notes, note('dimensioned-argument', `${JSON.stringify(typed)}: ${found.why}`)],
-  };
+  return lowered(x, DIMENSIONED_ARGUMENT_FLAG, 'dimensioned-argument', `${JSON.stringify(typed)}: ${found.why}`);
 }

@@ -19,14 +19,15 @@
 // the reused symbol and leaves the equations it is in unchecked. Only equations whose numbers are
 // plain coefficients (1 to 4, ½, ¼ and exponents) are checked: a number like 9.8 or 20 may stand
 // for a quantity whose unit the student didn't write ("v = √(2·9.8·h)").
-import { parseEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
+import { symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
-import { note, type Extraction } from '../../../shared/extraction.ts';
+import type { Extraction } from '../../../shared/extraction.ts';
 import { inferredUnit, unitOfKind } from '../../../shared/units/infer-unit.ts';
 import { parseUnit, type Unit } from '../../../shared/units/parse-unit.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { checkDimensions } from './dimensions.ts';
-import { asWritten, checksReader } from './contradictions.ts';
+import { asWritten } from './contradictions.ts';
+import { checkable, lowered, parsedEquations } from './reading-doubt.ts';
 
 export const SYMBOL_REUSED_FLAG = 'symbol-reused';
 
@@ -153,18 +154,8 @@ export function symbolInTwoRoles(equations: readonly Equation[], units: Readonly
  * reading itself when there is nothing to say.
  */
 export function withSymbolReuseCheck(question: Question, x: Extraction, response?: string): Extraction {
-  if (!checksReader(x) || x.equations.length === 0 || x.flags.includes(SYMBOL_REUSED_FLAG)) return x;
-  if (x.status === 'blank' || x.status === 'abstained') return x;
-  const variables = question.variables.map((v) => v.name);
-  const equations: Equation[] = [];
-  const from: number[] = []; // index in x.equations of each parsed equation
-  x.equations.forEach((e, i) => {
-    const p = parseEquation(e.source, { variables });
-    if (p.ok) {
-      equations.push(p.value);
-      from.push(i);
-    }
-  });
+  if (!checkable(x, SYMBOL_REUSED_FLAG)) return x;
+  const { equations, from } = parsedEquations(question, x);
   const found = symbolInTwoRoles(equations, readingUnits(question));
   if (!found) return x;
   const { symbol, kind, own, other } = found;
@@ -173,10 +164,5 @@ export function withSymbolReuseCheck(question: Question, x: Extraction, response
   const text =
     `${symbol} seems to stand for two quantities: ${shown(other)} balances only with ${symbol} a ${kind}, ` +
     `${shown(own)} only with ${symbol} as the question's ${symbol}`;
-  return {
-    ...x,
-    status: x.status === 'read' ? 'needs-review' : x.status,
-    flags: [...x.flags, SYMBOL_REUSED_FLAG],
-    notes: [...x.notes, note('symbol-reused', text)],
-  };
+  return lowered(x, SYMBOL_REUSED_FLAG, 'symbol-reused', text);
 }
