@@ -70,7 +70,7 @@ function firstDimensionedArgument(e: Expr, units: ReadonlyMap<string, Unit>): st
       const arg = e.args[0];
       if (FUNCTIONS_OF_NUMBERS.has(e.fn)) {
         const d = dimensioned(arg, units);
-        if (d) return `the argument of ${e.fn}, ${exprToSympy(arg)}, is ${d}`;
+        if (d) return `the argument of ${e.fn}, ${exprToSympy(arg)}, has units (${d}); it must be a pure number`;
       }
       for (const a of e.args) {
         const inner = firstDimensionedArgument(a, units);
@@ -81,14 +81,14 @@ function firstDimensionedArgument(e: Expr, units: ReadonlyMap<string, Unit>): st
     case 'bin': {
       if (e.op === '**') {
         const d = dimensioned(e.right, units);
-        if (d) return `the exponent of ${exprToSympy(e)} is ${d}`;
+        if (d) return `the exponent of ${exprToSympy(e)} has units (${d}); it must be a pure number`;
         const base = dimensioned(e.left, units);
         const exponentOfQuantities = symbolsOf(e.right).some((s) => {
           const u = units.get(s);
           return u !== undefined && !isDimensionless(u.dimension);
         });
         if (base && exponentOfQuantities && noNumbers(e.right))
-          return `${exprToSympy(e.left)} (${base}) is raised to a power made of quantities, ${exprToSympy(e.right)}: was the exponential meant?`;
+          return `${exprToSympy(e.left)}, a quantity in ${base}, is raised to a power made of quantities, ${exprToSympy(e.right)}: was the exponential meant?`;
       }
       return firstDimensionedArgument(e.left, units) ?? firstDimensionedArgument(e.right, units);
     }
