@@ -4,8 +4,8 @@
 // ("Group time", "max compression") name a variable. Pure.
 
 import type { Question } from '../exam.ts';
-import { inferredUnit } from '../units/infer-unit.ts';
-import { parseUnit, type Unit } from '../units/parse-unit.ts';
+import { unitOfVariable } from '../units/infer-unit.ts';
+import type { Unit } from '../units/parse-unit.ts';
 import { GREEK_VARIABLE_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 
@@ -468,8 +468,7 @@ export function lexiconFor(q: Question): Lexicon {
   const unitOf = (name: string): Unit | null => {
     if (!units.has(name)) {
       const v = q.variables.find((x) => x.name === name);
-      const declared = v?.unit === undefined ? null : parseUnit(v.unit);
-      units.set(name, !v ? null : declared?.ok ? declared.unit : inferredUnit(v.description ?? ''));
+      units.set(name, v ? unitOfVariable(v) : null);
     }
     return units.get(name)!;
   };

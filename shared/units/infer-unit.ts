@@ -153,3 +153,9 @@ export function inferredUnit(description: string): Unit | null {
   const p = parseUnit(best.unit);
   return p.ok ? p.unit : null;
 }
+
+/** A variable's unit: the exam's own (`unit`), else the one its description implies; null when neither. */
+export function unitOfVariable(v: { unit?: string; description?: string }): Unit | null {
+  const declared = v.unit === undefined ? null : parseUnit(v.unit);
+  return declared?.ok ? declared.unit : inferredUnit(v.description ?? '');
+}

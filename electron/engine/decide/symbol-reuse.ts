@@ -22,8 +22,8 @@
 import { symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
-import { inferredUnit, unitOfKind } from '../../../shared/units/infer-unit.ts';
-import { parseUnit, type Unit } from '../../../shared/units/parse-unit.ts';
+import { unitOfKind, unitOfVariable } from '../../../shared/units/infer-unit.ts';
+import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { checkDimensions } from './dimensions.ts';
 import { asWritten } from './contradictions.ts';
@@ -42,8 +42,7 @@ export function readingUnits(question: Question): ReadonlyMap<string, Unit> {
   if (hit) return hit;
   const out = new Map<string, Unit>();
   for (const v of question.variables) {
-    const declared = v.unit === undefined ? null : parseUnit(v.unit);
-    const unit = declared?.ok ? declared.unit : inferredUnit(v.description ?? '');
+    const unit = unitOfVariable(v);
     if (unit) out.set(v.name, unit);
   }
   unitsByQuestion.set(question, out);
