@@ -4,8 +4,9 @@
 // every entailment that equivalence rests on is exact (identical, proved by Z3 or by SymPy).
 // Sampling agreement, an unknown verdict or an equation outside the grammar count as ambiguous:
 // when in doubt, the instructor picks. A '/' beside a '+'/'-' whose other groupings add quantities
-// of different kinds is settled by dimensions (settledByDimensions). The extractor is pure and can't compare, so it marks every
-// choice ambiguous; the engine settles them here where the reading is produced (grade, eval).
+// of different kinds is settled by dimensions (settledByDimensions). The extractor is pure and
+// can't compare, so it marks every choice ambiguous; the engine settles them here where the
+// reading is produced (grade, eval).
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import type { Alternative, Extraction } from '../../../shared/extraction.ts';
