@@ -16,6 +16,7 @@ import { spanOf, symTok, unread, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import type { Tok } from './tokens.ts';
 import { UNIT_WORDS } from './lexicon.ts';
+import { parseUnit } from '../units/parse-unit.ts';
 
 /** Verbs stating a result, as the last words before the maths (lower case). */
 const RESULT_VERBS: string[][] = [
@@ -94,6 +95,14 @@ function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
   if (k < 0) return null;
   const span = ctx.equations[k].span!;
   if (at - span.end > 200 || SENTENCE_END.test(ctx.original.slice(span.end, at))) return null; // not 'just before'
+  // Right after it: nothing but its unit between ("x = √(2mgh/k) m, which comes to"). Words of
+  // their own ("…, and the force is B times that current times L, which comes to") say the
+  // result is of something else.
+  const gap = ctx.original
+    .slice(span.end, at)
+    .split(/[\s,;:]+/)
+    .filter(Boolean);
+  if (!gap.every((w) => UNIT_WORDS.has(w) || parseUnit(w).ok)) return null;
   // The first equation of that span (a chain "E = ½kx² = 0.45" starts with its quantity).
   while (k > 0 && ctx.equations[k - 1].span?.start === span.start && ctx.equations[k - 1].span?.end === span.end) k--;
   const source = ctx.equations[k].source;

@@ -140,6 +140,26 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     else if (c === '⇒' || c === '→') push('arrow', c, 1);
     else push('punct', c, 1);
   }
+  return changesOfQuantities(out);
+}
+
+/**
+ * "Δλ", "\Delta U", "delta lambda": Delta before a symbol is the change of that quantity, which is
+ * not the quantity (Δλ = λ − λ₀): one symbol the question has no variable for, never the symbol
+ * with the Delta dropped. (Glued to a Latin letter, "ΔU" is one run already.)
+ */
+function changesOfQuantities(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    const next = toks[k + 1];
+    if (t.kind === 'word' && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
+      out.push({ kind: 'usym', text: `Delta${next.text}`, start: t.start, end: next.end, sp: t.sp });
+      k++;
+      continue;
+    }
+    out.push(t);
+  }
   return out;
 }
 

@@ -42,6 +42,8 @@ const GRADING_ACT = new RegExp(
     String.raw`(?:^|[.!?:;,(\[]\s*|\b(?:please|kindly|just|and|so|then)\s+)(?:mark|grade|score|record|count|accept|credit|award)\s+(?:this|it|that|these|those|my|me|the\s+(?:answer|response|equation|line|following))\b`,
     // Which attempt or line to mark ("please only mark the second line", "Please mark attempt B only").
     String.raw`\b(?:please|kindly|pls)\s+(?:only\s+|just\s+)?(?:mark|grade|score|record|count|accept)\s+(?:only\s+)?(?:the|my|this|that|attempt|line|part|step|version|working|answer|equation)\b`,
+    // Naming which one to mark by its label ("mark line 2 please", "grade attempt B").
+    String.raw`\b(?:mark|grade|score|count|accept)\s+(?:only\s+)?(?:line|attempt|version|part|step|equation|answer)\s+(?:[A-Z]|\d{1,2})\b`,
     // Naming which one to mark, with or without a "please" ("^ mark the second line please").
     String.raw`\b(?:mark|grade|score|count|accept)\s+(?:only\s+)?(?:the\s+)?(?:first|second|third|last|final|other|top|bottom|upper|lower|new|corrected|later|earlier)\s+(?:line|attempt|one|version|answer|equation|working|part|step)\b`,
     String.raw`\btreat\s+(?:this|it|that|my\s+\w+)\s+as\s+(?:correct|right|fully|full|the\s+correct)\b`,

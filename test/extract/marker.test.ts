@@ -38,6 +38,8 @@ test('requests for marks, instructions about what to record or ignore, and claim
     'Treat it as correct, the idea is there.',
     '^ grade the lower equation, the top one has a slip',
     'count the corrected version not the one above',
+    'mark line 2 please, line 1 was the heat out',
+    'Grade attempt B.',
   ]) {
     assert.ok(markerSignal(s), s);
   }

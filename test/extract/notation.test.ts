@@ -231,3 +231,24 @@ test('ħ names hbar; "Pi" is π; "ε_o" with the letter o is ε₀; an English w
   // "me" in prose stays a word.
   assert.deepEqual(read('give me the mark for E = 2', MUON).eqs, ['Eq(E, 2)']);
 });
+
+test('Delta before a symbol is the change of that quantity, never the quantity: "Δλ", "\\Delta U", "delta lambda" are unread', () => {
+  // A photon scattered off a crystal, invented here.
+  const PHOTON = Q(
+    [
+      ['lam', 'wavelength after scattering'],
+      ['lam_0', 'wavelength before scattering'],
+      ['theta', 'scattering angle'],
+      ['U', 'energy given to the crystal'],
+      ['T', 'temperature of the crystal'],
+    ],
+    'lam',
+    'An X-ray photon of wavelength lambda_0 scatters off a crystal through theta. Find lambda.',
+  );
+  for (const text of ['Δλ = 2T', '$\\Delta\\lambda = 2T$', '$\\Delta U = 3T$', 'delta lambda = 2T', 'ΔU = 3T']) {
+    const r = read(text, PHOTON);
+    assert.deepEqual(r.eqs, [], text);
+    assert.notEqual(r.status, 'read', text);
+  }
+  assert.deepEqual(read('the delta is small, so T = 3', PHOTON).eqs, ['Eq(T, 3)']);
+});

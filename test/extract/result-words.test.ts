@@ -115,3 +115,11 @@ test('a value that goes on in words after its unit ("−13.6 eV divided by n squ
   // An angle in words describes; it states no quantity's value.
   assert.equal(x('It leaves at 30 degrees or so.').unread.length, 0);
 });
+
+test('"which comes to" points back only to the equation right before it (its unit aside), not past words of their own', () => {
+  // The band's energy, then a sentence about the height in words: the value is not the energy's.
+  const r = x('The energy is E = ½kd², and the height is that over M g, which comes to 0.51');
+  assert.ok(!r.equations.some((e) => e.source === 'Eq(E, 0.51)'), r.equations.map((e) => e.source).join(' '));
+  // With only a unit between, it is the value of the equation before.
+  assert.deepEqual(sources('E = ½kd² J, which comes to 0.45'), ['Eq(E, 1/2*k*d**2)', 'Eq(E, 0.45)']);
+});
