@@ -44,8 +44,9 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // marks), which grading's check sends to review.
   { name: 'blind round 10', dir: 'test/fixtures/blind10', precision: 0.9, coverage: 0.42, mustBeEmpty: 11, allowedMisses: ['S1033 q4'] },
   // Round 11 after its general fixes: 48.8% coverage, precision 95.1% (first sight 52.4%, 88.6%).
-  // S1127 q3 and S1136 q1 grading's checks send to review; S1110 q2 is a miss left as it is: V
-  // written for the emf (the question's epsilon) is read as the speed v, the one V-ish variable.
+  // Grading's checks send all three to review: S1127 q3 (a contradiction), S1136 q1 (two
+  // quantities forced equal), S1110 q2 (V written for the emf, the question's epsilon, read as the
+  // speed v, leaves "I = V/R" unbalanced: decide/case-mapped.ts).
   {
     name: 'blind round 11',
     dir: 'test/fixtures/blind11',

@@ -53,7 +53,7 @@ export function readingUnits(question: Question): ReadonlyMap<string, Unit> {
 const COEFFICIENTS = new Set(['1', '2', '3', '4', '0.5', '0.25']);
 
 /** Every number of e outside an exponent is a plain coefficient. */
-function onlyCoefficients(e: Expr): boolean {
+export function onlyCoefficients(e: Expr): boolean {
   switch (e.kind) {
     case 'num':
       return COEFFICIENTS.has(e.text);

@@ -1,0 +1,64 @@
+// A letter read in the other case that leaves its equation unbalanced is a reading to doubt
+// (issue 11: miscapitalised symbols). The extractor maps a letter the question lacks to the
+// variable of the other case when there is one ("s" for the question's S), which is usually
+// right; but "I = V/R" with V an emf, read as the question's speed v, is not, and dimensions show
+// it: the equation balances with neither. So where an equation doesn't balance and its text writes
+// one of its one-letter variables only in the other case (a letter the question doesn't have),
+// the reading goes to review (flag 'unmapped-symbol', a note naming the letter and the equation as
+// typed). The reading is never changed.
+//
+// Only equations with a span (the extractor's), whose numbers are plain coefficients, and whose
+// dimensions are checked (every symbol has a unit from the exam or its description).
+import { symbolsOf } from '../../../shared/equation/index.ts';
+import type { Question } from '../../../shared/exam.ts';
+import type { Extraction } from '../../../shared/extraction.ts';
+import { checkDimensions } from './dimensions.ts';
+import { asWritten } from './contradictions.ts';
+import { checkable, lowered, parsedEquations } from './reading-doubt.ts';
+import { onlyCoefficients, readingUnits } from './symbol-reuse.ts';
+
+export const CASE_MAPPED_FLAG = 'unmapped-symbol';
+
+const otherCase = (c: string): string => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
+
+/** A one-letter variable of the equation that `typed` writes alone only in the other case: [as written, the variable], or null. */
+function writtenInOtherCase(names: readonly string[], typed: string, variables: ReadonlySet<string>): [string, string] | null {
+  for (const v of names) {
+    if (v.length !== 1) continue;
+    const o = otherCase(v);
+    if (o === v || variables.has(o)) continue;
+    // Standing alone, not inside a run of letters ("BLv") or a subscripted name ("V_0").
+    const alone = (c: string): RegExp => new RegExp(`(?<![A-Za-z_])${c}(?![A-Za-z_0-9₀-₉])`);
+    if (alone(o).test(typed) && !alone(v).test(typed)) return [o, v];
+  }
+  return null;
+}
+
+/**
+ * The reading with its confidence lowered when an unbalanced equation writes one of its letters
+ * only in the other case: a `read` becomes `needs-review`. Returns the reading itself when there
+ * is nothing to say (no text, no such equation).
+ */
+export function withCaseMappedCheck(question: Question, x: Extraction, response?: string): Extraction {
+  if (response === undefined || !checkable(x, CASE_MAPPED_FLAG)) return x;
+  const units = readingUnits(question);
+  const variables = new Set(question.variables.map((v) => v.name));
+  const { equations, from } = parsedEquations(question, x);
+  for (let k = 0; k < equations.length; k++) {
+    const eq = equations[k];
+    const span = x.equations[from[k]].span;
+    if (!span || !onlyCoefficients(eq.lhs) || !onlyCoefficients(eq.rhs)) continue;
+    if (checkDimensions(eq, units).status !== 'inconsistent') continue;
+    const typed = asWritten(x.equations[from[k]], response);
+    const found = writtenInOtherCase(symbolsOf(eq), typed, variables);
+    if (!found) continue;
+    const [written, read] = found;
+    return lowered(
+      x,
+      CASE_MAPPED_FLAG,
+      'unmapped-symbol',
+      `${JSON.stringify(typed)}: '${written}' was read as the question's ${read}, and the equation then doesn't balance; '${written}' may be another quantity`,
+    );
+  }
+  return x;
+}

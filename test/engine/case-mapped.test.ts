@@ -1,0 +1,49 @@
+// A letter read in the other case that leaves its equation unbalanced (issue 11, miscapitalised
+// symbols): "I = V/R" with V an emf the question calls epsilon, read as its speed v, goes to review;
+// a case mapping whose equation balances ("t = s/u" for the question's S) stays read. Questions
+// and readings written for these tests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Question } from '../../shared/exam.ts';
+import type { Extraction } from '../../shared/extraction.ts';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import { withCaseMappedCheck } from '../../electron/engine/decide/case-mapped.ts';
+
+// A wire pulled through a magnetic field (invented here): v is its speed, epsilon the emf.
+const WIRE: Question = {
+  id: 'wire',
+  title: '',
+  prompt: 'A wire of length L is pulled at speed v through a field B; the circuit has resistance R. Find the current I.',
+  variables: [
+    ['B', 'magnetic field'],
+    ['L', 'length of the wire'],
+    ['v', 'speed of the wire'],
+    ['R', 'resistance of the circuit'],
+    ['I', 'current in the circuit'],
+    ['epsilon', 'emf induced in the wire'],
+    ['S', 'distance the wire moves'],
+    ['t', 'time taken'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 'I',
+  scheme: [],
+};
+
+const checked = (text: string): Extraction => withCaseMappedCheck(WIRE, extractEmbedded(text, WIRE), text);
+
+test("V written for the emf and read as the speed v leaves 'I = V/R' unbalanced: needs-review, the letter and the equation named", () => {
+  const text = 'I = V/R';
+  const before = extractEmbedded(text, WIRE);
+  assert.equal(before.status, 'read', 'the extractor maps V to v');
+  const out = checked(text);
+  assert.equal(out.status, 'needs-review');
+  assert.deepEqual(out.flags, ['unmapped-symbol']);
+  assert.match(out.notes.at(-1)?.text ?? '', /^"I = V\/R": 'V' was read as the question's v, and the equation then doesn't balance/);
+  assert.deepEqual(out.equations, before.equations, 'the reading itself is never changed');
+});
+
+test('a case mapping whose equation balances, the letter written as the question writes it, or no text: no doubt', () => {
+  for (const text of ['t = s/v', 'I = BLv/R', 'I = epsilon/R']) assert.equal(checked(text).status, 'read', text);
+  // An unbalanced equation written with the question's own letters is the student's physics, not a misreading.
+  assert.equal(checked('I = v/R').status, 'read');
+  assert.equal(withCaseMappedCheck(WIRE, extractEmbedded('I = V/R', WIRE)).status, 'read', 'without the text nothing can be said');
+});
