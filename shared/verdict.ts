@@ -26,6 +26,9 @@ export const VERDICT_METHODS = [
 export const VerdictMethodSchema = z.enum(VERDICT_METHODS);
 export type VerdictMethod = z.infer<typeof VerdictMethodSchema>;
 
+/** The methods that prove a verdict (not sampling, not a timeout): what a check that must be exact accepts. */
+export const PROOF_METHODS: ReadonlySet<VerdictMethod> = new Set<VerdictMethod>(['identical', 'z3-proved', 'sympy-proved']);
+
 /** Values (decimal text) of the variables, by name. */
 const Assignment = z.record(z.string(), z.string());
 

@@ -33,6 +33,7 @@ import { equationToSympy, parseEquation, substituteEquation, symbolsOf, type Equ
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction } from '../../../shared/extraction.ts';
 import type { EntailmentEngine } from './entail/types.ts';
+import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { readingUnits, SYMBOL_REUSED_FLAG } from './symbol-reuse.ts';
 
@@ -51,8 +52,6 @@ export type ContradictionEngine = Pick<EntailmentEngine, 'consistent'> & Partial
  * back in words no cue marked).
  */
 export type Contradiction = { a: number; b: number; text: string; kind: 'contradiction' | 'forced-equal' };
-
-const EXACT_ENTAILMENT: ReadonlySet<string> = new Set(['identical', 'z3-proved', 'sympy-proved']);
 
 /** Pairs of quantities tried per implied equation at most. */
 const MAX_EQUAL_PAIRS = 6;
@@ -74,7 +73,7 @@ async function forcedEqual(engine: ContradictionEngine, eq: Equation, question: 
       if (!sameDimension(units.get(a)!.dimension, units.get(b)!.dimension)) continue;
       if (++tried > MAX_EQUAL_PAIRS) return null;
       const v = await engine.entails(eq, { lhs: { kind: 'sym', name: a }, rhs: { kind: 'sym', name: b } }, domain);
-      if (v.holds === true && EXACT_ENTAILMENT.has(v.method)) return [a, b];
+      if (v.holds === true && PROOF_METHODS.has(v.method)) return [a, b];
     }
   }
   return null;

@@ -12,7 +12,7 @@ import { questionDomain, type Domain, type Question } from '../../../shared/exam
 import type { Alternative, Extraction } from '../../../shared/extraction.ts';
 import { withAmbiguity } from '../../../shared/alternatives.ts';
 import type { EntailmentEngine } from '../decide/entail/types.ts';
-import type { VerdictMethod } from '../../../shared/verdict.ts';
+import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { FRACTION_BESIDE_SUM } from '../../../shared/extract/scope-choices.ts';
 import { checkDimensions } from '../decide/dimensions.ts';
@@ -20,8 +20,6 @@ import { readingUnits } from '../decide/symbol-reuse.ts';
 
 /** What settling needs of the engine. */
 export type ChoiceEngine = Pick<EntailmentEngine, 'entails' | 'compareLists'>;
-
-const EXACT: ReadonlySet<VerdictMethod> = new Set(['identical', 'z3-proved', 'sympy-proved']);
 
 function parseAll(sources: readonly string[], q: Question): Equation[] | null {
   const out: Equation[] = [];
@@ -40,7 +38,7 @@ export async function exactlyEquivalent(engine: ChoiceEngine, a: Equation[], b: 
   const exact = async (xs: Equation[], ys: Equation[], coveredBy: number[]): Promise<boolean> => {
     for (let i = 0; i < xs.length; i++) {
       const v = await engine.entails(ys[coveredBy[i]], xs[i], domain); // decided already by compareLists: from the cache
-      if (v.holds !== true || !EXACT.has(v.method)) return false;
+      if (v.holds !== true || !PROOF_METHODS.has(v.method)) return false;
     }
     return true;
   };
