@@ -9,7 +9,7 @@ import { sameDimension } from '../units/dimension.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
-import { trim } from './runs.ts';
+import { isUnitWord, trim } from './runs.ts';
 import {
   cutByUnreadable,
   unreadableRun,
@@ -78,11 +78,10 @@ function symbolLikeAround(toks: Tok[], i0: number, i1: number): [number, number]
  * 3") says nothing of a quantity.
  */
 function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], next: Tok | undefined): void {
-  const isUnitTok = (x: Tok | undefined): x is Tok => !!x && (x.kind === 'id' || x.kind === 'usym' || x.kind === 'word') && UNIT_WORDS.has(x.text);
   // The unit is in the run ("2 m/s") or is the word that ends it ("13.6 eV"); an angle in words
   // ("at 20 or 30 degrees", "as θ → 90°") describes, it states no quantity's value.
-  const ending = raw.at(-1) === t.at(-1) && isUnitTok(next) && !/^deg/.test(next.text) ? next : undefined;
-  const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find(isUnitTok) ?? ending;
+  const ending = raw.at(-1) === t.at(-1) && isUnitWord(next) && !/^deg/.test(next.text) ? next : undefined;
+  const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find(isUnitWord) ?? ending;
   const negative = t.length === 2 && t[0].kind === 'op' && t[0].text === '-';
   if (!unit || t.length !== (negative ? 2 : 1) || t[t.length - 1].kind !== 'num') return;
   // "v = 1 + √2, about 2.41 m/s": an approximation, not recorded; "t = 100 s (200 m at 2 m/s)": an aside on the working.

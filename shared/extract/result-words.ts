@@ -15,6 +15,7 @@ import { note } from '../extraction.ts';
 import { spanOf, symTok, unread, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import type { Tok } from './tokens.ts';
+import { isUnitWord } from './runs.ts';
 import { UNIT_WORDS } from './lexicon.ts';
 import { parseUnit } from '../units/parse-unit.ts';
 
@@ -126,7 +127,7 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it. A
   // unit between them doesn't end it ("−13.6 eV divided by n squared").
   let k = i1;
-  while (toks[k] && (toks[k].kind === 'word' || toks[k].kind === 'id' || toks[k].kind === 'usym') && UNIT_WORDS.has(toks[k].text)) k++;
+  while (isUnitWord(toks[k])) k++;
   const after = toks[k];
   const goesOn = after?.kind === 'word' && GOES_ON.test(after.text);
   const where = spanOf(ctx, t);

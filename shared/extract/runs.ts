@@ -98,7 +98,9 @@ function rangeMinOf(this: RangeMin, i: number, j: number): number {
   return Math.min(this.levels[k][i], this.levels[k][j - (1 << k) + 1]);
 }
 
-const isUnit = (t: Tok[], k: number): boolean => !!t[k] && (t[k].kind === 'id' || t[k].kind === 'usym' || t[k].kind === 'word') && UNIT_WORDS.has(t[k].text);
+/** A token that is a unit word ("m", "kg", "eV"), whatever kind the tokenizer gave it. */
+export const isUnitWord = (x: Tok | undefined): x is Tok => !!x && (x.kind === 'id' || x.kind === 'usym' || x.kind === 'word') && UNIT_WORDS.has(x.text);
+const isUnit = (t: Tok[], k: number): boolean => isUnitWord(t[k]);
 const followsOperand = (t: Tok[], k: number): boolean => !!t[k - 1] && ['num', 'rp', 'id', 'usym'].includes(t[k - 1].kind) && t[k].sp;
 /** No symbol between k and the '=' before it (a value, so a unit after it is a unit). */
 function sideIsNumeric(t: Tok[], k: number): boolean {
