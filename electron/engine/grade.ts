@@ -37,7 +37,7 @@ import type { ModelRef, ResponseInput } from './read/model/types.ts';
 import { ServerRefusal } from './read/model/batch.ts';
 import { RecentRate } from './progress-rate.ts';
 import { changedItems, readsAgain, remarkedBy } from './store/exams.ts';
-import { itemRow, type ItemMarksWrite } from './store/marks.ts';
+import { itemRowIs, type ItemMarksWrite } from './store/marks.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -626,18 +626,7 @@ async function marksByChange(
         result.total === s.total &&
         result.available === s.available &&
         result.status === s.status &&
-        changed.every(({ position, mark }) => {
-          const a = itemRow(mark);
-          const b = s.items[position];
-          return (
-            a.available === b.available &&
-            a.awarded === b.awarded &&
-            a.outcome === b.outcome &&
-            a.match === b.match &&
-            a.evidence === b.evidence &&
-            a.note === b.note
-          );
-        });
+        changed.every(({ position, mark }) => itemRowIs(s.items[position], mark));
       if (same) keep.push({ responseId: r.id, extractionId: x.id });
       else if (held() < MAX_HELD) replaceItems.push({ responseId: r.id, extractionId: x.id, items: changed, ...result, stored: s, key: keyOf(r) });
     }

@@ -158,16 +158,7 @@ export function sameMarks(st: Statements, batch: readonly { responseId: number; 
       s.items.length === marks.items.length &&
       marks.items.every((it, i) => {
         const r = s.items[i];
-        return (
-          r.item_id === it.itemId &&
-          Number(r.position) === i &&
-          Number(r.available) === it.available &&
-          (r.awarded === null ? null : Number(r.awarded)) === it.awarded &&
-          r.outcome === it.outcome &&
-          r.match === it.match &&
-          r.evidence === json(it.evidence) &&
-          (r.note ?? null) === (it.note ?? null)
-        );
+        return r.item_id === it.itemId && Number(r.position) === i && itemRowIs(r, it);
       })
     );
   };
@@ -237,6 +228,19 @@ export function storedItemMarks(st: Statements, responseIds: readonly number[], 
 }
 
 /** An item's row as saveMarks writes it, but the response and position: to compare with a stored one. */
+/** Whether a stored item row (as read back: numbers perhaps as stored, evidence as JSON) is what itemRow(mark) writes. */
+export function itemRowIs(r: Readonly<Record<string, unknown>>, mark: ItemMark): boolean {
+  const w = itemRow(mark);
+  return (
+    Number(r.available) === w.available &&
+    (r.awarded === null ? null : Number(r.awarded)) === w.awarded &&
+    r.outcome === w.outcome &&
+    r.match === w.match &&
+    r.evidence === w.evidence &&
+    (r.note ?? null) === w.note
+  );
+}
+
 export const itemRow = (
   it: ItemMark,
 ): { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null } => ({
