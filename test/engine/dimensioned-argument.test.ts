@@ -8,7 +8,7 @@ import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import type { Question } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import { dimensionedArgument, withDimensionedArgumentCheck } from '../../electron/engine/decide/dimensioned-argument.ts';
-import { readingUnits } from '../../electron/engine/decide/symbol-reuse.ts';
+import { readingUnits } from '../../electron/engine/decide/reading-doubt.ts';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { equationsCsv } from '../../electron/engine/io/csv/write.ts';

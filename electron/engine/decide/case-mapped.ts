@@ -13,9 +13,8 @@ import { symbolsOf } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
 import { checkDimensions } from './dimensions.ts';
-import { asWritten } from './contradictions.ts';
-import { checkable, lowered, parsedEquations } from './reading-doubt.ts';
-import { onlyCoefficients, readingUnits } from './symbol-reuse.ts';
+import { asWritten, checkable, lowered, parsedEquations, readingUnits } from './reading-doubt.ts';
+import { onlyCoefficients } from './symbol-reuse.ts';
 
 export const CASE_MAPPED_FLAG = 'unmapped-symbol';
 

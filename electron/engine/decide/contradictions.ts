@@ -35,7 +35,8 @@ import { note, type ExtractedEquation, type Extraction } from '../../../shared/e
 import type { EntailmentEngine } from './entail/types.ts';
 import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
-import { readingUnits, SYMBOL_REUSED_FLAG } from './symbol-reuse.ts';
+import { SYMBOL_REUSED_FLAG } from './symbol-reuse.ts';
+import { asWritten, checksReader, readingUnits } from './reading-doubt.ts';
 
 export const CONTRADICTION_FLAG = 'contradiction';
 
@@ -81,9 +82,6 @@ async function forcedEqual(engine: ContradictionEngine, eq: Equation, question: 
 
 /** Pairs with a side in common decided per reading at most (a response of 60 equations is not worth 1,770 checks). */
 const MAX_PAIRS = 400;
-
-/** Readers whose reading is checked: not the instructor's hand correction, not a given list. */
-export const checksReader = (x: Pick<Extraction, 'source'>): boolean => x.source !== 'manual' && x.source !== 'given';
 
 // ------------------------------------------------------------------------------------------------
 // Expressions
@@ -201,10 +199,6 @@ function relaxNumbers(eqs: Equation[]): { eqs: Equation[]; extra: Domain['variab
 
 // ------------------------------------------------------------------------------------------------
 // What the text says around the pair
-
-/** The text of an equation as written (its span), or its SymPy source. */
-export const asWritten = (x: ExtractedEquation, text: string | undefined): string =>
-  text !== undefined && x.span && x.span.end > x.span.start ? text.slice(x.span.start, x.span.end).trim() : x.source;
 
 const PLUS_MINUS = /±|∓|\+\s*\/\s*-|\+-|-\+|\\pm|\\mp/;
 

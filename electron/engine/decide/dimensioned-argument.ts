@@ -25,30 +25,14 @@ import { describeDimension } from '../../../shared/units/describe.ts';
 import { isDimensionless } from '../../../shared/units/dimension.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { dimensionOfExpr } from './dimensions.ts';
-import { asWritten } from './contradictions.ts';
-import { checkable, lowered, parsedEquations } from './reading-doubt.ts';
-import { readingUnits } from './symbol-reuse.ts';
+import { asWritten, checkable, lowered, numbersOnlyFrom, parsedEquations, readingUnits } from './reading-doubt.ts';
 
 export const DIMENSIONED_ARGUMENT_FLAG = 'dimensioned-argument';
 
 const FUNCTIONS_OF_NUMBERS = new Set(['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'tanh', 'exp', 'log', 'cot', 'sec', 'csc']);
 
 /** No number in e outside the exponents of its own powers. */
-function noNumbers(e: Expr): boolean {
-  switch (e.kind) {
-    case 'num':
-      return false;
-    case 'sym':
-    case 'const':
-      return true;
-    case 'neg':
-      return noNumbers(e.arg);
-    case 'call':
-      return e.args.every(noNumbers);
-    case 'bin':
-      return noNumbers(e.left) && (e.op === '**' || noNumbers(e.right));
-  }
-}
+const noNumbers = (e: Expr): boolean => numbersOnlyFrom(e, new Set());
 
 /** A quantity with units (not a number whose unit isn't written, not dimensionless), with no number in it. */
 function dimensioned(e: Expr, units: ReadonlyMap<string, Unit>): string | null {

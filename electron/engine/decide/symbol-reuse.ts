@@ -22,52 +22,19 @@
 import { symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
-import { unitOfKind, unitOfVariable } from '../../../shared/units/infer-unit.ts';
+import { unitOfKind } from '../../../shared/units/infer-unit.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { checkDimensions } from './dimensions.ts';
-import { asWritten } from './contradictions.ts';
-import { checkable, lowered, parsedEquations } from './reading-doubt.ts';
+import { asWritten, checkable, lowered, numbersOnlyFrom, parsedEquations, readingUnits } from './reading-doubt.ts';
 
 export const SYMBOL_REUSED_FLAG = 'symbol-reused';
-
-const unitsByQuestion = new WeakMap<Question, Map<string, Unit>>();
-
-/**
- * Each variable's unit: the exam's, else the one its description implies; variables with neither
- * are absent. Worked out once per question (grading asks for every reading).
- */
-export function readingUnits(question: Question): ReadonlyMap<string, Unit> {
-  const hit = unitsByQuestion.get(question);
-  if (hit) return hit;
-  const out = new Map<string, Unit>();
-  for (const v of question.variables) {
-    const unit = unitOfVariable(v);
-    if (unit) out.set(v.name, unit);
-  }
-  unitsByQuestion.set(question, out);
-  return out;
-}
 
 /** Numbers a formula is written with, not values put in for quantities. */
 const COEFFICIENTS = new Set(['1', '2', '3', '4', '0.5', '0.25']);
 
 /** Every number of e outside an exponent is a plain coefficient. */
-export function onlyCoefficients(e: Expr): boolean {
-  switch (e.kind) {
-    case 'num':
-      return COEFFICIENTS.has(e.text);
-    case 'sym':
-    case 'const':
-      return true;
-    case 'neg':
-      return onlyCoefficients(e.arg);
-    case 'call':
-      return e.args.every(onlyCoefficients);
-    case 'bin':
-      return onlyCoefficients(e.left) && (e.op === '**' || onlyCoefficients(e.right));
-  }
-}
+export const onlyCoefficients = (e: Expr): boolean => numbersOnlyFrom(e, COEFFICIENTS);
 
 const balances = (eq: Equation, units: ReadonlyMap<string, Unit>): boolean | null => {
   const c = checkDimensions(eq, units);

@@ -16,7 +16,7 @@ import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { FRACTION_BESIDE_SUM } from '../../../shared/extract/scope-choices.ts';
 import { checkDimensions } from '../decide/dimensions.ts';
-import { readingUnits } from '../decide/symbol-reuse.ts';
+import { readingUnits } from '../decide/reading-doubt.ts';
 
 /** What settling needs of the engine. */
 export type ChoiceEngine = Pick<EntailmentEngine, 'entails' | 'compareLists'>;
