@@ -4,7 +4,7 @@
 // ("Group time", "max compression") name a variable. Pure.
 
 import type { Question } from '../exam.ts';
-import { unitOfVariable } from '../units/infer-unit.ts';
+import { variableUnits } from '../units/infer-unit.ts';
 import type { Unit } from '../units/parse-unit.ts';
 import { GREEK_VARIABLE_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
@@ -464,14 +464,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (!meanings || meanings.some((m) => described.has(headKind(m)!))) return null;
     return meanings[0];
   };
-  const units = new Map<string, Unit | null>();
-  const unitOf = (name: string): Unit | null => {
-    if (!units.has(name)) {
-      const v = q.variables.find((x) => x.name === name);
-      units.set(name, v ? unitOfVariable(v) : null);
-    }
-    return units.get(name)!;
-  };
+  const unitOf = (name: string): Unit | null => variableUnits(q).get(name) ?? null;
   const lex: Lexicon = {
     unitOf,
     shortSymbol: Math.max(2 * longestName + 1, longestName + 3, LONGEST_FUNCTION_WORD, 2),

@@ -159,3 +159,21 @@ export function unitOfVariable(v: { unit?: string; description?: string }): Unit
   const declared = v.unit === undefined ? null : parseUnit(v.unit);
   return declared?.ok ? declared.unit : inferredUnit(v.description ?? '');
 }
+
+const unitsByQuestion = new WeakMap<object, Map<string, Unit>>();
+
+/**
+ * Each variable's unit (unitOfVariable) by name; variables with neither a unit nor a description
+ * that implies one are absent. Worked out once per question (every reading of it asks).
+ */
+export function variableUnits(question: { variables: readonly { name: string; unit?: string; description?: string }[] }): ReadonlyMap<string, Unit> {
+  const hit = unitsByQuestion.get(question);
+  if (hit) return hit;
+  const out = new Map<string, Unit>();
+  for (const v of question.variables) {
+    const unit = unitOfVariable(v);
+    if (unit) out.set(v.name, unit);
+  }
+  unitsByQuestion.set(question, out);
+  return out;
+}

@@ -2,13 +2,13 @@
 // leaves ("e^(−Rt/L)" read as the emf E raised to a power), so the reading goes to review with the
 // equation named; physics written that way is never right, and forms that are (P·V^γ) stay `read`.
 // Questions and readings written for these tests.
+import { variableUnits } from '../../shared/units/infer-unit.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import type { Question } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import { dimensionedArgument, withDimensionedArgumentCheck } from '../../electron/engine/decide/dimensioned-argument.ts';
-import { readingUnits } from '../../electron/engine/decide/reading-doubt.ts';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { equationsCsv } from '../../electron/engine/io/csv/write.ts';
@@ -99,7 +99,7 @@ test("only readers are checked (not the instructor's correction nor a given list
   assert.equal(partial.status, 'partial');
   assert.deepEqual(partial.flags, ['dimensioned-argument']);
   const parsed = ['Eq(I, 2*I)', 'Eq(I, E/R*cos(R))'].map((s) => parseEquationOrThrow(s, { variables: NAMES }));
-  assert.equal(dimensionedArgument(parsed, readingUnits(COIL))?.index, 1, 'the first equation with such a form is named');
+  assert.equal(dimensionedArgument(parsed, variableUnits(COIL))?.index, 1, 'the first equation with such a form is named');
 });
 
 let engine: Entailer;

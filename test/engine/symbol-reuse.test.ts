@@ -1,13 +1,13 @@
 // One symbol used for two quantities (issue 11): dimensions show it, and the reading goes to review
 // with both equations named; a student's plain error in physics is not that, and stays `read`.
 // Questions and readings written for these tests.
+import { variableUnits } from '../../shared/units/infer-unit.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
 import type { Question } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import { symbolInTwoRoles, withSymbolReuseCheck } from '../../electron/engine/decide/symbol-reuse.ts';
-import { readingUnits } from '../../electron/engine/decide/reading-doubt.ts';
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { equationsCsv } from '../../electron/engine/io/csv/write.ts';
@@ -86,11 +86,11 @@ test("only readers are checked (not the instructor's correction nor a given list
 
 test('units come from the exam where it declares them, else from the descriptions', () => {
   const declared: Question = { ...SWING, variables: SWING.variables.map((v) => (v.name === 'T' ? { ...v, unit: 'N', description: 'something' } : v)) };
-  const units = readingUnits(declared);
-  assert.equal(units.get('T')?.dimension.join(), readingUnits(SWING).get('F')?.dimension.join());
+  const units = variableUnits(declared);
+  assert.equal(units.get('T')?.dimension.join(), variableUnits(SWING).get('F')?.dimension.join());
   assert.equal(units.has('k'), false, 'a description naming no kind of quantity gives no unit');
   const eqs = ['Eq(T - m*g, m*v**2/L)', 'Eq(T, 2*pi*sqrt(L/g))'].map((s) => parseEquationOrThrow(s, { variables: SWING.variables.map((v) => v.name) }));
-  assert.deepEqual(symbolInTwoRoles(eqs, readingUnits(SWING)), { symbol: 'T', kind: 'tension', own: 1, other: 0 });
+  assert.deepEqual(symbolInTwoRoles(eqs, variableUnits(SWING)), { symbol: 'T', kind: 'tension', own: 1, other: 0 });
 });
 
 let engine: Entailer;

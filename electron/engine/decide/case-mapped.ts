@@ -9,11 +9,12 @@
 //
 // Only equations with a span (the extractor's), whose numbers are plain coefficients, and whose
 // dimensions are checked (every symbol has a unit from the exam or its description).
+import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { symbolsOf } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
 import { checkDimensions } from './dimensions.ts';
-import { asWritten, checkable, lowered, parsedEquations, readingUnits } from './reading-doubt.ts';
+import { asWritten, checkable, lowered, parsedEquations } from './reading-doubt.ts';
 import { onlyCoefficients } from './symbol-reuse.ts';
 
 export const CASE_MAPPED_FLAG = 'unmapped-symbol';
@@ -40,7 +41,7 @@ function writtenInOtherCase(names: readonly string[], typed: string, variables: 
  */
 export function withCaseMappedCheck(question: Question, x: Extraction, response?: string): Extraction {
   if (response === undefined || !checkable(x, CASE_MAPPED_FLAG)) return x;
-  const units = readingUnits(question);
+  const units = variableUnits(question);
   const variables = new Set(question.variables.map((v) => v.name));
   const { equations, from } = parsedEquations(question, x);
   for (let k = 0; k < equations.length; k++) {

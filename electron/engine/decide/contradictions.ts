@@ -29,6 +29,7 @@
 // Cost on correct readings: of the gold lists themselves (read as readings, no spans), none of the
 // development set's 85 is flagged; of the fixtures', one held-out (a request to the marker to
 // accept another answer) and one blind (a charge in mC beside one in C).
+import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { equationToSympy, parseEquation, substituteEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction } from '../../../shared/extraction.ts';
@@ -36,7 +37,7 @@ import type { EntailmentEngine } from './entail/types.ts';
 import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { SYMBOL_REUSED_FLAG } from './symbol-reuse.ts';
-import { asWritten, checksReader, readingUnits } from './reading-doubt.ts';
+import { asWritten, checksReader } from './reading-doubt.ts';
 
 export const CONTRADICTION_FLAG = 'contradiction';
 
@@ -65,7 +66,7 @@ async function forcedEqual(engine: ContradictionEngine, eq: Equation, question: 
   if (!engine.entails) return null;
   const c = await engine.consistent(eq, domain);
   if (c.satisfiable !== true) return null; // a solution found is a proved one (exact or a bracketed root)
-  const units = readingUnits(question);
+  const units = variableUnits(question);
   const syms = symbolsOf(eq).filter((s) => units.has(s));
   let tried = 0;
   for (let i = 0; i < syms.length; i++) {

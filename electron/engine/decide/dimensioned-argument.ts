@@ -9,7 +9,7 @@
 // 'dimensioned-argument', a note naming the equation and the quantity); it is never changed.
 //
 // What counts, with units from the exam or the variables' descriptions (symbol-reuse.ts's
-// readingUnits), never a guess:
+// variableUnits), never a guess:
 //   - the argument of sin, cos, tan, their inverses, exp or log has a dimension;
 //   - an exponent has a dimension;
 //   - a base with a dimension is raised to an exponent that is not a number but is made of
@@ -18,6 +18,7 @@
 // Only arguments and exponents with no number in them count (numbers inside their own powers
 // aside): a number like 0.5 in "e^(−0.5t)" or 2 in "sin(2t)" may stand for a quantity whose unit
 // the student didn't write.
+import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { exprToSympy, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
@@ -25,7 +26,7 @@ import { describeDimension } from '../../../shared/units/describe.ts';
 import { isDimensionless } from '../../../shared/units/dimension.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { dimensionOfExpr } from './dimensions.ts';
-import { asWritten, checkable, lowered, numbersOnlyFrom, parsedEquations, readingUnits } from './reading-doubt.ts';
+import { asWritten, checkable, lowered, numbersOnlyFrom, parsedEquations } from './reading-doubt.ts';
 
 export const DIMENSIONED_ARGUMENT_FLAG = 'dimensioned-argument';
 
@@ -96,7 +97,7 @@ export function dimensionedArgument(equations: readonly Equation[], units: Reado
 export function withDimensionedArgumentCheck(question: Question, x: Extraction, response?: string): Extraction {
   if (!checkable(x, DIMENSIONED_ARGUMENT_FLAG)) return x;
   const { equations, from } = parsedEquations(question, x);
-  const found = dimensionedArgument(equations, readingUnits(question));
+  const found = dimensionedArgument(equations, variableUnits(question));
   if (!found) return x;
   // The equation as typed (where the reading knows its span), the reason in the reading's terms.
   const typed = asWritten(x.equations[from[found.index]], response);

@@ -1,12 +1,9 @@
 // What the checks of a reading share (contradictions.ts, symbol-reuse.ts, dimensioned-argument.ts,
-// case-mapped.ts; read/alternatives.ts for the units): which readings they look at, the units they
-// check with, the reading's equations parsed with where each came from, an equation as the student
+// case-mapped.ts): which readings they look at, the reading's equations parsed with where each came from, an equation as the student
 // typed it, and the reading with its confidence lowered. None changes what was read.
 import { parseEquation, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction, type NoteKind } from '../../../shared/extraction.ts';
-import { unitOfVariable } from '../../../shared/units/infer-unit.ts';
-import type { Unit } from '../../../shared/units/parse-unit.ts';
 
 /** Readers whose reading is checked: not the instructor's hand correction, not a given list. */
 export const checksReader = (x: Pick<Extraction, 'source'>): boolean => x.source !== 'manual' && x.source !== 'given';
@@ -14,24 +11,6 @@ export const checksReader = (x: Pick<Extraction, 'source'>): boolean => x.source
 /** The text of an equation as written (its span), or its SymPy source. */
 export const asWritten = (x: ExtractedEquation, text: string | undefined): string =>
   text !== undefined && x.span && x.span.end > x.span.start ? text.slice(x.span.start, x.span.end).trim() : x.source;
-
-const unitsByQuestion = new WeakMap<Question, Map<string, Unit>>();
-
-/**
- * Each variable's unit: the exam's, else the one its description implies; variables with neither
- * are absent. Worked out once per question (grading asks for every reading).
- */
-export function readingUnits(question: Question): ReadonlyMap<string, Unit> {
-  const hit = unitsByQuestion.get(question);
-  if (hit) return hit;
-  const out = new Map<string, Unit>();
-  for (const v of question.variables) {
-    const unit = unitOfVariable(v);
-    if (unit) out.set(v.name, unit);
-  }
-  unitsByQuestion.set(question, out);
-  return out;
-}
 
 /** Every number of e, outside the exponents of its powers, is one of `allowed` (as written). */
 export function numbersOnlyFrom(e: Expr, allowed: ReadonlySet<string>): boolean {

@@ -19,6 +19,7 @@
 // the reused symbol and leaves the equations it is in unchecked. Only equations whose numbers are
 // plain coefficients (1 to 4, ½, ¼ and exponents) are checked: a number like 9.8 or 20 may stand
 // for a quantity whose unit the student didn't write ("v = √(2·9.8·h)").
+import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
@@ -26,7 +27,7 @@ import { unitOfKind } from '../../../shared/units/infer-unit.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { checkDimensions } from './dimensions.ts';
-import { asWritten, checkable, lowered, numbersOnlyFrom, parsedEquations, readingUnits } from './reading-doubt.ts';
+import { asWritten, checkable, lowered, numbersOnlyFrom, parsedEquations } from './reading-doubt.ts';
 
 export const SYMBOL_REUSED_FLAG = 'symbol-reused';
 
@@ -122,7 +123,7 @@ export function symbolInTwoRoles(equations: readonly Equation[], units: Readonly
 export function withSymbolReuseCheck(question: Question, x: Extraction, response?: string): Extraction {
   if (!checkable(x, SYMBOL_REUSED_FLAG)) return x;
   const { equations, from } = parsedEquations(question, x);
-  const found = symbolInTwoRoles(equations, readingUnits(question));
+  const found = symbolInTwoRoles(equations, variableUnits(question));
   if (!found) return x;
   const { symbol, kind, own, other } = found;
   // As the student typed it where the reading knows where (its span), else as read.

@@ -7,6 +7,7 @@
 // of different kinds is settled by dimensions (settledByDimensions). The extractor is pure and
 // can't compare, so it marks every choice ambiguous; the engine settles them here where the
 // reading is produced (grade, eval).
+import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import type { Alternative, Extraction } from '../../../shared/extraction.ts';
@@ -16,7 +17,6 @@ import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import type { Unit } from '../../../shared/units/parse-unit.ts';
 import { FRACTION_BESIDE_SUM } from '../../../shared/extract/scope-choices.ts';
 import { checkDimensions } from '../decide/dimensions.ts';
-import { readingUnits } from '../decide/reading-doubt.ts';
 
 /** What settling needs of the engine. */
 export type ChoiceEngine = Pick<EntailmentEngine, 'entails' | 'compareLists'>;
@@ -69,7 +69,7 @@ export async function choiceIsAmbiguous(engine: ChoiceEngine, alt: Alternative, 
   if (!first) return true;
   if (alt.reason === FRACTION_BESIDE_SUM) {
     const all = alt.readings.map((r) => parseAll(r, q));
-    if (all.every((r) => r !== null) && settledByDimensions(all as Equation[][], readingUnits(q))) return false;
+    if (all.every((r) => r !== null) && settledByDimensions(all as Equation[][], variableUnits(q))) return false;
   }
   for (const r of alt.readings.slice(1)) {
     const other = parseAll(r, q);
