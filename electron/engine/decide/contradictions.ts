@@ -33,7 +33,7 @@ import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { equationToSympy, parseEquation, substituteEquation, symbolsOf, type Equation, type Expr } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import { note, type ExtractedEquation, type Extraction } from '../../../shared/extraction.ts';
-import type { EntailmentEngine } from './entail/types.ts';
+import type { Consistency, EntailmentEngine } from './entail/types.ts';
 import { PROOF_METHODS } from '../../../shared/verdict.ts';
 import { sameDimension } from '../../../shared/units/dimension.ts';
 import { SYMBOL_REUSED_FLAG } from './symbol-reuse.ts';
@@ -62,10 +62,15 @@ const MAX_EQUAL_PAIRS = 6;
  * Two distinct variables of the question, of one dimension (units from the exam or the
  * descriptions), that the equation forces equal, proved exactly under the domain; or null.
  */
-async function forcedEqual(engine: ContradictionEngine, eq: Equation, question: Question, domain: Domain): Promise<[string, string] | null> {
+async function forcedEqual(
+  engine: ContradictionEngine,
+  eq: Equation,
+  consistency: Consistency,
+  question: Question,
+  domain: Domain,
+): Promise<[string, string] | null> {
   if (!engine.entails) return null;
-  const c = await engine.consistent(eq, domain);
-  if (c.satisfiable !== true) return null; // a solution found is a proved one (exact or a bracketed root)
+  if (consistency.satisfiable !== true) return null; // a solution found is a proved one (exact or a bracketed root)
   const units = variableUnits(question);
   const syms = symbolsOf(eq).filter((s) => units.has(s));
   let tried = 0;
@@ -267,9 +272,11 @@ function mappedInText(text: string, v: string, all: readonly ExtractedEquation[]
 // ------------------------------------------------------------------------------------------------
 
 /** No admissible assignment satisfies it, proved by Z3 (a sampled or unknown answer is not a proof). */
+const impossible = (c: Consistency): boolean => c.satisfiable === false && c.method === 'z3';
+
+/** The same, asked of the engine. */
 async function provedImpossible(engine: ContradictionEngine, eq: Equation, domain: Domain): Promise<boolean> {
-  const c = await engine.consistent(eq, domain);
-  return c.satisfiable === false && c.method === 'z3';
+  return impossible(await engine.consistent(eq, domain));
 }
 
 /**
@@ -311,12 +318,13 @@ export async function findContradiction(
       if (!two) continue; // a later step inconsistent with an earlier one is student algebra, kept as written
       if (++pairs > MAX_PAIRS) return null;
       if (onePlusMinus(xa, xb, text) || notWrittenAlike(xa, xb, symbolsOf(two.common), text, equations)) continue;
-      if (!(await provedImpossible(engine, two.implied, domain))) {
+      const implied = await engine.consistent(two.implied, domain);
+      if (!impossible(implied)) {
         // Not where one of the pair is a '±' branch (the other sign is often rejected in words),
         // nor two links of one chain (the equality is the chain's own: "v = (u + √u²)/2 = u"),
         // nor where the pair can't hold at all (then every equality follows, vacuously).
         if (fromPlusMinus(xa, text) || fromPlusMinus(xb, text) || sameChain(A, B)) continue;
-        const equal = await forcedEqual(engine, two.implied, question, domain);
+        const equal = await forcedEqual(engine, two.implied, implied, question, domain);
         if (!equal) continue;
         const [P, Q] = A.i <= B.i ? [A, B] : [B, A];
         return {
