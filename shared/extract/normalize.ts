@@ -216,13 +216,20 @@ export function latexToPlain(src: Mapped): Mapped {
           i = cmdEnd;
           continue;
         }
+        if (name === 'hbar') {
+          b.put(` hbar${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);
+          i = cmdEnd;
+          continue;
+        }
         if (GREEK_NAMES.has(name) || name === 'varepsilon' || name === 'vartheta' || name === 'varphi') {
           // Kept joined to a subscript: \theta_0 -> theta_0, one name.
           b.put(` ${name.replace(/^var/, '')}${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);
           i = cmdEnd;
           continue;
         }
-        b.put(` ${name}command `, i, cmdEnd); // unknown command: a word, i.e. prose
+        // An unknown command is maths we can't read ("n\\hslash"), never prose to step over: a
+        // symbol of no question (a name with '_', see tokens.ts), which leaves its run unread.
+        b.put(` ${name}_command `, i, cmdEnd);
         i = cmdEnd;
         continue;
       }

@@ -92,6 +92,8 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.pieces = pieces;
         } else if (why.caseChange) {
           t.kind = 'usym'; // "ma" with the question's A but no a: maths, but not mapped
+        } else if (/^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*$/.test(text)) {
+          t.kind = 'usym'; // "λ_max", "v_rel": a name with a subscript is never English, whatever its base
         } else if (/^[Dd]elta[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text)) {
           t.kind = 'usym'; // "ΔU", "Δx": the change of a quantity, maths the question has no variable for
         } else if (
@@ -158,10 +160,20 @@ function changesOfQuantities(toks: Tok[]): Tok[] {
       k++;
       continue;
     }
+    // "K1 a (t_h − t_i)/l1": an 'a' between two pieces of maths is a symbol (here the area, in the
+    // wrong case), not the article; read as the article it would cut the equation in two.
+    const prev = out[out.length - 1];
+    if (t.kind === 'word' && (t.text === 'a' || t.text === 'A') && prev && next && OPERAND_END.has(prev.kind) && OPERAND_START.has(next.kind)) {
+      out.push({ ...t, kind: 'usym' });
+      continue;
+    }
     out.push(t);
   }
   return out;
 }
+
+const OPERAND_END = new Set<TokKind>(['id', 'usym', 'num', 'rp']);
+const OPERAND_START = new Set<TokKind>(['id', 'usym', 'num', 'lp']);
 
 export type Rendered = { ok: true; src: string } | { ok: false; reason: string; unmapped?: string[] };
 
@@ -221,7 +233,7 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
   if (unmapped.length)
     return {
       ok: false,
-      reason: `symbol${unmapped.length > 1 ? 's' : ''} ${unmapped.map((u) => `'${u}'`).join(', ')} could not be mapped to a variable`,
+      reason: `symbol${unmapped.length > 1 ? 's' : ''} ${unmapped.map((u) => `'${u.replace(/^(.*)_command$/, '\\$1')}'`).join(', ')} could not be mapped to a variable`,
       unmapped,
     };
   if (items.length === 0) return { ok: false, reason: 'empty' };
@@ -256,39 +268,89 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
   return { ok: true, readings };
 }
 
-/** Bare function arguments bracketed (sin theta, sin 2theta, sqrt x, sqrt 2), or why not. */
+const TRIG = new Set(['sin', 'cos', 'tan']);
+
+/**
+ * The power written on a trigonometric function's name, taken off it: "sin²θ" and "sin^2(θ)" are
+ * (sin θ)², "sin⁻¹x" is arcsin x (the only meaning physics gives it). Returns the power to put
+ * back after the argument (null for none), or why the name's power can't be read.
+ */
+function powerOnName(items: Item[], p: number): { power: Item[] | null } | Rendered {
+  const it = items[p];
+  if (!TRIG.has(it.text) || items[p + 1]?.k !== 'op' || items[p + 1].text !== '^') return { power: null };
+  const at = (j: number): Item | undefined => items[p + 2 + j];
+  const minusOne = (j: number): boolean => at(j)?.k === 'op' && at(j)!.text === '-' && at(j + 1)?.k === 'num' && at(j + 1)!.text === '1';
+  // '^' and what it raises to: "^-1", "^(-1)" (the inverse) or one digit.
+  const taken = minusOne(0) ? 3 : at(0)?.k === 'lp' && minusOne(1) && at(3)?.k === 'rp' ? 5 : at(0)?.k === 'num' && /^[1-9]$/.test(at(0)!.text) ? 2 : 0;
+  if (!taken) return { ok: false, reason: `unclear what the power on '${it.text}' applies to` };
+  const power = items.splice(p + 1, taken);
+  if (taken !== 2) {
+    it.text = `a${it.text}`;
+    return { power: null };
+  }
+  return { power };
+}
+
+/** The index of the ')' that closes the '(' at p, or -1. */
+function closing(items: Item[], p: number): number {
+  let depth = 0;
+  for (let j = p; j < items.length; j++) {
+    if (items[j].k === 'lp') depth++;
+    else if (items[j].k === 'rp' && --depth === 0) return j;
+  }
+  return -1;
+}
+
+/** Bare function arguments bracketed (sin theta, sin 2theta, sqrt x, sqrt 2, sin²θ), or why not. */
 function bracketFunctionArguments(items: Item[]): Rendered | null {
   for (let p = 0; p < items.length; p++) {
     const it = items[p];
-    if (it.k !== 'fn' || items[p + 1]?.k === 'lp') continue;
-    const a = items[p + 1];
-    const b = items[p + 2];
-    if (!a || (a.k !== 'num' && a.k !== 'sym')) return { ok: false, reason: `'${it.text}' without a clear argument` };
-    let n = 1;
-    if (a.k === 'num' && b?.k === 'sym') {
-      if (it.text === 'sqrt') return { ok: false, reason: `unclear how far '√' reaches` };
-      n = 2;
+    if (it.k !== 'fn') continue;
+    const named = powerOnName(items, p);
+    if ('ok' in named) return named;
+    const bad = bracketArgument(items, p);
+    if (bad) return bad;
+    if (named.power) {
+      const end = closing(items, p + 1);
+      if (end < 0) return { ok: false, reason: `unclear what the power on '${it.text}' applies to` };
+      // "sin²θ²" would be read two ways: not guessed.
+      if (items[end + 1]?.k === 'op' && items[end + 1].text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
+      items.splice(end + 1, 0, ...named.power);
     }
-    const after = items[p + 1 + n];
-    if (after && after.k === 'op' && after.text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
-    // "ln V2/V1", "√L/g": the log of a ratio, the root of a ratio, or divided after? (sin θ/g stays sin(θ)/g.)
-    // "ln 2/T" is log(2)/T: the log of a lone number is a constant physicists write that way (λ = ln 2/T).
-    const logOfNumber = it.text === 'log' && a.k === 'num' && n === 1;
-    if (after && after.k === 'op' && after.text === '/' && !logOfNumber && (it.text === 'log' || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
-      return { ok: false, reason: `unclear whether the division is inside '${it.text === 'sqrt' ? '√' : it.text}'` };
-    }
-    if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
-      return { ok: false, reason: `unclear how far '√' reaches` };
-    }
-    // "cos ωt": the argument glued to another factor is most likely all of it (cos(ωt)), but it
-    // could be cos(ω)·t: not guessed. ("sinθcosθ" is two functions, and is read.)
-    if (after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'lp')) {
-      return { ok: false, reason: `unclear how far '${it.text}' reaches` };
-    }
-    items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false, made: true });
-    items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false, made: true });
   }
+  return null;
+}
 
+/** The bare argument of the function at p bracketed (nothing to do when it is bracketed), or why not. */
+function bracketArgument(items: Item[], p: number): Rendered | null {
+  const it = items[p];
+  if (items[p + 1]?.k === 'lp') return null;
+  const a = items[p + 1];
+  const b = items[p + 2];
+  if (!a || (a.k !== 'num' && a.k !== 'sym')) return { ok: false, reason: `'${it.text}' without a clear argument` };
+  let n = 1;
+  if (a.k === 'num' && b?.k === 'sym') {
+    if (it.text === 'sqrt') return { ok: false, reason: `unclear how far '√' reaches` };
+    n = 2;
+  }
+  const after = items[p + 1 + n];
+  if (after && after.k === 'op' && after.text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
+  // "ln V2/V1", "√L/g": the log of a ratio, the root of a ratio, or divided after? (sin θ/g stays sin(θ)/g.)
+  // "ln 2/T" is log(2)/T: the log of a lone number is a constant physicists write that way (λ = ln 2/T).
+  const logOfNumber = it.text === 'log' && a.k === 'num' && n === 1;
+  if (after && after.k === 'op' && after.text === '/' && !logOfNumber && (it.text === 'log' || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
+    return { ok: false, reason: `unclear whether the division is inside '${it.text === 'sqrt' ? '√' : it.text}'` };
+  }
+  if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
+    return { ok: false, reason: `unclear how far '√' reaches` };
+  }
+  // "cos ωt": the argument glued to another factor is most likely all of it (cos(ωt)), but it
+  // could be cos(ω)·t: not guessed. ("sinθcosθ" is two functions, and is read.)
+  if (after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'lp')) {
+    return { ok: false, reason: `unclear how far '${it.text}' reaches` };
+  }
+  items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false, made: true });
+  items.splice(p + 1, 0, { k: 'lp', text: '(', sp: false, made: true });
   return null;
 }
 

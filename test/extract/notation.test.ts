@@ -252,3 +252,74 @@ test('Delta before a symbol is the change of that quantity, never the quantity: 
   }
   assert.deepEqual(read('the delta is small, so T = 3', PHOTON).eqs, ['Eq(T, 3)']);
 });
+
+// A stone thrown over a wall, invented here.
+const THROW = Q(
+  [
+    ['u', 'launch speed'],
+    ['phi', 'launch angle above the horizontal'],
+    ['g', 'gravitational acceleration'],
+    ['h', 'greatest height reached'],
+    ['x', 'horizontal distance to the wall'],
+  ],
+  'h',
+  'A stone is thrown at speed u at angle phi over level ground. Find its greatest height h.',
+);
+
+test('a power written on a trigonometric function\'s name is the power of the function: "sin²φ", "sin^2(φ)", "\\sin^2\\phi"; "sin⁻¹" is arcsin', () => {
+  const want = ['Eq(h, u**2*sin(phi)**2/(2*g))'];
+  for (const text of ['h = u² sin²φ/(2g)', 'h = u^2 sin^2(phi)/(2g)', 'h = u² sin² φ / 2g', '$h = \\frac{u^2\\sin^2\\phi}{2g}$']) {
+    const r = read(text, THROW);
+    assert.deepEqual(r.eqs, want, text);
+    assert.equal(r.status, 'read', text);
+  }
+  assert.deepEqual(read('phi = sin⁻¹(√(2gh)/u)', THROW).eqs, ['Eq(phi, asin(sqrt(2*g*h)/u))']);
+  assert.deepEqual(read('phi = sin^-1 (x/u)', THROW).eqs, ['Eq(phi, asin(x/u))']);
+  // Whether a second power is inside is not guessed, nor a power that is not a plain number.
+  for (const text of ['h = sin²φ² u', 'h = u sin^(1/2) phi']) assert.notEqual(read(text, THROW).status, 'read', text);
+});
+
+test('a name with a subscript the question lacks is a symbol, never a word to step over: "λ_max T = b" is not read as "T = b"', () => {
+  for (const text of ['phi_max u = x', 'x = u/phi_max', 'h_top = u']) {
+    const r = read(text, THROW);
+    assert.deepEqual(r.eqs, [], text);
+    assert.notEqual(r.status, 'read', text);
+  }
+});
+
+test('an unknown LaTeX command is maths that can\'t be read, never prose: "n\\hslash" is not read as n; \\hbar is ħ', () => {
+  const BOHR = Q(
+    [
+      ['L', 'angular momentum of the electron'],
+      ['n', 'quantum number of the orbit'],
+      ['hbar', 'reduced Planck constant'],
+      ['r', 'radius of the orbit'],
+    ],
+    'L',
+    'An electron orbits a nucleus. Find its angular momentum L in orbit n.',
+  );
+  assert.deepEqual(read('$L = n\\hbar$', BOHR).eqs, ['Eq(L, n*hbar)']);
+  const r = read('$L = n\\hslash$', BOHR);
+  assert.deepEqual(r.eqs, []);
+  assert.notEqual(r.status, 'read');
+  assert.deepEqual(read('\\textbf{Answer:} $L = n\\hbar$', BOHR).eqs, ['Eq(L, n*hbar)']);
+});
+
+test('an "a" between two pieces of maths is a symbol, not the article: the equation is not cut in two', () => {
+  const r = read(
+    'P = k1 a (T_h − T_c)/d = 5',
+    Q(
+      [
+        ['P', 'heat current'],
+        ['k1', 'conductivity'],
+        ['T_h', 'hot side temperature'],
+        ['T_c', 'cold side temperature'],
+        ['d', 'thickness'],
+      ],
+      'P',
+      'Heat flows through a slab of area a.',
+    ),
+  );
+  assert.notEqual(r.status, 'read');
+  assert.ok(!r.eqs.some((e) => e.startsWith('Eq((T_h')), JSON.stringify(r.eqs));
+});

@@ -138,7 +138,9 @@ test('functions without brackets take one argument: sin φ, sin 2φ', () => {
   assert.deepEqual(read('a = F sin φ t / M', CART), ['Eq(a, F*sin(phi)*t/M)']);
   assert.deepEqual(read('a = F sin 2φ', CART), ['Eq(a, F*sin(2*phi))']);
   assert.deepEqual(read('a = root(F/M)', CART), ['Eq(a, sqrt(F/M))']);
-  assert.notEqual(extractEmbedded('a = sin^2 φ', CART).status, 'read');
+  // The power on the name is the function's power (the convention everywhere in physics).
+  assert.deepEqual(read('a = sin^2 φ', CART), ['Eq(a, sin(phi)**2)']);
+  assert.notEqual(extractEmbedded('a = sin^x φ', CART).status, 'read');
 });
 
 test('LaTeX: \\frac, \\sqrt, subscripts in braces, Greek, \\cdot, $...$', () => {
