@@ -290,6 +290,8 @@ const UNICODE: Record<string, string> = {
   '∙': '*',
   '∗': '*',
   '÷': '/',
+  '′': "'", // a prime (v′), not a quote
+  '″': "''",
   '⁄': '/',
   '−': '-',
   '–': '-',
@@ -394,7 +396,7 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
       // factor, so "cos ωt" is not read as cos(ω)*t).
       // Glued to a number before it too ("ω₀/2π" is ω₀/(2π) as "/2g" is /(2g); "4π²" one factor).
       const afterDigit = /[0-9]/.test(s[i - 1] ?? '');
-      b.put(`${afterDigit ? '' : ' '}${g}${/[_0-9₀₁₂\p{L}]/u.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
+      b.put(`${afterDigit ? '' : ' '}${g}${/[_0-9₀₁₂\p{L}'′]/u.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
       continue;
     }
     if (c === '√' || c === '∛') {

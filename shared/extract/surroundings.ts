@@ -112,11 +112,11 @@ export function limitingConditionBefore(toks: Tok[], i0: number): string | null 
   // The first condition word of the sentence before i0, the first limit after it.
   const cond = ix.firstCondition[i0 - 1];
   if (cond < 0) return null;
-  // The condition is on a symbol ("when R2 >> R1", "as r → ∞", "if R2 is huge"); "for small
-  // angles" is the question's own regime, not a limit taken by the student.
-  const onSymbol = ix.lastSymbol[i0 - 1] >= cond;
+  // The condition is on a symbol, named before the limit ("when R2 >> R1", "as r → ∞", "if R2 is
+  // huge"); "for small angles sin θ ≈ θ" is the question's own regime, not a limit taken by the
+  // student (the limit is on the angles, not on a symbol: "for small u" is on u).
   const j = ix.nextLimitBack[cond + 1] ?? toks.length;
-  if (onSymbol && j < i0) return textOf(toks, cond, j + 1);
+  if (j < i0 && (ix.lastSymbol[j] >= cond || isSymbolTok(toks[j + 1]))) return textOf(toks, cond, j + (isSymbolTok(toks[j + 1]) ? 2 : 1));
   return null;
 }
 

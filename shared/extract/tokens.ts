@@ -1,6 +1,7 @@
 // Tokens of normalised student text, and rendering a run of maths tokens into the strict grammar's
 // source (implicit products made explicit, `^` -> `**`, bare function arguments bracketed). Pure.
 
+import { GREEK_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { type Lexicon, type Piece, splitRun } from './lexicon.ts';
 import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
@@ -92,8 +93,14 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.pieces = pieces;
         } else if (why.caseChange) {
           t.kind = 'usym'; // "ma" with the question's A but no a: maths, but not mapped
-        } else if (/^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*$/.test(text)) {
-          t.kind = 'usym'; // "λ_max", "v_rel": a name with a subscript is never English, whatever its base
+        } else if (
+          (/^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*$/.test(text) && !/_\d{3,}$/.test(text)) ||
+          (GREEK_NAMES.has(text) && !(text === 'Omega' && out.at(-1)?.kind === 'num'))
+        ) {
+          // "λ_max", "v_rel", "θ" in a question with no θ: a name with a subscript or a Greek
+          // letter is never English, so never a word to step over at a run's edge. (Ω after a
+          // number is the ohm; "IMG_2231" is a file's name.)
+          t.kind = 'usym';
         } else if (/^[Dd]elta[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text)) {
           t.kind = 'usym'; // "ΔU", "Δx": the change of a quantity, maths the question has no variable for
         } else if (
@@ -105,6 +112,8 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.kind = 'usym';
         }
       }
+      // "v'", "λ'", "T''": a primed symbol, another value of a quantity (not "it's", "students'").
+      else if (/^(?:[A-Za-z]{1,3}|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9]+|[A-Za-z]+\d+)'+$/.test(text) || GREEK_NAMES.has(text.replace(/'+$/, ''))) t.kind = 'usym';
       out.push(t);
       i += text.length;
       sp = false;
@@ -113,7 +122,8 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     wordRe.lastIndex = i;
     m = wordRe.exec(s);
     if (m) {
-      push('word', m[0], m[0].length);
+      // A letter outside Latin and Greek ("ℰ" for an emf) is a symbol, not a word of prose.
+      push(m[0].length <= 2 ? 'usym' : 'word', m[0], m[0].length);
       continue;
     }
     if (s.startsWith('+/-', i)) {
@@ -155,7 +165,7 @@ function changesOfQuantities(toks: Tok[]): Tok[] {
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
     const next = toks[k + 1];
-    if (t.kind === 'word' && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
+    if ((t.kind === 'word' || t.kind === 'usym') && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
       out.push({ kind: 'usym', text: `Delta${next.text}`, start: t.start, end: next.end, sp: t.sp });
       k++;
       continue;

@@ -323,3 +323,31 @@ test('an "a" between two pieces of maths is a symbol, not the article: the equat
   assert.notEqual(r.status, 'read');
   assert.ok(!r.eqs.some((e) => e.startsWith('Eq((T_h')), JSON.stringify(r.eqs));
 });
+
+test('a Greek letter, a primed symbol or another letter the question lacks is a symbol, never a word stepped over at the edge of an equation', () => {
+  // Each of these was read "h = u" (or "h = 2u") with confidence, the symbol dropped.
+  for (const text of ['theta h = u', 'h = u omega', 'ℰ h = u', 'h = u ℰ', "h = u v'", "v' h = u", 'h = uλ′', "h' = 2u"]) {
+    const r = read(text, THROW);
+    assert.ok(!r.eqs.some((e) => /^Eq\(h, (2\*)?u\)$/.test(e)), `${text}: ${JSON.stringify(r.eqs)}`);
+    assert.notEqual(r.status, 'read', text);
+  }
+  // Prose with an apostrophe, a file's name and an ohm after a number stay as they were.
+  assert.deepEqual(read("it's h = u", THROW).eqs, ['Eq(h, u)']);
+  assert.equal(read('see the photo (IMG_2231). h = u', THROW).eqs.length, 1);
+  const CIRCUIT = Q(
+    [
+      ['R', 'resistance of the lamp'],
+      ['V', 'voltage across the lamp'],
+      ['I', 'current'],
+    ],
+    'I',
+    'A lamp of resistance R.',
+  );
+  const ohms = read('R = 4 Ω, V = 12 V', CIRCUIT);
+  assert.deepEqual([ohms.eqs, ohms.status], [['Eq(R, 4)', 'Eq(V, 12)'], 'read']);
+});
+
+test('"for small angles" is the question\'s regime, not a limit on a symbol: the equation after it is read; "for small u" is a limit', () => {
+  assert.deepEqual(read('For small angles sin θ ≈ θ, so h = u/g', THROW).eqs, ['Eq(h, u/g)']);
+  assert.notEqual(read('for small u this is about x, so h = u/g', THROW).status, 'read');
+});
