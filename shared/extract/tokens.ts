@@ -95,7 +95,7 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.kind = 'usym'; // "ma" with the question's A but no a: maths, but not mapped
         } else if (
           (/^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*$/.test(text) && !/_\d{3,}$/.test(text)) ||
-          (GREEK_NAMES.has(text) && !(text === 'Omega' && out.at(-1)?.kind === 'num'))
+          ((GREEK_NAMES.has(text) || text === 'hbar') && !(text === 'Omega' && out.at(-1)?.kind === 'num'))
         ) {
           // "λ_max", "v_rel", "θ" in a question with no θ: a name with a subscript or a Greek
           // letter is never English, so never a word to step over at a run's edge. (Ω after a

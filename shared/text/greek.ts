@@ -75,4 +75,11 @@ export const GREEK_CHARS: Readonly<Record<string, string>> = {
   Φ: 'Phi',
   Ψ: 'Psi',
   Ω: 'Omega',
+  // Look-alikes from other Unicode blocks (the increment sign, the ohm and micro signs, the lunate
+  // epsilon, Planck's ℏ): dropped as punctuation they lose a symbol ("∆λ" read as λ).
+  '∆': 'Delta',
+  Ω: 'Omega',
+  µ: 'mu',
+  ϵ: 'epsilon',
+  ℏ: 'hbar',
 };

@@ -331,6 +331,9 @@ test('a Greek letter, a primed symbol or another letter the question lacks is a 
     assert.ok(!r.eqs.some((e) => /^Eq\(h, (2\*)?u\)$/.test(e)), `${text}: ${JSON.stringify(r.eqs)}`);
     assert.notEqual(r.status, 'read', text);
   }
+  // Look-alike letters from other Unicode blocks are those letters: the increment sign is Delta.
+  for (const text of ['∆h = u', 'h = u ℏ']) assert.notEqual(read(text, THROW).status, 'read', text);
+  assert.deepEqual(read('h = 2 µ', THROW).eqs, []);
   // Prose with an apostrophe, a file's name and an ohm after a number stay as they were.
   assert.deepEqual(read("it's h = u", THROW).eqs, ['Eq(h, u)']);
   assert.equal(read('see the photo (IMG_2231). h = u', THROW).eqs.length, 1);
