@@ -78,7 +78,7 @@ export const GREEK_CHARS: Readonly<Record<string, string>> = {
   // Look-alikes from other Unicode blocks (the increment sign, the ohm and micro signs, the lunate
   // epsilon, Planck's ℏ): dropped as punctuation they lose a symbol ("∆λ" read as λ).
   '∆': 'Delta',
-  Ω: 'Omega',
+  '\u2126': 'Omega', // the ohm sign, Ω
   µ: 'mu',
   ϵ: 'epsilon',
   ℏ: 'hbar',

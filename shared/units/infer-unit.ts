@@ -177,3 +177,21 @@ export function variableUnits(question: { variables: readonly { name: string; un
   unitsByQuestion.set(question, out);
   return out;
 }
+
+const declaredByQuestion = new WeakMap<object, Map<string, Unit>>();
+
+/**
+ * Only the units the exam declares (`unit`), by name: for a check that raises confidence, which a
+ * unit read from a description ("Wien's constant" taken for another quantity) must not do.
+ */
+export function declaredUnits(question: { variables: readonly { name: string; unit?: string }[] }): ReadonlyMap<string, Unit> {
+  const hit = declaredByQuestion.get(question);
+  if (hit) return hit;
+  const out = new Map<string, Unit>();
+  for (const v of question.variables) {
+    const p = v.unit === undefined ? null : parseUnit(v.unit);
+    if (p?.ok) out.set(v.name, p.unit);
+  }
+  declaredByQuestion.set(question, out);
+  return out;
+}

@@ -119,26 +119,34 @@ test('picking a reading is audited, replaces the equations and re-marks at once;
 });
 
 test("dimensions settle a '/' beside a '−' for the reading as written when every other grouping adds unlike quantities; not a √'s reach, nor where both groupings balance", async () => {
-  // A ball on a string, invented here: the units come from the descriptions.
-  const ball = validateExam({
-    format: 'exam.v1',
-    id: 'ball',
-    questions: [
-      {
-        id: 'b',
-        variables: [
-          { name: 'N', description: 'tension in the string at the top', assumptions: ['positive'] },
-          { name: 'm', description: 'mass of the ball', assumptions: ['positive'] },
-          { name: 'v', description: 'speed of the ball at the top', assumptions: ['positive'] },
-          { name: 'r', description: 'radius of the circle', assumptions: ['positive'] },
-          { name: 'g', description: 'gravitational acceleration', assumptions: ['positive'] },
-          { name: 'u', description: 'speed of the ball at the bottom', assumptions: ['positive'] },
-          { name: 'n', description: 'a number the student may introduce', assumptions: ['positive'] },
-        ],
-        scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(N, m*v**2/r - m*g)'] }],
-      },
-    ],
-  }).questions.get('b')!.question;
+  // A ball on a string, invented here. Only units the exam declares settle a choice: the same
+  // question with units only in its descriptions leaves the choice to the comparer.
+  const ballExam = (declared: boolean) =>
+    validateExam({
+      format: 'exam.v1',
+      id: 'ball',
+      questions: [
+        {
+          id: 'b',
+          variables: (
+            [
+              ['N', 'tension in the string at the top', 'N'],
+              ['m', 'mass of the ball', 'kg'],
+              ['v', 'speed of the ball at the top', 'm/s'],
+              ['r', 'radius of the circle', 'm'],
+              ['g', 'gravitational acceleration', 'm/s^2'],
+              ['u', 'speed of the ball at the bottom', 'm/s'],
+              ['n', 'a number the student may introduce', undefined],
+            ] as const
+          ).map(([name, description, unit]) => ({ name, description, assumptions: ['positive'], ...(declared && unit ? { unit } : {}) })),
+          scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(N, m*v**2/r - m*g)'] }],
+        },
+      ],
+    }).questions.get('b')!.question;
+  const ball = ballExam(true);
+  const described = await settleAlternatives(extractEmbedded('N = mv^2/r - mg', ballExam(false)), ballExam(false), engine);
+  assert.equal(described.alternatives?.[0].ambiguous, true);
+  assert.notEqual(described.status, 'read');
   // m v²/(r − m g) subtracts a force from a length: the written grouping is the only one that balances.
   const settled = await settleAlternatives(extractEmbedded('N = mv^2/r - mg', ball), ball, engine);
   assert.equal(settled.alternatives?.[0].ambiguous, false);
