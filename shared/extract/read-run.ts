@@ -365,10 +365,18 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
+  // "3 x 10", "5 x u": an x set apart by spaces after a number may be a times sign.
   const timesX = t.findIndex(
-    (x, k) => k > 0 && x.kind === 'id' && /^[xX]$/.test(x.text) && x.sp && t[k - 1].kind === 'num' && t[k + 1]?.kind === 'num' && t[k + 1].sp,
+    (x, k) =>
+      k > 0 &&
+      x.kind === 'id' &&
+      /^[xX]$/.test(x.text) &&
+      x.sp &&
+      t[k - 1].kind === 'num' &&
+      (t[k + 1]?.kind === 'num' || t[k + 1]?.kind === 'id') &&
+      t[k + 1].sp,
   );
-  if (timesX >= 0) return `'${t[timesX].text}' between two numbers could be a times sign or the variable ${t[timesX].text}`;
+  if (timesX >= 0) return `'${t[timesX].text}' after a number could be a times sign or the variable ${t[timesX].text}`;
   const modifier = modifiedAfter(toks, i1);
   if (modifier) return `the words after it ("${modifier}") change the expression`;
   if (ambiguous.unit) return `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`;

@@ -59,6 +59,15 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
       sp = true;
       continue;
     }
+    // "1,500": a thousands separator, or a decimal comma (1.5) as much of Europe writes it; not
+    // read either way (split at the comma it was read as 1).
+    const grouped = /\d+(?:,\d+)+/y;
+    grouped.lastIndex = i;
+    const g = grouped.exec(s);
+    if (g) {
+      push('word', g[0], g[0].length);
+      continue;
+    }
     numRe.lastIndex = i;
     let m = numRe.exec(s);
     if (m) {

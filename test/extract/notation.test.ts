@@ -354,3 +354,13 @@ test('"for small angles" is the question\'s regime, not a limit on a symbol: the
   assert.deepEqual(read('For small angles sin θ ≈ θ, so h = u/g', THROW).eqs, ['Eq(h, u/g)']);
   assert.notEqual(read('for small u this is about x, so h = u/g', THROW).status, 'read');
 });
+
+test('"1,500" is not read as 1 (a thousands separator or a decimal comma), and an x set apart after a number may be a times sign', () => {
+  for (const text of ['h = 1,500 m', 'h = 2,5', 'h = 5 x u']) {
+    const r = read(text, THROW);
+    assert.deepEqual(r.eqs, [], text);
+    assert.notEqual(r.status, 'read', text);
+  }
+  assert.deepEqual(read('h = 1, x = 2', THROW).eqs, ['Eq(h, 1)', 'Eq(x, 2)']);
+  assert.deepEqual(read('h = 5x u', THROW).eqs, ['Eq(h, 5*x*u)']);
+});
