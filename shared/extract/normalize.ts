@@ -332,6 +332,27 @@ const UNICODE: Record<string, string> = {
   '₀': '_0',
   '₁': '_1',
   '₂': '_2',
+  '₃': '_3',
+  '₄': '_4',
+  '₅': '_5',
+  '₆': '_6',
+  '₇': '_7',
+  '₈': '_8',
+  '₉': '_9',
+  // Subscript letters ("vₓ" is v_x); a run of them ("vₘₐₓ") comes out as no name of the question.
+  ₓ: '_x',
+  ₑ: '_e',
+  ₐ: '_a',
+  ₒ: '_o',
+  ₕ: '_h',
+  ₖ: '_k',
+  ₗ: '_l',
+  ₘ: '_m',
+  ₙ: '_n',
+  ₚ: '_p',
+  ₛ: '_s',
+  ₜ: '_t',
+  ℓ: 'l', // the script l of a length
 };
 
 const SUPERSCRIPT: Record<string, string> = {
@@ -429,8 +450,11 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
     const u = UNICODE[c];
     if (u !== undefined) {
       // A subscript digit ends its name: "N₀e^(−λt)" is N_0 times e^(…), not a name N_0e.
-      const endsName = /^_\d$/.test(u) && /\p{L}/u.test(s[i + 1] ?? '');
-      b.put(endsName ? `${u} ` : u, i, i + 1);
+      const endsName = /^_[\da-z]$/.test(u) && /\p{L}/u.test(s[i + 1] ?? '') && !UNICODE[s[i + 1]]?.startsWith('_');
+      // A run of subscript characters is one subscript: "vₘₐₓ" is v_max, "T₁₂" T_12.
+      const continues = u.startsWith('_') && UNICODE[s[i - 1]]?.startsWith('_');
+      const put = continues ? u.slice(1) : u;
+      b.put(endsName ? `${put} ` : put, i, i + 1);
       continue;
     }
     b.copy(i);

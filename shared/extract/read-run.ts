@@ -206,6 +206,10 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   readEquation(ctx, run);
 }
 
+/** Sentence punctuation may touch maths ("v = 2.", "(so t = 3)"); any other mark glued to it is maths we can't read. */
+const SENTENCE_MARK = /^(?:[.,;:!?"'…]|\.\.\.)$/;
+const gluedMark = (tk: Tok | undefined, glued: boolean): string | null => (tk?.kind === 'punct' && glued && !SENTENCE_MARK.test(tk.text) ? tk.text : null);
+
 /**
  * Runs that are maths but can't be read as they stand: left unread (or, for inequalities and
  * limits, not recorded). Returns whether the run was dealt with.
@@ -219,6 +223,14 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
   if (gluedWord && (hasEq || hasSym)) {
     ctx.mathSeen = true;
     unread(ctx, t, `'${gluedWord.text}' is written into it and is not a variable of the question (${ctx.lex.variables.join(', ')})`);
+    return true;
+  }
+  // "nRT|ln V|", "[ln V]_{V1}^{V2}", "∫ p dV": a mark glued to the maths that the grammar has no
+  // reading for (not sentence punctuation) is part of the expression, so the run is only a fragment.
+  const mark = gluedMark(prev, !raw[0].sp) ?? gluedMark(next, next ? !next.sp : false);
+  if (mark && (hasEq || hasSym)) {
+    ctx.mathSeen = true;
+    unread(ctx, t, `'${mark}' is written into it and can't be read: the equation would be recorded with a part missing`);
     return true;
   }
   const cutUp = cutByUnreadable(toks, i0, i1);

@@ -364,3 +364,29 @@ test('"1,500" is not read as 1 (a thousands separator or a decimal comma), and a
   assert.deepEqual(read('h = 1, x = 2', THROW).eqs, ['Eq(h, 1)', 'Eq(x, 2)']);
   assert.deepEqual(read('h = 5x u', THROW).eqs, ['Eq(h, 5*x*u)']);
 });
+
+test('subscript letters and digits beyond ₂ are subscripts ("uₓ" is u_x, "vₘₐₓ" one name v_max), and ℓ is l', () => {
+  const PARTS = Q(
+    [
+      ['u_x', 'horizontal component of the launch speed'],
+      ['u', 'launch speed'],
+      ['phi', 'launch angle'],
+      ['v_max', 'greatest speed'],
+      ['l', 'length of the sling'],
+      ['t_3', 'time of the third bounce'],
+    ],
+    'u_x',
+    'A stone leaves a sling of length l at speed u and angle phi.',
+  );
+  assert.deepEqual(read('uₓ = u cos φ', PARTS).eqs, ['Eq(u_x, u*cos(phi))']);
+  assert.deepEqual(read('vₘₐₓ = uₓt₃/ℓ', PARTS).eqs, ['Eq(v_max, u_x*t_3/l)']);
+});
+
+test('a mark the grammar has no reading for, glued to maths ("|ln V|", "]_{V1}", "∫", "40%"), leaves the run unread; sentence punctuation does not', () => {
+  for (const text of ['h = u|ln x|', 'h = u[ln x]_{1}^{2} = u', 'h = 40%', 'h = ∫ u dx = u x']) {
+    const r = read(text, THROW);
+    assert.notEqual(r.status, 'read', text);
+    assert.ok(!r.eqs.some((e) => e === 'Eq(h, u)' || e === 'Eq(h, 40)' || e.includes('**2, u')), `${text}: ${JSON.stringify(r.eqs)}`);
+  }
+  assert.deepEqual(read('h = u/g... and x = u, so h = x/g.', THROW).eqs, ['Eq(h, u/g)', 'Eq(x, u)', 'Eq(h, x/g)']);
+});
