@@ -82,8 +82,9 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
   // ("at 20 or 30 degrees", "as θ → 90°") describes, it states no quantity's value.
   const ending = raw.at(-1) === t.at(-1) && isUnitWord(next) && !/^deg/.test(next.text) ? next : undefined;
   const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find(isUnitWord) ?? ending;
-  const negative = t.length === 2 && t[0].kind === 'op' && t[0].text === '-';
-  if (!unit || t.length !== (negative ? 2 : 1) || t[t.length - 1].kind !== 'num') return;
+  // A number, perhaps negative or in powers of ten ("2.4 × 10⁻¹⁷ J"): no symbol in it.
+  const numeric = t.some((x) => x.kind === 'num') && t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+  if (!unit || !numeric || (t.length > 2 && !powerOfTen(t))) return;
   // "v = 1 + √2, about 2.41 m/s": an approximation, not recorded; "t = 100 s (200 m at 2 m/s)": an aside on the working.
   const before = toks[at - 1];
   if (before?.kind === 'word' && APPROXIMATE.test(before.text)) return;
@@ -91,6 +92,12 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
   ctx.mathSeen = true;
   unread(ctx, [...t, unit], "a value with a unit in words: which quantity of the question it gives, if any, can't be told");
 }
+
+/** "2.4 × 10⁻¹⁷", "-3 * 10^5": a number times a power of ten. */
+const powerOfTen = (t: Tok[]): boolean => {
+  const s = t.map((x) => x.text).join('');
+  return /^-?\d+(?:\.\d+)?\*10\^\(?-?\d+\)?$/.test(s);
+};
 
 /** A run being read: the response's tokens, the run's range, its raw and trimmed tokens. */
 type Run = {
@@ -389,6 +396,13 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
       t[k + 1].sp,
   );
   if (timesX >= 0) return `'${t[timesX].text}' after a number could be a times sign or the variable ${t[timesX].text}`;
+  // "E_k = 150 eV = 2.4 × 10⁻¹⁷ J" where e and V are the question's: electronvolts, or 150·e·V?
+  // (At a run's end a unit after a value is a unit; before an '=' it can be either.)
+  const unitOrProduct = t.findIndex(
+    (x, k) =>
+      k > 0 && t[k - 1].kind === 'num' && x.sp && x.kind === 'id' && x.text.length > 1 && x.pieces!.length > 1 && isUnitWord(x) && t[k + 1]?.kind === 'eq',
+  );
+  if (unitOrProduct >= 0) return `'${t[unitOrProduct].text}' after a number could be a unit or a product of the question's variables`;
   const modifier = modifiedAfter(toks, i1);
   if (modifier) return `the words after it ("${modifier}") change the expression`;
   if (ambiguous.unit) return `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`;
@@ -425,9 +439,12 @@ function inDegrees(toks: Tok[], i0: number, i1: number): string | null {
  */
 function labelClash(ctx: Ctx, run: Run, lhs: Tok[]): string | null {
   if (lhs.length !== 1 || !isSymbol(lhs[0]) || lhs[0].kind !== 'id' || lhs[0].pieces!.length !== 1) return null;
-  // A label set off by a colon ("max speed: v = …"); words running into the maths ("fall time from h = …") name no side.
-  const colon = run.toks[run.realStart - 1];
-  if (colon?.kind !== 'punct' || colon.text !== ':') return null;
+  // A label set off by a colon ("max speed: v = …"), or a name right before the symbol ("energy
+  // stored E = ½Fx" with E Young's modulus and U the energy); words ending in a word of grammar
+  // ("fall time from h = …", "so v = …") name no side.
+  const before = run.toks[run.realStart - 1];
+  const colon = before?.kind === 'punct' && before.text === ':';
+  if (!colon && !(before?.kind === 'word' && !STOPWORDS.has(before.text.toLowerCase()))) return null;
   const lab = labelOf(ctx, run.toks, run.realStart, false);
   // Only a short label is a name ("max speed", "speed at x"); a longer one says what was done ("Bernoulli between the surface and the hole").
   if (!lab?.v || lab.label.split(/\s+/).length > 3 || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
@@ -449,13 +466,14 @@ function readEquation(ctx: Ctx, run: Run): void {
     const lab = parts.length > 1 ? labelOf(ctx, toks, realStart, true) : null;
     if (lab?.kind === 'other') {
       ctx.notes.push(note('unread', `left out an equation about "${lab.label}", not a variable of the question`));
-      return;
-    }
-    if (!lab?.v) {
+      // "weight = ρ_s V g = 3.2 × 10⁻⁴ N": only the link about the weight is left out; the links
+      // after it are between the question's quantities (convention 5: a chain is its pairs).
+      if (parts.length < 3) return;
+      parts.shift();
+    } else if (!lab?.v) {
       unread(ctx, t, 'the left side is in words');
       return;
-    }
-    parts[0] = [symTok(lab.v, t[0])];
+    } else parts[0] = [symTok(lab.v, t[0])];
   } else {
     const clash = labelClash(ctx, run, parts[0]);
     if (clash) {

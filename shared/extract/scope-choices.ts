@@ -181,8 +181,15 @@ export function fractionScopes(items: Item[], st: Structure = structure(items)):
     if (points.length >= MAX_POINTS) break;
     const terms = termsOf(items, st, s, e);
     if (terms.length < 2) continue;
-    // Whether every term after j (before j) is plain: no fraction of its own, not a bare number.
-    const plain = terms.map((o) => o.slashes.length === 0 && !onlyNumbers(st, o.start, o.end));
+    // Whether every term after j (before j) is plain: no fraction of its own, not a bare number. A
+    // division by a number ("M/2", a coefficient) is no fraction that shows the student's grouping:
+    // "(m2 − m1)g/m1+m2+M/2" may still mean (m2 − m1)g/(m1 + m2 + M/2).
+    const byNumber = (k: number): boolean => {
+      const end = factorEndIn(items, st, k + 1);
+      return end > k + 1 && onlyNumbers(st, k + 1, end);
+    };
+    const hasSymbol = (o: { start: number; end: number }): boolean => items.slice(o.start, o.end).some((it) => it.k === 'sym');
+    const plain = terms.map((o) => (o.slashes.length === 0 || (o.slashes.every(byNumber) && hasSymbol(o))) && !onlyNumbers(st, o.start, o.end));
     const plainAfter = new Array<boolean>(terms.length + 1).fill(true);
     for (let j = terms.length - 1; j >= 0; j--) plainAfter[j] = plainAfter[j + 1] && plain[j];
     let plainBefore = true;

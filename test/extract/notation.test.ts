@@ -390,3 +390,54 @@ test('a mark the grammar has no reading for, glued to maths ("|ln V|", "]_{V1}",
   }
   assert.deepEqual(read('h = u/g... and x = u, so h = x/g.', THROW).eqs, ['Eq(h, u/g)', 'Eq(x, u)', 'Eq(h, x/g)']);
 });
+
+// A steel ball in oil, invented here.
+const BALL = Q(
+  [
+    ['r', 'radius of the ball'],
+    ['rho', 'density of the oil'],
+    ['g', 'gravitational acceleration'],
+    ['V', 'volume of the ball'],
+    ['F_b', 'buoyant force on the ball'],
+    ['U', 'energy stored in the spring'],
+    ['k', 'spring constant'],
+    ['x', 'extension of the spring'],
+    ['e', 'charge of the electron'],
+  ],
+  'F_b',
+  'A ball of radius r hangs from a spring in oil of density rho.',
+);
+
+test('a chain after a name of no variable keeps its links between the question\'s quantities: "weight = ρ V g = 3.2 N" gives ρVg = 3.2', () => {
+  assert.deepEqual(read('weight = ρ V g = 3.2 N', BALL).eqs, ['Eq(rho*V*g, 3.2)']);
+  assert.deepEqual(read('weight = ρ V g', BALL).eqs, []);
+});
+
+test('a name right before a symbol that names another variable ("energy stored k = ½kx²") leaves the equation unread', () => {
+  const r = read('energy stored k = ½kx²', BALL);
+  assert.deepEqual(r.eqs, []);
+  assert.match(r.why, /name U, but its left side is k/);
+  assert.deepEqual(read('energy stored U = ½kx²', BALL).eqs, ['Eq(U, 1/2*k*x**2)']);
+  assert.deepEqual(read('so k = 2U/x²', BALL).eqs, ['Eq(k, 2*U/x**2)']);
+});
+
+test('a value in powers of ten with its unit in words is a doubt, not dropped; "150 eV =" with e and V the question\'s is not guessed', () => {
+  const r = read('U = 150 J, which in joules per kilo is 2.4 × 10⁻¹⁷ J.', BALL);
+  assert.equal(r.status, 'partial');
+  assert.match(r.why, /a value with a unit in words/);
+  const ev = read('U = 150 eV = 2.4 × 10⁻¹⁷ J', BALL);
+  assert.deepEqual(ev.eqs, []);
+  assert.match(ev.why, /'eV' after a number could be a unit or a product/);
+  assert.deepEqual(read('U = 150 eV', BALL).eqs, ['Eq(U, 150)']);
+});
+
+test("a division by a number later in the sum does not show the grouping: '(k − x)g/r+V+U/2' is a reading choice", () => {
+  const x = extractEmbedded('F_b = (k - x)g/r+V+U/2', BALL);
+  assert.equal(x.alternatives?.length, 1);
+  assert.ok(
+    x.alternatives![0].readings.some((rd) => rd[0] === 'Eq(F_b, (k - x)*g/(r + V + U/2))'),
+    JSON.stringify(x.alternatives),
+  );
+  // A number over a number beside it is no grouping either way.
+  assert.equal(extractEmbedded('F_b = √2/2 + g/r', BALL).alternatives, undefined);
+});
