@@ -9,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/decide/engine-factory.ts';
 import { grade } from '../electron/engine/grade.ts';
 import { loadExamFile } from '../electron/engine/io/exam.ts';
-import { checkEquationsCsvRecords, readEquationsCsvPieces } from '../electron/engine/io/csv/equations.ts';
+import { readEquationsCsvPieces } from '../electron/engine/io/csv/equations.ts';
+import { keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../electron/engine/io/read-through.ts';
 import { fileBytes } from '../electron/engine/io/csv/csv-pieces.ts';
 import { writeClassExports } from '../electron/engine/io/class-exports.ts';
 import { Workspace } from '../electron/engine/store/workspace.ts';
@@ -23,7 +24,10 @@ const cpu0 = process.cpuUsage();
 const exam = loadExamFile(examPath);
 // As `equimark grade --equations` reads it: its records read through once (a malformed file
 // changes nothing), then a piece at a time, each piece imported as it is read.
-await checkEquationsCsvRecords(fileBytes(rowsPath), rowsPath);
+// (skipped for the bytes last read through into the output folder, as the command line does).
+const known = knownReadThrough(outDir);
+const readThrough = await readThroughUnlessKnown(() => fileBytes(rowsPath), known, rowsPath);
+if (readThrough !== known) keepReadThrough(outDir, readThrough);
 const rows = (async function* () {
   for await (const p of readEquationsCsvPieces(fileBytes(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath)) yield p.rows;
 })();

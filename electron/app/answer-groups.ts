@@ -4,11 +4,14 @@
 // instead of waiting for the engine to compare its lists (about 2 s for 22,000 responses).
 //
 // The groups are the engine's (review/groups.ts `answerGroupsOf`), the same whoever asks: the
-// background work only asks earlier, at low priority (it yields between two comparisons of
-// lists, and waits while a comparison someone asked for runs), and never writes a mark. It stops when a grade starts, when a scheme preview starts and
-// when the app closes; what it decided is kept (the engine's memo and the workspace's verdict
-// store), so stopping loses nothing but time. A request for a question the background work is
-// comparing waits for that comparison rather than starting its own.
+// background work only asks earlier, at low priority (it yields before each comparison of two
+// lists, and waits while a comparison someone asked for runs), and never writes a mark. It
+// stops when a grade starts, when a scheme preview starts and when the app closes; what it
+// decided is kept (the engine's memo and the workspace's verdict store), so stopping loses
+// nothing but time. Which responses a group holds depends only on the question's lists (and
+// which rows are marked), so a request for a question whose lists the background work is
+// comparing waits for that comparison, even after a mark was typed in the question meanwhile,
+// and reads the totals as they are now.
 import type { ApiResponse, ReviewRow } from '../../shared/api.ts';
 import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import { answerGroupsOf, GroupsStopped, type GroupRun } from '../engine/review/groups.ts';
@@ -18,8 +21,15 @@ import { previewRunning } from './handlers/scheme-preview.ts';
 
 type Groups = ApiResponse<'groups.list'>;
 
-/** Comparisons in progress, per question (`exam\0question`), with what they were started on. */
-const running = new WeakMap<AppContext, Map<string, { version: string; engine: Engine; groups: Promise<Groups> }>>();
+/**
+ * A question's groups as the engine forms them, without their totals: kept per lists version
+ * (review-index.ts `listsVersion`), so a mark typed in the question reads the totals again and
+ * compares nothing.
+ */
+type Grouping = Omit<Groups[number], 'total'>[];
+
+/** Comparisons in progress, per question (`exam\0question`), with the lists they were started on. */
+const running = new WeakMap<AppContext, Map<string, { lists: string; engine: Engine; grouping: Promise<Grouping> }>>();
 
 /** The background preparation in progress, per context. */
 const prep = new WeakMap<AppContext, { examId: string; controller: AbortController; run: Promise<void> }>();
@@ -46,57 +56,73 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
   const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
   // Kept while no row of the question changes: opening the view again, or another question
   // and back, costs nothing; the first time reads the question's rows in bulk (one index).
-  // (And while the engine is the same one: another engine, with other settings, may prove other lists equivalent.)
-  const version = ctx.reviewIndex(examId).questionVersion(questionId);
+  // While only marks changed (the lists and which rows are marked did not), the groups stand
+  // and only their totals are read again. (And while the engine is the same one: another
+  // engine, with other settings, may prove other lists equivalent.)
+  const index = ctx.reviewIndex(examId);
+  const lists = index.listsVersion(questionId);
   const engine = await ctx.engine();
   const cacheKey = `${examId}\u0000${questionId}`;
   const cached = ctx.groupCache.get(cacheKey);
-  if (cached?.version === version && cached.engine === engine) return cached.groups as Groups;
+  if (cached?.engine === engine && cached.lists === lists) {
+    if (cached.version === index.questionVersion(questionId)) return cached.groups as Groups;
+    return withTotals(ctx, examId, questionId, lists, engine, cached.grouping as Grouping);
+  }
   let inFlight = running.get(ctx);
   if (!inFlight) running.set(ctx, (inFlight = new Map()));
   const other = inFlight.get(cacheKey);
-  if (other && other.engine === engine && other.version === version) {
-    // A comparison of these rows in progress: its answer is this one's.
+  if (other && other.engine === engine && other.lists === lists) {
+    // A comparison of these lists in progress (the background's, begun before a mark was typed
+    // in the question, say): its groups are this one's, with the totals as they are now.
     try {
-      return await other.groups;
+      return withTotals(ctx, examId, questionId, lists, engine, await other.grouping);
     } catch (e) {
       // The background's comparison was stopped (a grade started): this request compares on its own.
       if (!(e instanceof GroupsStopped) || run.signal?.aborted) throw e;
     }
     return questionGroups(ctx, examId, questionId, run);
   }
-  // A comparison of rows since changed (a mark typed) is not waited for: this one starts now, and
-  // the pairs of lists that one decided, or is deciding, are not decided again (review/groups.ts
-  // keeps them per engine); the background gives way to it.
+  // A comparison of lists since changed (a reading corrected) is not waited for: this one starts
+  // now, and the pairs of lists that one decided, or is deciding, are not decided again
+  // (review/groups.ts keeps them per engine); the background gives way to it.
   // Asked for (not the background's): the background waits while it runs.
   const foreground = !run.signal;
   let a = asked.get(ctx);
   if (!a) asked.set(ctx, (a = { n: 0, idle: [] }));
   if (foreground) a.n++;
-  const groups = compare(ctx, engine, examId, q, version, run);
+  const grouping = compare(ctx, engine, examId, q, run);
   if (foreground)
-    void groups
+    void grouping
       .catch(() => {})
       .finally(() => {
         if (--a.n === 0) for (const r of a.idle.splice(0)) r();
       });
-  const mine = { version, engine, groups };
+  const mine = { lists, engine, grouping };
   inFlight.set(cacheKey, mine);
   try {
-    return await groups;
+    return withTotals(ctx, examId, questionId, lists, engine, await grouping);
   } finally {
     if (inFlight.get(cacheKey) === mine) inFlight.delete(cacheKey);
   }
 }
 
-async function compare(
-  ctx: AppContext,
-  engine: Engine,
-  examId: string,
-  q: ReturnType<AppContext['exam']>['questions'][number],
-  version: string,
-  run: GroupRun,
-): Promise<Groups> {
+/**
+ * The groups with each one's total as the rows give it now (the total its members share, or
+ * null), kept while the question's rows stay as they are; a grouping of lists since changed
+ * is given as it is and not kept (a grading job may be marking).
+ */
+function withTotals(ctx: AppContext, examId: string, questionId: string, lists: string, engine: Engine, grouping: Grouping): Groups {
+  const index = ctx.reviewIndex(examId);
+  const out = grouping.map((g) => {
+    const totals = new Set(g.responseIds.map((id) => index.row(id)?.total ?? null));
+    return { ...g, total: totals.size === 1 ? [...totals][0] : null };
+  });
+  if (index.listsVersion(questionId) === lists)
+    ctx.groupCache.set(`${examId}\u0000${questionId}`, { version: index.questionVersion(questionId), lists, engine, grouping, groups: out });
+  return out;
+}
+
+async function compare(ctx: AppContext, engine: Engine, examId: string, q: ReturnType<AppContext['exam']>['questions'][number], run: GroupRun): Promise<Grouping> {
   // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
   engine.warm?.();
   const variables = q.variables.map((v) => v.name);
@@ -117,22 +143,15 @@ async function compare(
   } finally {
     ctx.ws.flushDecided();
   }
-  const out = groups.map((g) => {
-    const totals = new Set(g.members.map((m) => m.total));
-    return {
-      key: g.key,
-      // An equation the grammar can't parse is shown as it is written.
-      equations: (JSON.parse(g.key) as string[]).map((s) => {
-        const p = parseEquation(s, { variables });
-        return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
-      }),
-      responseIds: g.members.map((m) => m.responseId),
-      total: totals.size === 1 ? [...totals][0] : null,
-    };
-  });
-  // Only if nothing changed while the engine compared lists (a grading job may be marking).
-  if (ctx.reviewIndex(examId).questionVersion(q.id) === version) ctx.groupCache.set(`${examId}\u0000${q.id}`, { version, engine, groups: out });
-  return out;
+  return groups.map((g) => ({
+    key: g.key,
+    // An equation the grammar can't parse is shown as it is written.
+    equations: (JSON.parse(g.key) as string[]).map((s) => {
+      const p = parseEquation(s, { variables });
+      return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
+    }),
+    responseIds: g.members.map((m) => m.responseId),
+  }));
 }
 
 /** A row's list (its sources, sorted), or null for a row not read or not marked. */
@@ -171,11 +190,15 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     )
       return;
     // An engine that can't start is said when the groups are opened, not tried again for each question here.
-    const started = await ctx.engine().then(
-      () => true,
-      () => false,
+    const engine = await ctx.engine().then(
+      (e) => e,
+      () => null,
     );
-    if (!started) return;
+    if (!engine) return;
+    // Z3 starts now, while the rows are read and the lists bucketed (half a second at 22,500
+    // responses), not at the first comparison: a worker's start took 1.5 to 2 s on the loaded
+    // 2-core bench machine, and the first list that needed a proof waited for all of it.
+    engine.warm?.();
     for (const q of exam.questions) {
       if (signal.aborted || ctx.grading()) return;
       try {

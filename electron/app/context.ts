@@ -74,8 +74,12 @@ export class AppContext {
   readonly sympyDetails = new SympyDetails();
   /** The review list of each exam, kept here and refreshed from the workspace's change log (review-index.ts). */
   readonly reviews: ReviewIndexes;
-  /** Answer groups per question, kept while none of the question's rows changes (review-index.ts `questionVersion`). */
-  readonly groupCache = new Map<string, { version: string; engine: Engine; groups: unknown }>();
+  /**
+   * Answer groups per question (answer-groups.ts): `groups` kept while none of the question's rows
+   * changes (review-index.ts `questionVersion`), `grouping` (the groups without their totals)
+   * while none of its lists does (`listsVersion`).
+   */
+  readonly groupCache = new Map<string, { version: string; lists: string; engine: Engine; grouping: unknown; groups: unknown }>();
   /** Set when the service closes: no background work starts after it. */
   closing = false;
 

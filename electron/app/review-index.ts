@@ -35,6 +35,9 @@ type Entry = { row: ReviewRow; text: string };
 /** When more responses than this share of the list changed, reading the whole list again is cheaper than one by one. */
 const REBUILD_SHARE = 0.25;
 
+/** Whether two rows of a response give answer groups the same input: the same list, both marked or both not. */
+const sameList = (a: ReviewRow, b: ReviewRow): boolean => a.group === b.group && (a.total === null) === (b.total === null);
+
 export class ReviewIndex {
   /** The exam the rows were computed under (its scheme decides states, chips and what is available). */
   #examKey = '';
@@ -48,6 +51,8 @@ export class ReviewIndex {
   /** Bumped at each full read; a question's version bumped whenever one of its rows changes (answer groups are kept per version). */
   #generation = 0;
   #questionVersions = new Map<string, number>();
+  /** Per question, bumped when a row's list or whether it is marked may have changed (listsVersion). */
+  #listVersions = new Map<string, number>();
 
   constructor(
     readonly ws: Workspace,
@@ -67,16 +72,18 @@ export class ReviewIndex {
     let moved = false;
     for (const r of list) {
       found.add(r.id);
-      if (!this.#entries.has(r.id)) moved = true;
-      this.#entries.set(r.id, this.#entry(r, exam, texts.get(r.id) ?? null));
-      this.#bump(r.questionId);
+      const was = this.#entries.get(r.id);
+      if (!was) moved = true;
+      const now = this.#entry(r, exam, texts.get(r.id) ?? null);
+      this.#entries.set(r.id, now);
+      this.#bump(r.questionId, !was || !sameList(was.row, now.row));
     }
     // A changed id of this exam that the workspace no longer lists was deleted.
     for (const id of changes.responseIds) {
       const gone = !found.has(id) && this.#entries.get(id);
       if (!gone) continue;
       this.#entries.delete(id);
-      this.#bump(gone.row.questionId);
+      this.#bump(gone.row.questionId, true);
       moved = true;
     }
     this.#seen = changes.last;
@@ -102,6 +109,7 @@ export class ReviewIndex {
     this.#counts = null;
     this.#generation++;
     this.#questionVersions.clear();
+    this.#listVersions.clear();
     return this;
   }
 
@@ -111,13 +119,29 @@ export class ReviewIndex {
     return { row: x, text: searchText(x) };
   }
 
-  #bump(questionId: string): void {
+  /** A row of the question changed; `lists`: its list, or whether it is marked, may have (see listsVersion). */
+  #bump(questionId: string, lists: boolean): void {
     this.#questionVersions.set(questionId, (this.#questionVersions.get(questionId) ?? 0) + 1);
+    if (lists) this.#listVersions.set(questionId, (this.#listVersions.get(questionId) ?? 0) + 1);
   }
 
   /** Changes whenever a row of the question changes (for results computed from the question's rows). */
   questionVersion(questionId: string): string {
     return `${this.#generation}:${this.#questionVersions.get(questionId) ?? 0}`;
+  }
+
+  /**
+   * Changes whenever the question's rows come or go, or one's equation list or whether it is
+   * marked changes: what answer groups are formed from (a mark typed changes the question's
+   * version, not this, so the groups' members stand and only their totals are read again).
+   */
+  listsVersion(questionId: string): string {
+    return `${this.#generation}:${this.#listVersions.get(questionId) ?? 0}`;
+  }
+
+  /** One response's row (its id as the API gives it), or undefined when the exam has no such response. */
+  row(responseId: string): ReviewRow | undefined {
+    return this.#entries.get(Number(responseId))?.row;
   }
 
   /** Every row, in import order. */

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppService } from '../../electron/app/service.ts';
 import { createEngine, type Engine } from '../../electron/engine/decide/engine-factory.ts';
 import { answerGroups } from '../../electron/engine/review/groups.ts';
+import { effectiveTotal } from '../../electron/engine/review/state.ts';
 import type { Exam } from '../../shared/exam.ts';
 import { openService, serviceApi } from '../support/app-service.ts';
 
@@ -39,15 +40,27 @@ const LATER: [string, string, string][] = [
  * The engine the service uses, with its list comparisons (groups only) counted and, while `gate`
  * is set, held until it is opened: the background work is then surely in the middle of a comparison.
  */
-type Watched = { calls: number; gate: Promise<void> | null; entered: (() => void) | null };
+type Watched = {
+  calls: number;
+  gate: Promise<void> | null;
+  entered: (() => void) | null;
+  /** The pairs of lists compared; the questions' comparisons begun (each sets the verdict store once). */
+  pairs?: string[];
+  runs?: number;
+};
 const watched =
   (w: Watched) =>
   async (o: { onNotice: (m: string) => void }): Promise<Engine> => {
     const e = await createEngine({ sympy: false, onNotice: o.onNotice });
     return {
       ...e,
+      setVerdictStore: (store) => {
+        w.runs = (w.runs ?? 0) + 1;
+        e.setVerdictStore?.(store);
+      },
       equivalentLists: async (a, b, d) => {
         w.calls++;
+        (w.pairs ??= []).push(JSON.stringify([a, b]));
         w.entered?.();
         if (w.gate) await w.gate;
         return e.equivalentLists!(a, b, d);
@@ -153,7 +166,59 @@ describe('answer groups prepared in the background', () => {
     }
   });
 
-  it('groups asked while the background compares rows since changed start at once, and no pair of lists is compared twice', async () => {
+  it('groups asked while the background compares, after a mark was typed in the question, are those the background gives when done, with the total typed', async () => {
+    // Without: the groups prepared with nothing else going on, their comparisons counted.
+    const w0: Watched = { calls: 0, gate: null, entered: null };
+    const plain = await setUp('plain-typed', w0, FIRST);
+    try {
+      await plain.call('grade.start', { examId: plain.examId, technique: 'embedded', models: [] });
+      assert.equal((await plain.settle()).state, 'done');
+      await plain.service.groupsPrepared();
+    } finally {
+      await plain.service.close();
+    }
+    // With: the background held inside its first comparison, a mark typed in the question (its
+    // lists stay as they are), then the groups asked.
+    let open!: () => void;
+    const w: Watched = { calls: 0, gate: new Promise<void>((r) => (open = r)), entered: null };
+    const inside = new Promise<void>((r) => (w.entered = r));
+    const { service, examId, call, settle } = await setUp('typed', w, FIRST);
+    try {
+      await call('grade.start', { examId, technique: 'embedded', models: [] });
+      assert.equal((await settle()).state, 'done');
+      await inside;
+      const s1 = service.ws.findResponse(examId, 'S1', 'q1')!;
+      service.ws.setOverride(s1, 'a', 0, 'a typed mark');
+      const asked = call('groups.list', { examId, questionId: 'q1' });
+      open();
+      const listed = await asked;
+      await service.groupsPrepared();
+      assert.equal(w.runs, w0.runs, 'the request compared nothing of its own: it waited for the background’s comparison');
+      assert.equal(w.calls, w0.calls);
+      // What the background gives when done (kept, so asking again compares nothing) is what the request gave.
+      assert.deepEqual(await call('groups.list', { examId, questionId: 'q1' }), listed);
+      assert.equal(w.calls, w0.calls);
+      const q = ((await call('exam.get', { examId })) as Exam).questions.find((x) => x.id === 'q1')!;
+      const rows = service.ws.listResponses(examId, { questionId: 'q1' });
+      const want = await answerGroups({ compareLists: reference.compareLists.bind(reference) }, q, rows);
+      assert.deepEqual(
+        listed.map((g) => ({ key: g.key, responseIds: g.responseIds })),
+        want.map((g) => ({ key: g.key, responseIds: g.members.map((m) => String(m.id)) })),
+      );
+      // Each group's total as the rows are now: the typed mark counts.
+      const total = new Map(rows.map((r) => [String(r.id), effectiveTotal(r)]));
+      for (const g of listed) {
+        const totals = new Set(g.responseIds.map((id) => total.get(id)));
+        assert.equal(g.total, totals.size === 1 ? [...totals][0] : null);
+      }
+      const home = listed.find((g) => g.responseIds.includes(String(s1)))!;
+      assert.ok(home.responseIds.length > 1 && home.total === null, 'the member with the typed mark no longer shares its group’s total');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('groups asked while the background compares lists since changed start at once, and no pair of lists is compared twice', async () => {
     // Without: the groups prepared with nothing else going on, their comparisons counted.
     const w0: Watched = { calls: 0, gate: null, entered: null };
     const plain = await setUp('plain-groups', w0, FIRST);
@@ -164,8 +229,8 @@ describe('answer groups prepared in the background', () => {
     } finally {
       await plain.service.close();
     }
-    // With: the background held inside its first comparison, a mark typed in the question (its
-    // rows change, so the background's answer is not this request's), then the groups asked.
+    // With: the background held inside its first comparison, a response read again with another
+    // list (the question's lists change, so the background's answer is not this request's), then the groups asked.
     let open!: () => void;
     const w: Watched = { calls: 0, gate: new Promise<void>((r) => (open = r)), entered: null };
     const inside = new Promise<void>((r) => (w.entered = r));
@@ -174,13 +239,19 @@ describe('answer groups prepared in the background', () => {
       await call('grade.start', { examId, technique: 'embedded', models: [] });
       assert.equal((await settle()).state, 'done');
       await inside;
-      // Through the workspace (the app's override view would open the response's detail, which waits for the held comparison).
-      service.ws.setOverride(service.ws.findResponse(examId, 'S1', 'q1')!, 'a', 0, 'a typed mark');
+      // Through the workspace (the app's correction would open the response's detail, which waits for the held comparison).
+      const s6 = service.ws.findResponse(examId, 'S6', 'q1')!;
+      const { id: _x, reader: _r, createdAt: _c, ...x } = service.ws.getExtraction(s6)!;
+      const { extractionId: _e, markedAt: _m, ...marks } = service.ws.getMarks(s6)!;
+      const xid = service.ws.saveExtraction(s6, { ...x, equations: [{ source: 'Eq(H, u**2/(3*g))' }] }, 'plain');
+      service.ws.saveMarks(s6, xid, marks);
       const asked = call('groups.list', { examId, questionId: 'q1' });
       open();
       const listed = (await asked).map((g) => ({ key: g.key, responseIds: g.responseIds }));
       await service.groupsPrepared();
-      assert.equal(w.calls, w0.calls, 'each pair of lists compared once: the one the background was comparing was waited for, not compared again');
+      const pairs = w.pairs ?? [];
+      assert.equal(new Set(pairs).size, pairs.length, 'each pair of lists compared once: the ones the background was comparing were waited for, not compared again');
+      assert.ok(w.calls > w0.calls, 'the new list was compared');
       const q = ((await call('exam.get', { examId })) as Exam).questions.find((x) => x.id === 'q1')!;
       const want = await answerGroups({ compareLists: reference.compareLists.bind(reference) }, q, service.ws.listResponses(examId, { questionId: 'q1' }));
       assert.deepEqual(

@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AppService } from '../../electron/app/service.ts';
+import { ReviewIndex } from '../../electron/app/review-index.ts';
 import { validateExam } from '../../electron/engine/io/exam.ts';
 import { markEquations } from '../../electron/engine/decide/marking.ts';
 import { parseEquationOrThrow } from '../../shared/equation/index.ts';
@@ -207,5 +208,33 @@ describe('review index', () => {
       );
       for (const t of totals) assert.ok(d.counts[Math.min(d.counts.length - 1, t)] > 0);
     }
+  });
+
+  it('a mark typed changes its question’s version but not its lists version; a list read again, or a response marked, changes both', () => {
+    const ws = service.ws;
+    const current = () => validateExam(ws.getExam('big')!).exam;
+    const marks = { items: [], total: 0, available: 4, inconsistent: [], status: 'complete' as const };
+    // (The scheme change above dropped the marks: this one is marked again.)
+    const r = ws.listResponses('big', { questionId: 'q1' }).find((x) => x.extraction?.equations.length)!;
+    ws.saveMarks(r.id, ws.getExtraction(r.id)!.id, marks);
+    const index = new ReviewIndex(ws, 'big').refresh(current());
+    const versions = () => ({ q1: [index.questionVersion('q1'), index.listsVersion('q1')], q2: [index.questionVersion('q2'), index.listsVersion('q2')] });
+    const start = versions();
+    ws.setOverride(r.id, 'm', 0);
+    index.refresh(current());
+    const typed = versions();
+    assert.notEqual(typed.q1[0], start.q1[0], 'the question’s rows changed');
+    assert.equal(typed.q1[1], start.q1[1], 'its lists did not');
+    assert.deepEqual(typed.q2, start.q2, 'another question is untouched');
+    // Read again with another list: the lists changed (and the response is not marked for it yet).
+    ws.saveExtraction(r.id, { equations: [{ source: 'Eq(v, 3*u)' }], status: 'read', source: 'embedded', flags: [], unread: [], notes: [] }, 'plain');
+    index.refresh(current());
+    const read = versions();
+    assert.notEqual(read.q1[1], typed.q1[1]);
+    assert.deepEqual(read.q2, start.q2);
+    // Marked for that reading: its list is the same, but it now counts in the groups.
+    ws.saveMarks(r.id, ws.getExtraction(r.id)!.id, marks);
+    index.refresh(current());
+    assert.notEqual(versions().q1[1], read.q1[1]);
   });
 });

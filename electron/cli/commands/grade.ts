@@ -4,7 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
-import { checkEquationsCsvRecords, readEquationsCsvPieces, type EquationsRow } from '../../engine/io/csv/equations.ts';
+import { readEquationsCsvPieces, type EquationsRow } from '../../engine/io/csv/equations.ts';
+import { keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../../engine/io/read-through.ts';
 import { CsvFileError } from '../../engine/io/csv/read.ts';
 import { writeClassExports } from '../../engine/io/class-exports.ts';
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
@@ -40,10 +41,14 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
   const exam = loadExamFile(examPath);
   const qids = exam.exam.questions.map((q) => q.id);
   let input: GradeInput;
+  /** The SHA-256 of an equations CSV read through now, kept once the output folder exists. */
+  let readThrough: string | undefined;
   if (opts.responses) {
     input = { kind: 'responses', rows: parseResponsesCsv(readInput(opts.responses, 'responses CSV'), qids, opts.responses) };
   } else {
-    input = { kind: 'given', rows: await givenPieces(opts.equations, exam, io) };
+    const given = await givenPieces(opts.equations, exam, io, outDir);
+    input = { kind: 'given', rows: given.rows };
+    readThrough = given.readThrough;
   }
   // Given equation lists need no reader: no model is looked for.
   const plan = await planTechniques(opts, 'grade', io, input.kind === 'responses');
@@ -53,6 +58,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     throw new InputError(`${outDir}: cannot create the output folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  if (readThrough) keepReadThrough(outDir, readThrough);
   const wsPath = opts.workspace ?? join(outDir, 'workspace.sqlite');
   const cache = opts.cache === 'none' ? null : (opts.cache ?? join(dirname(wsPath), `${basename(wsPath).replace(/\.sqlite$/, '')}.ollama-replies.jsonl`));
   let ws: Workspace;
@@ -161,16 +167,25 @@ function refuseDroppedQuestions(ws: Workspace, exam: LoadedExam, examPath: strin
  * The equations CSV's rows a piece at a time (a class's file is never held whole), each piece's
  * problems printed as it is read. The whole file is first read once as CSV (records only, nothing
  * kept), so a file malformed anywhere (a late line as much as its header) changes nothing: its
- * lists would replace earlier ones and move marks in a run that then fails.
+ * lists would replace earlier ones and move marks in a run that then fails. That read is skipped
+ * for the bytes last read through without error into `outDir` (io/read-through.ts);
+ * `readThrough`: the SHA-256 of bytes read through now, to keep there.
  */
-async function givenPieces(file: string, exam: LoadedExam, io: Io): Promise<AsyncIterable<EquationsRow[]>> {
-  await checkEquationsCsvRecords(inputBytes(file, 'equations CSV'), file);
+async function givenPieces(
+  file: string,
+  exam: LoadedExam,
+  io: Io,
+  outDir: string,
+): Promise<{ rows: AsyncIterable<EquationsRow[]>; readThrough: string | undefined }> {
+  const known = knownReadThrough(outDir);
+  const sha = await readThroughUnlessKnown(() => inputBytes(file, 'equations CSV'), known, file);
   const pieces = readEquationsCsvPieces(inputBytes(file, 'equations CSV'), (q) => exam.questions.get(q)?.variables, file);
   const print = (p: { rows: EquationsRow[]; problems: { line: number; message: string }[] }): EquationsRow[] => {
     for (const x of p.problems) io.err(`${file}, line ${x.line}: ${x.message}\n`);
     return p.rows;
   };
-  return (async function* () {
+  const rows = (async function* () {
     for await (const p of pieces) yield print(p);
   })();
+  return { rows, readThrough: sha === known ? undefined : sha };
 }
