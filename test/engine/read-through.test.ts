@@ -3,11 +3,11 @@
 // is read through again, and a malformed one is still refused before anything is stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CsvFileError } from '../../electron/engine/io/csv/read.ts';
-import { keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../../electron/engine/io/read-through.ts';
+import { READ_THROUGH_FILE, keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../../electron/engine/io/read-through.ts';
 
 const GOOD = 'student_id,question_id,equations\nS1,q1,"[""t = u/g""]"\nS2,q1,[]\n';
 /** One byte changed: the last record's quote left open. */
@@ -46,6 +46,9 @@ test('the hash kept in the output folder is read back; a missing or damaged reco
     keepReadThrough(dir, 'a'.repeat(64));
     assert.equal(knownReadThrough(dir), 'a'.repeat(64));
     keepReadThrough(dir, 'not a hash');
+    assert.equal(knownReadThrough(dir), undefined);
+    // A hash kept by another version of the check: the file is read through again.
+    writeFileSync(join(dir, READ_THROUGH_FILE), JSON.stringify({ sha256: 'a'.repeat(64), check: 'equations-csv-records.0' }));
     assert.equal(knownReadThrough(dir), undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -13,11 +13,18 @@ import { writeFileAtomic } from './csv/write.ts';
 /** The record kept in the output folder, beside the exports' (export-stamp.ts). */
 export const READ_THROUGH_FILE = '.equimark-read-through.json';
 
+/**
+ * Which check the kept hash passed: bump it whenever checkEquationsCsvRecords comes to refuse
+ * something it passed before, so a file passed by an older check is read through again.
+ */
+export const READ_THROUGH_CHECK = 'equations-csv-records.1';
+
 /** The SHA-256 of the last equations CSV read through without error into `dir`, if any (anything unreadable: none). */
 export function knownReadThrough(dir: string): string | undefined {
   try {
-    const sha = (JSON.parse(readFileSync(join(dir, READ_THROUGH_FILE), 'utf8')) as { sha256?: unknown }).sha256;
-    return typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha) ? sha : undefined;
+    const kept = JSON.parse(readFileSync(join(dir, READ_THROUGH_FILE), 'utf8')) as { sha256?: unknown; check?: unknown };
+    const sha = kept.sha256;
+    return kept.check === READ_THROUGH_CHECK && typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha) ? sha : undefined;
   } catch {
     return undefined;
   }
@@ -25,7 +32,7 @@ export function knownReadThrough(dir: string): string | undefined {
 
 /** Keep `sha256` as the last file read through without error into `dir`. */
 export function keepReadThrough(dir: string, sha256: string): void {
-  writeFileAtomic(join(dir, READ_THROUGH_FILE), `${JSON.stringify({ sha256 })}\n`);
+  writeFileAtomic(join(dir, READ_THROUGH_FILE), `${JSON.stringify({ sha256, check: READ_THROUGH_CHECK })}\n`);
 }
 
 const sha256Of = async (source: ByteSource): Promise<string> => {
