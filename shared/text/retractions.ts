@@ -54,8 +54,14 @@ export const CORRECTION = new RegExp(
   [
     String.raw`\bno,?\s+wait\b`,
     String.raw`\bwait,?\s+no\b`,
-    String.raw`^\s*(?:hmm+,?\s+|oh,?\s+)?wait\b\s*[,!.:]`,
-    String.raw`\b(?:oops|whoops|oh\s+no|my\s+(?:mistake|bad)|correction\s*:|i\s+meant?|i\s+made\s+an?\s+(?:mistake|error|typo)|(?:that|this)\s+(?:was|is)\s+a\s+typo|or\s+rather|make\s+that)\b`,
+    // (At the start of any line, not only of the response.)
+    String.raw`(?:^|\n)\s*(?:hmm+,?\s+|oh,?\s+)?wait\b\s*[,!.:]`,
+    // "no, …" opening a line turns on what came before ("No friction" has no comma).
+    String.raw`(?:^|\n)\s*no\s*[,!.]\s`,
+    // (A colon ends no word: "correction:" can't sit inside \b…\b.)
+    String.raw`\bcorrection\s*:`,
+    String.raw`\b(?:nope|hold\s+on|on\s+reflection|i\s+(?:messed|mucked|screwed)\s+(?:that\s+|it\s+)?up)\b`,
+    String.raw`\b(?:oops|whoops|oh\s+no|my\s+(?:mistake|bad)|i\s+meant?|i\s+made\s+an?\s+(?:mistake|error|typo)|(?:that|this)\s+(?:was|is)\s+a\s+typo|or\s+rather|make\s+that)\b`,
     String.raw`\b(?:actually,?\s+no|no,?\s+actually)\b`,
     // A bare "no" turning on what was just written ("... no that's for a moving observer",
     // "N = m g sinθ no - cosθ"); "no friction", "no S dependence" are not revisions.
@@ -68,7 +74,7 @@ export const CORRECTION = new RegExp(
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
-    String.raw`^\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
+    String.raw`(?:^|\n)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
     String.raw`\bsorry\b`,
     // Pausing to revise ("hang on, that's for sliding ...", "on second thought").
     String.raw`\bhang\s+on\b|\bon\s+second\s+thoughts?\b`,

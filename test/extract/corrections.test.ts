@@ -212,3 +212,11 @@ test('"hmm no" and "redo:" revise what was just written', () => {
   // "redone" in prose is no cue.
   assert.deepEqual(sources('I redone the sums and t = 2L/c'), ['Eq(t, 2*L/c)']);
 });
+
+test('cues that open a later line revise the line before ("wait,", "no,", "hold on,"), and "correction:" is a cue', () => {
+  for (const cue of ['wait,', 'oh wait,', 'no,', 'hold on,', 'nope,', 'correction:', 'Correction:', 'on reflection,', 'I messed up,']) {
+    assert.deepEqual(sources(`t = L/c\n${cue} t = 2L/c`), ['Eq(t, 2*L/c)'], cue);
+  }
+  // "No" that opens a statement is not a revision.
+  assert.deepEqual(sources('t = 2L/c\nNo current flows, so f = kL'), ['Eq(t, 2*L/c)', 'Eq(f, k*L)']);
+});

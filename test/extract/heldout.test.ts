@@ -55,10 +55,9 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     mustBeEmpty: 12,
     allowedMisses: ['S1110 q2', 'S1127 q3', 'S1136 q1'],
   },
-  // Round 12 after its general fixes: 53.8% coverage, precision 100% (first sight 57.0%, 92.5%,
-  // with its gold rows in e-notation rewritten in the grammar). S1218 q4 takes back "U = Fx" with
-  // "wait, … use the average force: U = ½Fx": grading's contradiction check sends it to review.
-  { name: 'blind round 12', dir: 'test/fixtures/blind12', precision: 0.97, coverage: 0.5, mustBeEmpty: 11, allowedMisses: ['S1218 q4'] },
+  // Round 12 after its general fixes: 54.8% coverage, precision 100% (first sight 57.0%, 92.5%,
+  // with its gold rows in e-notation rewritten in the grammar).
+  { name: 'blind round 12', dir: 'test/fixtures/blind12', precision: 0.98, coverage: 0.5, mustBeEmpty: 11 },
 ];
 
 for (const spec of SETS) {
