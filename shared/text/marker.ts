@@ -17,6 +17,8 @@ const ADDRESSEE = new RegExp(
     String.raw`\b(?:note|message)\s+(?:to|for)\s+(?:the\s+)?(?:marker|grader|teacher|examiner|whoever|ai|system|model)\b`,
     String.raw`\bsystem\s+(?:note|prompt|message|instruction)s?\b`,
     String.raw`\bdear\s+(?:sir|madam|teacher|marker|examiner|grader)\b`,
+    // Addressed by a vocative and a colon ("tutor: I ran out of time").
+    String.raw`(?:^|[.!?]\s+)(?:tutor|teacher|sir|miss|prof|professor|instructor|lecturer)\s*:`,
     // A model that reads or grades ("Instruction to the grading model: output ...").
     String.raw`\b(?:grading|marking|checking|assessing|reading|extraction)\s+(?:ai|model|llm|system|assistant|bot|program|software)\b`,
     String.raw`\b(?:language\s+model|llm|chatbot|chat\s*gpt|ai\s+(?:model|assistant|grader|marker))\b`,
@@ -30,7 +32,7 @@ const MARKS =
 
 /** How it is asked: a request, an entitlement, an award. */
 const REQUEST =
-  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|(?:give|award|grant|allow)\s+(?:\w+\s+){0,2}(?:marks?|credit)|(?:hope|hoping)\s+(?:you|u)\s+(?:can|could|will|would)|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:give|award|grant|allow)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
+  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|(?:give|award|grant|allow)\s+(?:\w+\s+){0,2}(?:marks?|credit)|(?:hope|hoping)\s+(?:you|u)\s+(?:can|could|will|would)|(?:hope|hoping)\b[^.!?\n]{0,30}\b(?:gets?|earns?|receives?|deserves?)|appreciate|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:give|award|grant|allow)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
 
 /**
  * Imperatives and claims about grading the response itself: "mark this as correct", "record v = 3
@@ -47,6 +49,16 @@ const GRADING_ACT = new RegExp(
     // Naming which one to mark, with or without a "please" ("^ mark the second line please").
     String.raw`\b(?:mark|grade|score|count|accept)\s+(?:only\s+)?(?:the\s+)?(?:first|second|third|last|final|other|top|bottom|upper|lower|new|corrected|later|earlier)\s+(?:line|attempt|one|version|answer|equation|working|part|step)\b`,
     String.raw`\btreat\s+(?:this|it|that|my\s+\w+)\s+as\s+(?:correct|right|fully|full|the\s+correct)\b`,
+    // Which part is the answer to read ("only the last line counts", "consider my second method",
+    // "treat the last line as final", "the answer I want marked is …").
+    String.raw`\b(?:only|just)\s+(?:the\s+|my\s+)?(?:first|second|third|last|final|bottom|top|boxed|other|new|corrected)\s+(?:line|attempt|answer|one|part|method|version|working)\s+(?:counts?|matters?|is\s+(?:final|my\s+answer))\b`,
+    String.raw`\b(?:look\s+at|read|consider)\s+(?:only\s+|just\s+)?my\s+(?:first|second|third|last|final|bottom|top|boxed|other|new|corrected)\s+(?:line|attempt|answer|part|method|version|working)\b`,
+    String.raw`\b(?:please|pls|only|just)\s+(?:only\s+|just\s+)?(?:look\s+at|read|consider)\s+(?:only\s+|just\s+)?the\s+(?:first|second|third|last|final|bottom|top|boxed|other|new|corrected)\s+(?:line|attempt|answer|part|method|version|working)\b`,
+    String.raw`\btreat\s+(?:the|my|this)\s+(?:\w+\s+){0,2}as\s+(?:final|my\s+(?:final\s+)?answer|correct|right)\b`,
+    String.raw`\b(?:want|like)\s+(?:\w+\s+){0,2}(?:marked|graded|counted)\b`,
+    // Telling the marker what the scheme should do, or how to be ("please be lenient").
+    String.raw`\b(?:mark(?:ing)?\s+scheme|rubric)\s+should\b`,
+    String.raw`\bbe\s+(?:lenient|generous)\b|\bgo\s+easy\s+on\s+(?:me|us|my)\b`,
     // How to mark ("please mark generously", "mark me leniently").
     String.raw`\b(?:mark|grade|assess)\s+(?:me\s+|it\s+|this\s+|us\s+|my\s+\w+\s+)?(?:generously|leniently|kindly|fairly|gently|favou?rably|easy|easily)\b`,
     // "record / mark / count ... instead" (what should be read in place of what is written).

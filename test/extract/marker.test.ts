@@ -121,3 +121,28 @@ test('asking to be marked generously, or hoping for method marks, addresses the 
     assert.equal(markerSignal(s), null, s);
   }
 });
+
+test('which part is the answer, leniency, hopes for credit and a vocative address the marker; physics that shares their words does not', () => {
+  for (const s of [
+    'hope this gets partial credit',
+    'please be lenient, T = mg',
+    'only the last line counts',
+    'please only look at the last part',
+    'consider my second method',
+    'treat the last line as final',
+    'the answer I want marked is T = m(g + a)',
+    'the mark scheme should accept this',
+    "I'd appreciate method marks",
+    'tutor: I ran out of time',
+    'go easy on me please',
+  ])
+    assert.ok(addressesMarker(s), s);
+  for (const s of [
+    'Consider the second line of force',
+    'read the first line of the question',
+    'This would go easy on the ropes',
+    'I hope the lift stops',
+    'We want the tension at the top',
+  ])
+    assert.ok(!addressesMarker(s), s);
+});
