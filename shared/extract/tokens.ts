@@ -391,9 +391,10 @@ function bracketDenominators(items: Item[]): Rendered | null {
     }
     if (factors < 2) continue;
     // "u/2(1 + …)", "E/R(1 − e^(−Rt/L))" are read both ways by people ((E/R)(1 − …) or
-    // E/(R(1 − …))): don't choose.
-    if (bracketAfter) {
-      return { ok: false, reason: `unclear whether '/${items[g0].text}(…)' divides by the bracket too` };
+    // E/(R(1 − …))): don't choose. Nor "u/(g)x", a bracket of the student's with more after it.
+    if (bracketAfter || (items[g0].k === 'lp' && !items[g0].made)) {
+      const what = items[g0].k === 'lp' ? `'/(…)' divides by what follows the bracket` : `'/${items[g0].text}(…)' divides by the bracket`;
+      return { ok: false, reason: `unclear whether ${what} too` };
     }
     const numer = items[p - 1];
     const beforeNumer = items[p - 2];

@@ -441,3 +441,10 @@ test("a division by a number later in the sum does not show the grouping: '(k âˆ
   // A number over a number beside it is no grouping either way.
   assert.equal(extractEmbedded('F_b = âˆš2/2 + g/r', BALL).alternatives, undefined);
 });
+
+test('"u/(g)x": a bracket of the student\'s after a "/" with a factor glued after it is not guessed', () => {
+  const r = read('h = u/(g)x', THROW);
+  assert.deepEqual(r.eqs, []);
+  assert.match(r.why, /divides by what follows the bracket too/);
+  assert.deepEqual(read('h = u/(2g)', THROW).eqs, ['Eq(h, u/(2*g))']);
+});
