@@ -20,6 +20,8 @@ export type Ctx = {
   definitions: [number, number][];
   /** Variables whose capitalisation this response can't be trusted to keep (m and M when it wrote g for G). */
   caseUntrusted: Set<string>;
+  /** A letter as typed that reads as a variable in the other case but may be a subscripted variable with its subscript dropped ("v": V or v_t). */
+  subscriptDropped: Map<string, string[]>;
   /** Variables the question says are positive. */
   positive: Set<string>;
   /** Expressions already reported as cut up by unreadable maths (token ranges "from:to"). */

@@ -20,6 +20,13 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
     );
     return;
   }
+  const dropped = [...all, ...parts.flat()]
+    .flatMap((t) => t.pieces ?? [])
+    .find((p) => p.kind === 'sym' && p.text !== p.name && ctx.subscriptDropped.has(p.text));
+  if (dropped) {
+    unread(ctx, all, `'${dropped.text}' could be ${dropped.name} or ${ctx.subscriptDropped.get(dropped.text)!.join(' or ')} with its subscript dropped`);
+    return;
+  }
   const pmCount = all.filter((t) => t.kind === 'pm').length;
   const signs = pmCount ? ['+', '-'] : [''];
   const span = spanOf(ctx, all);

@@ -33,7 +33,7 @@ import { readSegment } from './read-run.ts';
 import { applyCorrections, applyRetractions } from './retract.ts';
 import { plusMinusSituations } from './plus-minus-situations.ts';
 import { segments } from './runs.ts';
-import { caseTrust, numberedQuantities } from './symbol-checks.ts';
+import { caseTrust, droppedSubscripts, numberedQuantities } from './symbol-checks.ts';
 import { readSympyForms } from './sympy-forms.ts';
 import { tokenize } from './tokens.ts';
 import { note } from '../extraction.ts';
@@ -99,6 +99,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
     mathSeen: false,
     definitions: [],
     caseUntrusted: new Set(),
+    subscriptDropped: new Map(),
     cutUp: new Set(),
     markerRanges: [],
     needsReview: false,
@@ -142,6 +143,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   let toks = tokenize(ctx.norm.text, lex, ctx.aliases);
   if (numberedQuantities(ctx, toks)) toks = tokenize(ctx.norm.text, lex, ctx.aliases);
   caseTrust(ctx, toks);
+  droppedSubscripts(ctx, toks);
   for (const [a, b] of segments(toks)) readSegment(ctx, toks, a, b);
 
   ctx.unread.sort((x, y) => x.span.start - y.span.start);

@@ -76,6 +76,22 @@ export function caseTrust(ctx: Ctx, toks: Tok[]): void {
 }
 
 /**
+ * "v" read as the question's V (the other case) where the question also has v_t: the student may
+ * mean v_t with its subscript dropped, unless the response writes v_t itself (then its "v" is
+ * not v_t). Where it doesn't, equations with that "v" are left unread (emit.ts).
+ */
+export function droppedSubscripts(ctx: Ctx, toks: Tok[]): void {
+  const flat = (x: string): string => x.replace(/_/g, '');
+  const pieces = toks.flatMap((t) => (t.kind === 'id' ? t.pieces! : [])).filter((p) => p.kind === 'sym');
+  const written = new Set(pieces.map((p) => p.name));
+  for (const p of pieces) {
+    if (flat(p.text) === flat(p.name) || ctx.subscriptDropped.has(p.text)) continue;
+    const rivals = ctx.lex.variables.filter((v) => v !== p.name && v.includes('_') && v.split('_')[0] === p.text);
+    if (rivals.length && !rivals.some((r) => written.has(r))) ctx.subscriptDropped.set(p.text, rivals);
+  }
+}
+
+/**
  * 'v1' read as v (convention: t1, t2 journey times -> t) is only safe when the plain symbol isn't
  * in the same equation ("v1 = v + w" is about another quantity).
  */

@@ -448,3 +448,23 @@ test('"u/(g)x": a bracket of the student\'s after a "/" with a factor glued afte
   assert.match(r.why, /divides by what follows the bracket too/);
   assert.deepEqual(read('h = u/(2g)', THROW).eqs, ['Eq(h, u/(2*g))']);
 });
+
+test('"v" read as the question\'s V where it also has v_t: not chosen unless the response writes v_t itself', () => {
+  // Terminal speed in oil, invented here.
+  const OIL = Q(
+    [
+      ['V', 'volume of the drop'],
+      ['v_t', 'terminal speed of the drop'],
+      ['r', 'radius of the drop'],
+      ['g', 'gravitational acceleration'],
+    ],
+    'v_t',
+    'A drop of radius r falls through oil and reaches its terminal speed.',
+  );
+  const r = read('v = 2gr²', OIL);
+  assert.deepEqual(r.eqs, []);
+  assert.match(r.why, /'v' could be V or v_t with its subscript dropped/);
+  assert.deepEqual(read('V = 4/3 π r³', OIL).eqs, ['Eq(V, 4/3*pi*r**3)']);
+  // Writing v_t elsewhere shows that "v" is not it: the other case is read as before.
+  assert.deepEqual(read('v = 4/3 π r³ and v_t = 2gr²', OIL).eqs, ['Eq(V, 4/3*pi*r**3)', 'Eq(v_t, 2*g*r**2)']);
+});
