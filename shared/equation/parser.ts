@@ -341,6 +341,11 @@ class Parser {
       this.expectClose(open);
       this.depth--;
       const arity = FUNCTIONS[fn];
+      // SymPy's log(x, b), the log of x to base b ("log(I/I_0, 10)" for decibels), is log(x)/log(b):
+      // the tree holds that quotient, so every engine sees only one-argument logs.
+      if (fn === 'log' && args.length === 2) {
+        return { kind: 'bin', op: '/', left: { kind: 'call', fn: 'log', args: [args[0]] }, right: { kind: 'call', fn: 'log', args: [args[1]] } };
+      }
       if (args.length !== arity) {
         fail('arity', `'${fn}' takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}`, t.col);
       }

@@ -18,7 +18,11 @@ export const FUNCTION_WORDS: Record<string, string> = {
   root: 'sqrt',
   exp: 'exp',
   ln: 'log',
+  // "log" alone is the natural log or the log to base 10 by the question (Lexicon.logBase).
   log: 'log',
+  lg: 'log10',
+  log10: 'log10',
+  log_10: 'log10',
   asin: 'asin',
   acos: 'acos',
   atan: 'atan',
@@ -245,7 +249,22 @@ function headOf(all: string[]): { head: string | null; content: string[] } {
   return { head: h >= 0 ? pre[h] : null, content: content.filter((w) => !PREPOSITIONS.has(w)) };
 }
 
+/** The function name of a "log" whose base the question doesn't settle (tokens.ts leaves it unread). */
+export const LOG_UNSURE = 'log?';
+
+/**
+ * The base a bare "log" has in this question: 10 where its scheme's or answer's logs are to base
+ * 10 (`log(x, 10)`, `log(x)/log(10)`: decibels, pH); otherwise unsure, even where the scheme's logs
+ * are natural, since "W = 2.303 nRT log(V2/V1)" writes the log to base 10 there.
+ */
+function logBaseOf(q: Question): 10 | null {
+  const sources = [...q.scheme.flatMap((it) => it.accept ?? []), q.answer ?? ''].join(' ');
+  return /log\((?:[^()]|\([^()]*\))*,\s*10\s*\)|\/\s*log\(\s*10\s*\)/.test(sources) ? 10 : null;
+}
+
 export type Lexicon = {
+  /** What a bare "log" is in this question (logBaseOf). */
+  logBase: 10 | null;
   variables: string[];
   target?: string;
   /** The question's only Greek-named variable, if it is the only Greek letter in the question (pi counted). */
@@ -466,6 +485,7 @@ export function lexiconFor(q: Question): Lexicon {
   };
   const unitOf = (name: string): Unit | null => variableUnits(q).get(name) ?? null;
   const lex: Lexicon = {
+    logBase: logBaseOf(q),
     unitOf,
     shortSymbol: Math.max(2 * longestName + 1, longestName + 3, LONGEST_FUNCTION_WORD, 2),
     longestName,
@@ -598,7 +618,8 @@ function splitPieces(run: string, lex: Lexicon, aliases: ReadonlyMap<string, str
     const part = run.slice(i, j);
     let p = seen.get(part);
     if (p === undefined) {
-      const fn = FUNCTION_WORDS[part];
+      let fn = FUNCTION_WORDS[part];
+      if (part === 'log' || part === 'Log') fn = lex.logBase === 10 ? 'log10' : LOG_UNSURE;
       const v = fn ? null : (lex.resolve(part, aliases) ?? (/^(pi|Pi|PI)$/.test(part) ? 'pi' : null));
       p = fn ? { kind: 'fn', name: fn, text: part } : v ? { kind: 'sym', name: v, text: part } : null;
       seen.set(part, p);

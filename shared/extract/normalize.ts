@@ -210,6 +210,13 @@ export function latexToPlain(src: Mapped): Mapped {
             continue;
           }
         }
+        // "\log_{10}", "\log_10": the log to base 10, one word.
+        const base10 = name === 'log' ? /^_(?:\{10\}|10)/.exec(s.slice(cmdEnd)) : null;
+        if (base10) {
+          b.put(' log10 ', i, cmdEnd + base10[0].length);
+          i = cmdEnd + base10[0].length;
+          continue;
+        }
         if (Object.hasOwn(LATEX_WORDS, name)) {
           const w = LATEX_WORDS[name];
           b.put(/^[a-z]+$/.test(w) ? ` ${w} ` : w, i, cmdEnd);

@@ -3,7 +3,7 @@
 
 import { GREEK_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
-import { type Lexicon, type Piece, splitRun } from './lexicon.ts';
+import { LOG_UNSURE, type Lexicon, type Piece, splitRun } from './lexicon.ts';
 import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
 import { combine, MAX_SIDE_READINGS, scopeChoices, sqrtReaches } from './scope-choices.ts';
 
@@ -256,6 +256,7 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
       unmapped,
     };
   if (items.length === 0) return { ok: false, reason: 'empty' };
+  if (items.some((it) => it.k === 'fn' && it.text === LOG_UNSURE)) return { ok: false, reason: "'log' could be the natural log or the log to base 10" };
 
   const tooMany = { ok: false as const, reason: 'too many ways to read where its brackets go' };
   // (Sides with no bare root and no '/', the most, have no choice to look for.)
@@ -267,6 +268,7 @@ export function renderReadings(toks: Tok[]): RenderedReadings {
   let failure: Rendered | null = null;
   for (const root of roots) {
     const bad = bracketFunctionArguments(root.items) ?? bracketDenominators(root.items);
+    if (!bad) logsToBaseTen(root.items);
     if (bad) {
       failure ??= bad;
       continue;
@@ -308,6 +310,18 @@ function powerOnName(items: Item[], p: number): { power: Item[] | null } | Rende
     return { power: null };
   }
   return { power };
+}
+
+/** Each log to base 10 (its argument bracketed already) written as the grammar has it: (log(x)/log(10)). */
+function logsToBaseTen(items: Item[]): void {
+  for (let p = 0; p < items.length; p++) {
+    if (items[p].k !== 'fn' || items[p].text !== 'log10') continue;
+    const end = closing(items, p + 1);
+    if (end < 0) continue;
+    const made = (k: Item['k'], text: string): Item => ({ k, text, sp: false, made: true });
+    items.splice(end + 1, 0, made('op', '/'), made('fn', 'log'), made('lp', '('), made('num', '10'), made('rp', ')'), made('rp', ')'));
+    items.splice(p, 1, made('lp', '('), { ...items[p], text: 'log' });
+  }
 }
 
 /** The index of the ')' that closes the '(' at p, or -1. */
@@ -356,9 +370,10 @@ function bracketArgument(items: Item[], p: number): Rendered | null {
   if (after && after.k === 'op' && after.text === '^') return { ok: false, reason: `unclear whether the power is inside '${it.text}'` };
   // "ln V2/V1", "√L/g": the log of a ratio, the root of a ratio, or divided after? (sin θ/g stays sin(θ)/g.)
   // "ln 2/T" is log(2)/T: the log of a lone number is a constant physicists write that way (λ = ln 2/T).
-  const logOfNumber = it.text === 'log' && a.k === 'num' && n === 1;
-  if (after && after.k === 'op' && after.text === '/' && !logOfNumber && (it.text === 'log' || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
-    return { ok: false, reason: `unclear whether the division is inside '${it.text === 'sqrt' ? '√' : it.text}'` };
+  const isLog = it.text === 'log' || it.text === 'log10';
+  const logOfNumber = isLog && a.k === 'num' && n === 1;
+  if (after && after.k === 'op' && after.text === '/' && !logOfNumber && (isLog || it.text === 'exp' || (it.text === 'sqrt' && a.k === 'sym'))) {
+    return { ok: false, reason: `unclear whether the division is inside '${it.text === 'sqrt' ? '√' : it.text === 'log10' ? 'log' : it.text}'` };
   }
   if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
     return { ok: false, reason: `unclear how far '√' reaches` };

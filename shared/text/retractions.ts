@@ -68,6 +68,10 @@ export const CORRECTION = new RegExp(
     String.raw`\bno,?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\b`,
     String.raw`(?:\.\.\.|…)\s*no\b`,
     String.raw`\b(?:hmm+|uh+|um+),?\s+no\b`,
+    // Brackets said in words to be missing ("there should be brackets round the A − Z", "I missed
+    // the brackets"): the equation as typed is not what was meant.
+    String.raw`\b(?:should\s+(?:be|have\s+been|have)|forgot|missed|missing|left\s+out|needs?|meant\s+to\s+(?:have|put))\b[^.!?\n]{0,25}\b(?:brackets?|parenthes[ie]s)\b`,
+    String.raw`\b(?:brackets?|parenthes[ie]s)\b[^.!?\n]{0,30}\b(?:missing|forgot(?:ten)?|left\s+out|should\s+(?:be|go))\b`,
     // "…, redo:" (the working that follows replaces what came before).
     String.raw`\bredo(?:ing)?\b\s*[:,.!]`,
     String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF])\s+no\s*[-–—]\s`,

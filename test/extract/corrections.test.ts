@@ -220,3 +220,14 @@ test('cues that open a later line revise the line before ("wait,", "no,", "hold 
   // "No" that opens a statement is not a revision.
   assert.deepEqual(sources('t = 2L/c\nNo current flows, so f = kL'), ['Eq(t, 2*L/c)', 'Eq(f, k*L)']);
 });
+
+test('brackets said in words to be missing make the reading doubtful: kept as written, needs review', () => {
+  const r = x('t = L/c + k   (there should be brackets round the c + k)');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, L/c + k)'],
+  );
+  assert.equal(r.status, 'needs-review');
+  assert.equal(x('t = 2L/c, I forgot the brackets on the last line').status, 'needs-review');
+  assert.equal(x('t = 2L/(c + k), the brackets matter here').status, 'read');
+});

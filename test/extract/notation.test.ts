@@ -468,3 +468,40 @@ test('"v" read as the question\'s V where it also has v_t: not chosen unless the
   // Writing v_t elsewhere shows that "v" is not it: the other case is read as before.
   assert.deepEqual(read('v = 4/3 π r³ and v_t = 2gr²', OIL).eqs, ['Eq(V, 4/3*pi*r**3)', 'Eq(v_t, 2*g*r**2)']);
 });
+
+test('a log to base 10 is written as the grammar has it (log(x)/log(10)); a bare "log" is base 10 only where the question\'s scheme is', () => {
+  // Sound levels, invented here: the scheme's logs are to base 10.
+  const SOUND: Question = {
+    ...Q(
+      [
+        ['L', 'sound level'],
+        ['J', 'intensity'],
+        ['J_0', 'reference intensity'],
+      ],
+      'L',
+      'Find the sound level L of intensity J.',
+    ),
+    scheme: [{ id: 'a', marks: 1, match: 'answer', accept: ['Eq(L, 10*log(J/J_0, 10))'] }],
+  };
+  const want = ['Eq(L, 10*(log(J/J_0)/log(10)))'];
+  for (const text of ['L = 10 log(J/J_0)', 'L = 10 log10(J/J₀)', 'L = 10 lg(J/J_0)', 'L = 10 log₁₀(J/J_0)', '$L = 10\\log_{10}(J/J_0)$']) {
+    const r = read(text, SOUND);
+    assert.deepEqual([r.eqs, r.status], [want, 'read'], text);
+  }
+  assert.deepEqual(read('L = 10 ln(J/J_0)', SOUND).eqs, ['Eq(L, 10*log(J/J_0))']);
+  assert.notEqual(read('L = 10 log J/J_0', SOUND).status, 'read');
+  // A question whose scheme says nothing of base 10: "log" may be either ("W = 2.303 nRT log(V2/V1)").
+  const GAS = Q(
+    [
+      ['W', 'work done by the gas'],
+      ['V_1', 'initial volume'],
+      ['V_2', 'final volume'],
+    ],
+    'W',
+    'A gas expands from V_1 to V_2.',
+  );
+  const r = read('W = 2.303 V_1 log(V_2/V_1)', GAS);
+  assert.deepEqual(r.eqs, []);
+  assert.match(r.why, /'log' could be the natural log or the log to base 10/);
+  assert.deepEqual(read('W = V_1 ln(V_2/V_1)', GAS).eqs, ['Eq(W, V_1*log(V_2/V_1))']);
+});

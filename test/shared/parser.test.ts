@@ -158,3 +158,10 @@ test('limits: deep nesting is an error naming the column, never a stack overflow
   // A long flat product is not nesting: it parses.
   assert.ok(parseEquation('v = ' + Array(900).fill('u').join('*')).ok);
 });
+
+test("log(x, b), SymPy's log to a base, is log(x)/log(b) in the tree; other arities are still refused", () => {
+  assert.deepEqual(parseEquationOrThrow('Eq(v, 10*log(u/w, 10))'), parseEquationOrThrow('Eq(v, 10*(log(u/w)/log(10)))'));
+  assert.equal(equationToSympy(parseEquationOrThrow('Eq(v, log(u, 10))')), 'Eq(v, log(u)/log(10))');
+  assert.match(err('Eq(v, log(u, 10, 2))'), /'log' takes 1 argument, got 3/);
+  assert.match(err('Eq(v, log())'), /'log' takes 1 argument, got 0/);
+});
