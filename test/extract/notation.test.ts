@@ -481,7 +481,7 @@ test('a log to base 10 is written as the grammar has it (log(x)/log(10)); a bare
       'L',
       'Find the sound level L of intensity J.',
     ),
-    scheme: [{ id: 'a', marks: 1, match: 'answer', accept: ['Eq(L, 10*log(J/J_0, 10))'] }],
+    scheme: [{ id: 'a', description: 'the level', marks: 1, match: 'answer', accept: ['Eq(L, 10*log(J/J_0, 10))'] }],
   };
   const want = ['Eq(L, 10*(log(J/J_0)/log(10)))'];
   for (const text of ['L = 10 log(J/J_0)', 'L = 10 log10(J/J₀)', 'L = 10 lg(J/J_0)', 'L = 10 log₁₀(J/J_0)', '$L = 10\\log_{10}(J/J_0)$']) {
