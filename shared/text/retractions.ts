@@ -84,6 +84,8 @@ export const CORRECTION = new RegExp(
     String.raw`\bhang\s+on\b|\bon\s+second\s+thoughts?\b`,
     // Taking back an earlier attempt by its place ("ignore my first line", "forget the first attempt").
     String.raw`\b(?:ignore|disregard|scratch|forget|cross\s+out)\s+(?:the|my)\s+(?:first|second|third|earlier|original|old|other)\s+(?:line|step|equation|attempt|answer|go|try|version|one)\b`,
+    // …or by its number or letter ("ignore line 2", "scratch attempt A").
+    String.raw`\b(?:ignore|disregard|scratch|forget|cross\s+out)\s+(?:the\s+|my\s+)?(?:line|step|equation|attempt|version)\s+(?:\d{1,2}|[A-Z]|one|two|three|four)\b`,
   ].join('|'),
   'i',
 );

@@ -231,3 +231,12 @@ test('brackets said in words to be missing make the reading doubtful: kept as wr
   assert.equal(x('t = 2L/c, I forgot the brackets on the last line').status, 'needs-review');
   assert.equal(x('t = 2L/(c + k), the brackets matter here').status, 'read');
 });
+
+test('taking back a line by its number ("ignore line 2") is a correction cue: with no revision of it, the reading needs review', () => {
+  const r = x('t = 2L/c\nt = L/c\n(ignore line 2, that was one way only)\nf = kL');
+  assert.equal(r.status, 'needs-review');
+  assert.ok(
+    r.notes.some((n) => n.kind === 'correction'),
+    JSON.stringify(r.notes),
+  );
+});
