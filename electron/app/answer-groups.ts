@@ -122,7 +122,13 @@ function withTotals(ctx: AppContext, examId: string, questionId: string, lists: 
   return out;
 }
 
-async function compare(ctx: AppContext, engine: Engine, examId: string, q: ReturnType<AppContext['exam']>['questions'][number], run: GroupRun): Promise<Grouping> {
+async function compare(
+  ctx: AppContext,
+  engine: Engine,
+  examId: string,
+  q: ReturnType<AppContext['exam']>['questions'][number],
+  run: GroupRun,
+): Promise<Grouping> {
   // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
   engine.warm?.();
   const variables = q.variables.map((v) => v.name);

@@ -250,7 +250,11 @@ describe('answer groups prepared in the background', () => {
       const listed = (await asked).map((g) => ({ key: g.key, responseIds: g.responseIds }));
       await service.groupsPrepared();
       const pairs = w.pairs ?? [];
-      assert.equal(new Set(pairs).size, pairs.length, 'each pair of lists compared once: the ones the background was comparing were waited for, not compared again');
+      assert.equal(
+        new Set(pairs).size,
+        pairs.length,
+        'each pair of lists compared once: the ones the background was comparing were waited for, not compared again',
+      );
       assert.ok(w.calls > w0.calls, 'the new list was compared');
       const q = ((await call('exam.get', { examId })) as Exam).questions.find((x) => x.id === 'q1')!;
       const want = await answerGroups({ compareLists: reference.compareLists.bind(reference) }, q, service.ws.listResponses(examId, { questionId: 'q1' }));
