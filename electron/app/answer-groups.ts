@@ -43,11 +43,23 @@ const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 /** Comparisons someone is waiting for (not the background's), per context, and who waits for them to end. */
 const asked = new WeakMap<AppContext, { n: number; idle: (() => void)[] }>();
 
-/** The background's pause between two comparisons: a turn of the event loop, and none while a comparison someone asked for runs. */
-async function giveWay(ctx: AppContext): Promise<void> {
-  await yieldTurn();
-  const a = asked.get(ctx);
-  if (a && a.n > 0) await new Promise<void>((r) => a.idle.push(r));
+/** The background's turns, one after another, per context (see giveWay). */
+const turns = new WeakMap<AppContext, Promise<void>>();
+
+/**
+ * The background's pause before a comparison: a turn of the event loop of its own, and none while
+ * a comparison someone asked for runs. The background decides several lists at once (groups.ts),
+ * so the turns are taken one after another: each comparison starts in its own turn, and a request
+ * waiting (a list page, a keystroke) runs between two of them, never after all of them at once.
+ */
+function giveWay(ctx: AppContext): Promise<void> {
+  const mine = (turns.get(ctx) ?? Promise.resolve()).then(async () => {
+    await yieldTurn();
+    const a = asked.get(ctx);
+    if (a && a.n > 0) await new Promise<void>((r) => a.idle.push(r));
+  });
+  turns.set(ctx, mine);
+  return mine;
 }
 
 /** The answer groups of one question, as groups.list gives them; `run` for the background's pace and stop. */

@@ -93,7 +93,7 @@ function bundledFromSource(): Promise<string | null> {
  * synchronous (system calls of microseconds, no data read), so the whole read costs the main
  * thread one turn.
  */
-export function readWhole(file: string): Promise<Buffer> {
+export function readWhole(file: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     let fd: number;
     let size: number;
@@ -110,7 +110,9 @@ export function readWhole(file: string): Promise<Buffer> {
       reject(e as Error);
       return;
     }
+    // Not zero-filled: every byte returned is read from the file.
     const buf = Buffer.allocUnsafe(size);
+    const view = (n: number) => new Uint8Array(buf.buffer as ArrayBuffer, buf.byteOffset, n);
     const from = (at: number): void => {
       read(fd, buf, at, size - at, at, (err, n) => {
         // pread gives a regular file's whole request at once; a short read (or a file that
@@ -118,13 +120,13 @@ export function readWhole(file: string): Promise<Buffer> {
         if (err || n === 0 || at + n >= size) {
           close(fd, () => undefined);
           if (err) reject(err);
-          else resolve(buf.subarray(0, at + n));
+          else resolve(view(at + n));
         } else from(at + n);
       });
     };
     if (size === 0) {
       close(fd, () => undefined);
-      resolve(buf);
+      resolve(view(0));
     } else from(0);
   });
 }
