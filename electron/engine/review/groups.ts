@@ -22,8 +22,14 @@ const MAX_LIST = 12;
 const MAX_GROUPS = 400;
 /** Lists decided at once (see answerGroupsOf): enough to keep the main thread busy while one waits for Z3. */
 const AHEAD = 16;
-/** Lists bucketed between two pauses of a run in the background (answerGroupsOf). */
-const KEYS_BETWEEN_PAUSES = 1000;
+/**
+ * A run in the background pauses after this many rows read into lists, and after this many
+ * lists keyed (answerGroupsOf): each piece about 10 to 30 ms on the loaded 2-core bench machine,
+ * where the rows of a 22,500-response question in one piece (about 120 ms) and 1,000 lists keyed
+ * (up to 60 ms, parsing their equations the first time) made a view asked meanwhile wait 215 ms.
+ */
+const ROWS_BETWEEN_PAUSES = 2500;
+const KEYS_BETWEEN_PAUSES = 250;
 
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
@@ -209,7 +215,12 @@ export async function answerGroupsOf<R>(
   const buckets = new Map<string, R[]>();
   /** Each bucket's sources (its key parsed), kept so the key is not parsed again below. */
   const sourcesOf = new Map<string, string[]>();
+  let read = 0;
   for (const r of rows) {
+    if (run.between && ++read % ROWS_BETWEEN_PAUSES === 0) {
+      await run.between();
+      stopped();
+    }
     const equations = listOf(r);
     if (!equations) continue;
     const sources = [...new Set(equations)].sort();
