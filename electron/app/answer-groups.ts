@@ -149,6 +149,9 @@ async function compare(ctx: AppContext, engine: Engine, examId: string, q: Retur
     .reviewIndex(examId)
     .rows()
     .filter((r) => r.questionId === q.id);
+  // In the background, a turn after reading the rows (the first time, with the index's order
+  // sorted, about 80 ms at 67,500 responses): views asked meanwhile go first.
+  await run.between?.();
   let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
   try {
     groups = await answerGroupsOf(engine, q, rows, listOf, ctx.ws, run);
@@ -198,7 +201,7 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     if (signal.aborted || ctx.grading()) return;
     const exam = ctx.ws.getExam(examId);
     if (!exam) return;
-    // Nothing marked: no groups to prepare, and no engine to start for them.
+    // Nothing marked: no groups to prepare, and no Z3 worker to start for them.
     if (
       !ctx
         .reviewIndex(examId)
@@ -217,6 +220,8 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     // 2-core bench machine, and the first list that needed a proof waited for all of it.
     engine.warm?.();
     for (const q of exam.questions) {
+      // A turn between two pieces of work: a view asked meanwhile waits for none of them whole.
+      await giveWay(ctx);
       if (signal.aborted || ctx.grading()) return;
       try {
         await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx) });
