@@ -43,7 +43,8 @@ export type Z3PoolOptions = {
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_SPARE_IDLE_MS = 1_000;
 
-export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number };
+/** `warmedUp`: workers given the pool's own first query (warmUpQuery), having started with nothing to do. */
+export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number; warmedUp: number };
 
 /** `warmUp`: the pool's own first query to a worker (see warmUpQuery): nobody waits for it, and it is in no count. */
 type Job = { query: Z3Query; resolve: (r: CheckResult) => void; reject: (e: Error) => void; warmUp?: true };
@@ -185,7 +186,7 @@ export class Z3Pool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   private closed = false;
-  private readonly st = { started: 0, timedOut: 0, crashed: 0 };
+  private readonly st = { started: 0, timedOut: 0, crashed: 0, warmedUp: 0 };
   /** Consecutive workers that died before becoming ready: Z3 can't start here. */
   private startFailures = 0;
   private idleWaiters: (() => void)[] = [];
@@ -368,6 +369,7 @@ export class Z3Pool {
         slot.worker.unref();
         // Started with nothing to do (warm()): its first, slower check now, before one is asked.
         if (this.queue.length === 0 && !this.closed) {
+          this.st.warmedUp++;
           this.assign(slot, { query: warmUpQuery(), resolve: () => undefined, reject: () => undefined, warmUp: true });
           return;
         }
