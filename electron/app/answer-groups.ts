@@ -47,16 +47,40 @@ const asked = new WeakMap<AppContext, { n: number; idle: (() => void)[] }>();
 const turns = new WeakMap<AppContext, Promise<void>>();
 
 /**
- * The background's pause before a comparison: a turn of the event loop of its own, and none while
- * a comparison someone asked for runs. The background decides several lists at once (groups.ts),
- * so the turns are taken one after another: each comparison starts in its own turn, and a request
- * waiting (a list page, a keystroke) runs between two of them, never after all of them at once.
+ * How long the background works before it gives a turn of the event loop (giveWay): a request
+ * arriving meanwhile (a list page, a keystroke) waits at most about this long, plus one step that
+ * can't be cut (a comparison's part between two waits for Z3). A turn before every comparison of
+ * two lists (a few ms each) let the background compare about one pair per request while requests
+ * came back to back, so groups asked a second later still waited for most of the comparison
+ * (2.4 s at 67,500 responses, load 3 to 5); much more than this and a keystroke waits visibly.
+ */
+const SLICE_MS = 30;
+
+/** When the background's current piece of work began, per context. */
+const sliceStart = new WeakMap<AppContext, number>();
+
+/** A turn of the event loop if the background's slice of time is spent. */
+async function turnIfDue(ctx: AppContext): Promise<void> {
+  const from = sliceStart.get(ctx);
+  if (from !== undefined && performance.now() - from < SLICE_MS) return;
+  await yieldTurn();
+  sliceStart.set(ctx, performance.now());
+}
+
+/**
+ * The background's pause before a piece of work (a comparison of two lists, some rows bucketed):
+ * a turn of the event loop once its slice of time is spent, and none while a comparison someone
+ * asked for runs. The background decides several lists at once (groups.ts), so the pauses are
+ * taken one after another: a request waiting runs between two slices, never after all of them.
  */
 function giveWay(ctx: AppContext): Promise<void> {
   const mine = (turns.get(ctx) ?? Promise.resolve()).then(async () => {
-    await yieldTurn();
+    await turnIfDue(ctx);
     const a = asked.get(ctx);
-    if (a && a.n > 0) await new Promise<void>((r) => a.idle.push(r));
+    if (a && a.n > 0) {
+      await new Promise<void>((r) => a.idle.push(r));
+      sliceStart.delete(ctx);
+    }
   });
   turns.set(ctx, mine);
   return mine;
@@ -224,7 +248,7 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
       await giveWay(ctx);
       if (signal.aborted || ctx.grading()) return;
       try {
-        await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx) });
+        await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx), turnIfDue: () => turnIfDue(ctx) });
       } catch (e) {
         // Stopped, or the engine failed: the groups are compared when they are opened, as before.
         if (!(e instanceof GroupsStopped) && process.env.EQUIMARK_DEBUG) console.error(e);

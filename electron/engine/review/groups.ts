@@ -23,13 +23,13 @@ const MAX_GROUPS = 400;
 /** Lists decided at once (see answerGroupsOf): enough to keep the main thread busy while one waits for Z3. */
 const AHEAD = 16;
 /**
- * A run in the background pauses after this many rows read into lists, and after this many
- * lists keyed (answerGroupsOf): each piece about 10 to 30 ms on the loaded 2-core bench machine,
- * where the rows of a 22,500-response question in one piece (about 120 ms) and 1,000 lists keyed
- * (up to 60 ms, parsing their equations the first time) made a view asked meanwhile wait 215 ms.
+ * A run in the background asks for a pause (`between`, which gives a turn once its slice of time
+ * is spent) after this many rows read into lists, and after this many lists keyed: a few ms of
+ * work each, where the rows of a 22,500-response question in one piece (about 120 ms) and 1,000
+ * lists keyed (up to 60 ms, their equations parsed the first time) made a view wait 215 ms.
  */
-const ROWS_BETWEEN_PAUSES = 2500;
-const KEYS_BETWEEN_PAUSES = 250;
+const ROWS_BETWEEN_PAUSES = 500;
+const KEYS_BETWEEN_PAUSES = 50;
 
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
@@ -155,7 +155,15 @@ function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
  * is awaited before each comparison not decided before (a yield, so the work gives way to others;
  * a comparison of the same pair started meanwhile by another run is then waited for, not repeated).
  */
-export type GroupRun = { signal?: AbortSignal; between?: () => Promise<void> };
+export type GroupRun = {
+  signal?: AbortSignal;
+  between?: () => Promise<void>;
+  /**
+   * Awaited as a comparison of two lists starts: a turn of the event loop once the run's slice of
+   * time is spent, and never a wait for anything else (another run may be waiting for this comparison).
+   */
+  turnIfDue?: () => Promise<void>;
+};
 
 /** Thrown by answerGroupsOf when its run's signal stops it. */
 export class GroupsStopped extends Error {
@@ -193,7 +201,13 @@ export async function answerGroupsOf<R>(
     if (run.signal?.aborted) throw new GroupsStopped();
   };
   const lane = oneAtATime();
-  const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> => lane(() => equivalent(engine, a, b, domain));
+  // A comparison's turn in the lane starts with the run's check of its time (lists that need no
+  // Z3 run back to back in one lane, so without it they ran as one long piece of work).
+  const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> =>
+    lane(async () => {
+      await run.turnIfDue?.();
+      return equivalent(engine, a, b, domain);
+    });
   const before = async (): Promise<void> => {
     await run.between?.();
     stopped();
