@@ -4,8 +4,10 @@
 // instead of waiting for the engine to compare its lists (about 2 s for 22,000 responses).
 //
 // The groups are the engine's (review/groups.ts `answerGroupsOf`), the same whoever asks: the
-// background work only asks earlier, at low priority (it yields before each comparison of two
-// lists, and waits while a comparison someone asked for runs), and never writes a mark. It
+// background work only asks earlier, at low priority (it gives a turn of the event loop once it
+// has worked 30 ms, checked before each comparison of two lists and every few hundred rows, and
+// waits while a comparison someone asked for runs), and never writes a mark. The engine is
+// started as the exam's list is first asked for, so Z3 loads while the list is read. It
 // stops when a grade starts, when a scheme preview starts and when the app closes; what it
 // decided is kept (the engine's memo and the workspace's verdict store), so stopping loses
 // nothing but time. Which responses a group holds depends only on the question's lists (and
@@ -158,7 +160,13 @@ function withTotals(ctx: AppContext, examId: string, questionId: string, lists: 
   return out;
 }
 
-async function compare(ctx: AppContext, engine: Engine, examId: string, q: ReturnType<AppContext['exam']>['questions'][number], run: GroupRun): Promise<Grouping> {
+async function compare(
+  ctx: AppContext,
+  engine: Engine,
+  examId: string,
+  q: ReturnType<AppContext['exam']>['questions'][number],
+  run: GroupRun,
+): Promise<Grouping> {
   // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
   engine.warm?.();
   const variables = q.variables.map((v) => v.name);

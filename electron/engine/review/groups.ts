@@ -137,13 +137,15 @@ function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
     return turn.then(() => {
       const waiting = setImmediate(release);
       const p = work();
-      void p.then(
-        () => {},
-        () => {},
-      ).finally(() => {
-        clearImmediate(waiting);
-        release();
-      });
+      void p
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => {
+          clearImmediate(waiting);
+          release();
+        });
       return p;
     });
   };
