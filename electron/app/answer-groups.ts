@@ -4,8 +4,10 @@
 // instead of waiting for the engine to compare its lists (about 2 s for 22,000 responses).
 //
 // The groups are the engine's (review/groups.ts `answerGroupsOf`), the same whoever asks: the
-// background work only asks earlier, at low priority (it yields before each comparison of two
-// lists, and waits while a comparison someone asked for runs), and never writes a mark. It
+// background work only asks earlier, at low priority (it gives a turn of the event loop once it
+// has worked 30 ms, checked before each comparison of two lists and every few hundred rows, and
+// waits while a comparison someone asked for runs), and never writes a mark. The engine is
+// started as the exam's list is first asked for, so Z3 loads while the list is read. It
 // stops when a grade starts, when a scheme preview starts and when the app closes; what it
 // decided is kept (the engine's memo and the workspace's verdict store), so stopping loses
 // nothing but time. Which responses a group holds depends only on the question's lists (and
@@ -43,11 +45,47 @@ const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 /** Comparisons someone is waiting for (not the background's), per context, and who waits for them to end. */
 const asked = new WeakMap<AppContext, { n: number; idle: (() => void)[] }>();
 
-/** The background's pause between two comparisons: a turn of the event loop, and none while a comparison someone asked for runs. */
-async function giveWay(ctx: AppContext): Promise<void> {
+/** The background's turns, one after another, per context (see giveWay). */
+const turns = new WeakMap<AppContext, Promise<void>>();
+
+/**
+ * How long the background works before it gives a turn of the event loop (giveWay): a request
+ * arriving meanwhile (a list page, a keystroke) waits at most about this long, plus one step that
+ * can't be cut (a comparison's part between two waits for Z3). A turn before every comparison of
+ * two lists (a few ms each) let the background compare about one pair per request while requests
+ * came back to back, so groups asked a second later still waited for most of the comparison
+ * (2.4 s at 67,500 responses, load 3 to 5); much more than this and a keystroke waits visibly.
+ */
+const SLICE_MS = 30;
+
+/** When the background's current piece of work began, per context. */
+const sliceStart = new WeakMap<AppContext, number>();
+
+/** A turn of the event loop if the background's slice of time is spent. */
+async function turnIfDue(ctx: AppContext): Promise<void> {
+  const from = sliceStart.get(ctx);
+  if (from !== undefined && performance.now() - from < SLICE_MS) return;
   await yieldTurn();
-  const a = asked.get(ctx);
-  if (a && a.n > 0) await new Promise<void>((r) => a.idle.push(r));
+  sliceStart.set(ctx, performance.now());
+}
+
+/**
+ * The background's pause before a piece of work (a comparison of two lists, some rows bucketed):
+ * a turn of the event loop once its slice of time is spent, and none while a comparison someone
+ * asked for runs. The background decides several lists at once (groups.ts), so the pauses are
+ * taken one after another: a request waiting runs between two slices, never after all of them.
+ */
+function giveWay(ctx: AppContext): Promise<void> {
+  const mine = (turns.get(ctx) ?? Promise.resolve()).then(async () => {
+    await turnIfDue(ctx);
+    const a = asked.get(ctx);
+    if (a && a.n > 0) {
+      await new Promise<void>((r) => a.idle.push(r));
+      sliceStart.delete(ctx);
+    }
+  });
+  turns.set(ctx, mine);
+  return mine;
 }
 
 /** The answer groups of one question, as groups.list gives them; `run` for the background's pace and stop. */
@@ -143,6 +181,9 @@ async function compare(
     .reviewIndex(examId)
     .rows()
     .filter((r) => r.questionId === q.id);
+  // In the background, a turn after reading the rows (the first time, with the index's order
+  // sorted, about 80 ms at 67,500 responses): views asked meanwhile go first.
+  await run.between?.();
   let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
   try {
     groups = await answerGroupsOf(engine, q, rows, listOf, ctx.ws, run);
@@ -176,6 +217,11 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
   // since is compared when it is opened (a few hundred ms: its other lists' pairs are decided).
   if (why === 'loaded' && seen.has(examId)) return;
   seen.add(examId);
+  // The engine now, before the caller reads the exam's list (2 to 3 s at 67,500 responses, the
+  // main thread busy): its construction sends Z3's WASM to be read and compiled off the main
+  // thread meanwhile, so the first comparison that needs Z3 does not wait for its start (an exam
+  // with nothing marked starts it for nothing; opening a response would start it anyway).
+  void ctx.engine().catch(() => undefined);
   const current = prep.get(ctx);
   if (current && !current.controller.signal.aborted && current.examId === examId && why === 'loaded') return;
   current?.controller.abort();
@@ -187,7 +233,7 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     if (signal.aborted || ctx.grading()) return;
     const exam = ctx.ws.getExam(examId);
     if (!exam) return;
-    // Nothing marked: no groups to prepare, and no engine to start for them.
+    // Nothing marked: no groups to prepare, and no Z3 worker to start for them.
     if (
       !ctx
         .reviewIndex(examId)
@@ -206,9 +252,11 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     // 2-core bench machine, and the first list that needed a proof waited for all of it.
     engine.warm?.();
     for (const q of exam.questions) {
+      // A turn between two pieces of work: a view asked meanwhile waits for none of them whole.
+      await giveWay(ctx);
       if (signal.aborted || ctx.grading()) return;
       try {
-        await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx) });
+        await questionGroups(ctx, examId, q.id, { signal, between: () => giveWay(ctx), turnIfDue: () => turnIfDue(ctx) });
       } catch (e) {
         // Stopped, or the engine failed: the groups are compared when they are opened, as before.
         if (!(e instanceof GroupsStopped) && process.env.EQUIMARK_DEBUG) console.error(e);

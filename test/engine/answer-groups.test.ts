@@ -169,3 +169,70 @@ test('answer groups are those the full comparison forms (members and order), als
     ws.close();
   }
 });
+
+/**
+ * The groups as deciding one list after another forms them (answerGroupsOf before the lists were
+ * decided several at once): each list, largest first, joins the first group whose list the engine
+ * says is equivalent, else founds one. `sameLists` is asked in that order; the pairs asked are recorded.
+ */
+async function oneAfterAnother(firsts: string[], sameLists: (a: string, b: string) => Promise<boolean>): Promise<string[][]> {
+  const groups: string[][] = [];
+  for (const k of firsts) {
+    let home: string[] | undefined;
+    for (const g of groups)
+      if (await sameLists(k, g[0])) {
+        home = g;
+        break;
+      }
+    if (home) home.push(k);
+    else groups.push([k]);
+  }
+  return groups;
+}
+
+test('lists decided several at once: the pairs of lists compared and the groups are those of deciding one list after another, whichever answers come late', async () => {
+  // 60 lists of one equation each, list k written by 60 - k students (so the largest-first order is k = 0, 1, ...).
+  const lists = Array.from({ length: 60 }, (_, k) => [`Eq(v, ${k + 1}*u)`]);
+  const rows = lists.flatMap((l, k) => Array.from({ length: 60 - k }, () => l));
+  const keyOf = (l: string[]) => JSON.stringify(l);
+  // An answer per pair that is no equivalence (not symmetric, not transitive), so the groups
+  // depend on the order the pairs are asked in; some answers come late, as a proof by Z3 does.
+  const hash = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0, 0x811c9dc5);
+  const answer = (a: string, b: string) => hash(`${a}|${b}`) % 5 === 0;
+  const slow = (a: string, b: string) => hash(`${b}|${a}`) % 4 === 0;
+  const asked: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const engine = {
+    compareLists: () => Promise.reject(new Error('not used')),
+    equivalentLists: async (a: { lhs: unknown; rhs: unknown }[], b: { lhs: unknown; rhs: unknown }[]) => {
+      const [ka, kb] = [a, b].map((l) => lists.findIndex((x) => JSON.stringify(parseEquationOrThrow(x[0])) === JSON.stringify(l[0])));
+      const pair = `${keyOf(lists[ka])} ~ ${keyOf(lists[kb])}`;
+      asked.push(pair);
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => (slow(keyOf(lists[ka]), keyOf(lists[kb])) ? setTimeout(r, 5) : setImmediate(r)));
+      inFlight--;
+      return answer(keyOf(lists[ka]), keyOf(lists[kb]));
+    },
+  };
+  const got = await answerGroupsOf(engine, q, rows, (r) => r);
+  const want: string[] = [];
+  const reference = await oneAfterAnother(lists.map(keyOf), async (a, b) => {
+    want.push(`${a} ~ ${b}`);
+    return answer(a, b);
+  });
+  assert.deepEqual(
+    got.map((g) => g.key),
+    reference
+      .map((g) => ({ key: g[0], n: g.reduce((s, k) => s + 60 - lists.findIndex((l) => keyOf(l) === k), 0) }))
+      .sort((x, y) => y.n - x.n)
+      .map((g) => g.key),
+  );
+  assert.deepEqual(
+    got.map((g) => g.members.length),
+    reference.map((g) => g.reduce((s, k) => s + 60 - lists.findIndex((l) => keyOf(l) === k), 0)).sort((x, y) => y - x),
+  );
+  assert.deepEqual([...asked].sort(), [...want].sort(), 'the same pairs of lists compared, each once');
+  assert.ok(most > 1, 'lists were decided several at once');
+});

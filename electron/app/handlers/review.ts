@@ -13,6 +13,9 @@ export function reviewHandlers(ctx: AppContext): Handlers {
   return {
     'review.list': async ({ examId, questionId, offset, limit, locate, ...rest }) => {
       const exam = ctx.exam(examId);
+      // The exam's list is loaded: its answer groups are prepared in the background (answer-groups.ts),
+      // once this reply is sent; asked first, so the engine starts while the list is read.
+      prepareGroups(ctx, examId, 'loaded');
       // The exam's review index (review-index.ts): filtered, searched, sorted and paged here; only the page goes back.
       const page = ctx.reviewIndex(examId).query({
         ...rest,
@@ -21,8 +24,6 @@ export function reviewHandlers(ctx: AppContext): Handlers {
         ...(limit ? { limit } : {}),
         ...(locate !== undefined ? { locate } : {}),
       });
-      // The exam's list is loaded: its answer groups are prepared in the background (answer-groups.ts).
-      prepareGroups(ctx, examId, 'loaded');
       return {
         rows: page.rows,
         items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),

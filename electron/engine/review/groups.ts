@@ -20,8 +20,16 @@ export type GroupEngine = Pick<EntailmentEngine, 'compareLists' | 'equivalentLis
 /** Bounds on the proof work: lists longer than this, or more groups than this, are compared by their canonical text only. */
 const MAX_LIST = 12;
 const MAX_GROUPS = 400;
-/** Lists bucketed between two pauses of a run in the background (answerGroupsOf). */
-const KEYS_BETWEEN_PAUSES = 1000;
+/** Lists decided at once (see answerGroupsOf): enough to keep the main thread busy while one waits for Z3. */
+const AHEAD = 16;
+/**
+ * A run in the background asks for a pause (`between`, which gives a turn once its slice of time
+ * is spent) after this many rows read into lists, and after this many lists keyed: a few ms of
+ * work each, where the rows of a 22,500-response question in one piece (about 120 ms) and 1,000
+ * lists keyed (up to 60 ms, their equations parsed the first time) made a view wait 215 ms.
+ */
+const ROWS_BETWEEN_PAUSES = 500;
+const KEYS_BETWEEN_PAUSES = 50;
 
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
@@ -114,12 +122,50 @@ async function sameLists(
 }
 
 /**
+ * Comparisons of lists run one at a time, except that one waiting for something outside the
+ * thread (Z3) lets the next start: a comparison's own work runs without a turn of the event loop,
+ * so a turn passing while it is unsettled means it waits. Run all at once instead, the lists
+ * decided together would interleave their steps and screen the same pairs of equations side by
+ * side (the engine keeps a pair's screen only once it is done), which made a question slower.
+ */
+function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let free: Promise<void> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = free;
+    let release!: () => void;
+    free = new Promise<void>((r) => (release = r));
+    return turn.then(() => {
+      const waiting = setImmediate(release);
+      const p = work();
+      void p
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => {
+          clearImmediate(waiting);
+          release();
+        });
+      return p;
+    });
+  };
+}
+
+/**
  * How a caller in the background runs the grouping: `signal` stops it between two comparisons of
  * lists (it then throws GroupsStopped; pairs decided so far are kept, as always), and `between`
  * is awaited before each comparison not decided before (a yield, so the work gives way to others;
  * a comparison of the same pair started meanwhile by another run is then waited for, not repeated).
  */
-export type GroupRun = { signal?: AbortSignal; between?: () => Promise<void> };
+export type GroupRun = {
+  signal?: AbortSignal;
+  between?: () => Promise<void>;
+  /**
+   * Awaited as a comparison of two lists starts: a turn of the event loop once the run's slice of
+   * time is spent, and never a wait for anything else (another run may be waiting for this comparison).
+   */
+  turnIfDue?: () => Promise<void>;
+};
 
 /** Thrown by answerGroupsOf when its run's signal stops it. */
 export class GroupsStopped extends Error {
@@ -156,7 +202,14 @@ export async function answerGroupsOf<R>(
   const stopped = () => {
     if (run.signal?.aborted) throw new GroupsStopped();
   };
-  const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> => equivalent(engine, a, b, domain);
+  const lane = oneAtATime();
+  // A comparison's turn in the lane starts with the run's check of its time (lists that need no
+  // Z3 run back to back in one lane, so without it they ran as one long piece of work).
+  const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> =>
+    lane(async () => {
+      await run.turnIfDue?.();
+      return equivalent(engine, a, b, domain);
+    });
   const before = async (): Promise<void> => {
     await run.between?.();
     stopped();
@@ -178,7 +231,12 @@ export async function answerGroupsOf<R>(
   const buckets = new Map<string, R[]>();
   /** Each bucket's sources (its key parsed), kept so the key is not parsed again below. */
   const sourcesOf = new Map<string, string[]>();
+  let read = 0;
   for (const r of rows) {
+    if (run.between && ++read % ROWS_BETWEEN_PAUSES === 0) {
+      await run.between();
+      stopped();
+    }
     const equations = listOf(r);
     if (!equations) continue;
     const sources = [...new Set(equations)].sort();
@@ -223,22 +281,64 @@ export async function answerGroupsOf<R>(
   if (added.length) keyStore?.putCanonicalKeys(space, added);
   stopped();
   const firsts = [...same.values()].sort((a, b) => b.members.length - a.members.length);
-  const groups: AnswerGroup<R>[] = [];
-  for (const { key: k, members } of firsts) {
-    const mine = parse(k);
-    let home: AnswerGroup<R> | undefined;
-    if (groups.length < MAX_GROUPS && mine.length && mine.length <= MAX_LIST) {
-      for (const g of groups) {
-        const theirs = parse(g.key);
-        if (theirs.length && theirs.length <= MAX_LIST && (await sameLists(engine, domainKey, k, g.key, decide(mine, theirs, domain), before))) {
-          home = g;
-          break;
-        }
-      }
+  // Each list (largest first) joins the first group before it whose list is equivalent to its
+  // own, else founds a group. Up to AHEAD lists are decided at once, each comparing itself with
+  // the groups known when it started and then, in order, with the lists decided meanwhile that
+  // found groups: the pairs of lists compared are exactly those of deciding one list after
+  // another, and so are the groups, but a comparison waiting for Z3 (a worker starting, a proof)
+  // no longer holds up the comparisons of the lists after it with the groups already known (at
+  // 22,500 responses, about half of a question's time was Z3's, with the main thread idle).
+  /** The lists decided so far (a prefix of firsts) that found groups, in order. */
+  const founders: number[] = [];
+  /** Where each list goes: the index of the list founding its group (its own index: it founds one). */
+  const home: Promise<number>[] = [];
+  /** Where list i goes, knowing the groups founded by the lists before `from` (`known`) and waiting for those after. */
+  const homeOf = async (i: number, known: readonly number[], from: number): Promise<number> => {
+    const mine = parse(firsts[i].key);
+    if (!mine.length || mine.length > MAX_LIST) return i;
+    const sameAs = async (j: number): Promise<boolean> => {
+      const theirs = parse(firsts[j].key);
+      return theirs.length > 0 && theirs.length <= MAX_LIST && sameLists(engine, domainKey, firsts[i].key, firsts[j].key, decide(mine, theirs, domain), before);
+    };
+    // Past MAX_GROUPS groups a list is compared with none (whether it is past needs the lists before it decided).
+    let groupsBefore = known.length;
+    if (groupsBefore + (i - from) >= MAX_GROUPS) for (let j = from; j < i; j++) if ((await home[j]) === j) groupsBefore++;
+    if (groupsBefore >= MAX_GROUPS) return i;
+    for (const j of known) if (await sameAs(j)) return j;
+    for (let j = from; j < i; j++) if ((await home[j]) === j && (await sameAs(j))) return j;
+    return i;
+  };
+  const homes: number[] = [];
+  let failure: { reason: unknown } | undefined;
+  for (let next = 0, c = 0; c < firsts.length; c++) {
+    // Lists c .. c + AHEAD - 1 under way: those started now know the groups of the lists before c.
+    for (const known = founders.slice(); next < firsts.length && next < c + AHEAD; next++) {
+      const p = homeOf(next, known, c);
+      p.catch(() => {}); // awaited in turn below, or settled after a failure: never an unhandled rejection
+      home.push(p);
     }
-    if (home) home.members.push(...members);
-    else groups.push({ key: k, members: [...members] });
+    try {
+      homes.push(await home[c]);
+    } catch (e) {
+      failure = { reason: e };
+      break;
+    }
+    if (homes[c] === c) founders.push(c);
   }
+  if (failure) {
+    // Stopped (or the engine failed): every comparison under way ends before this returns.
+    await Promise.allSettled(home);
+    throw failure.reason;
+  }
+  const groups: AnswerGroup<R>[] = [];
+  const groupAt = new Map<number, AnswerGroup<R>>();
+  firsts.forEach(({ key, members }, i) => {
+    if (homes[i] === i) {
+      const g = { key, members: [...members] };
+      groups.push(g);
+      groupAt.set(i, g);
+    } else groupAt.get(homes[i])!.members.push(...members);
+  });
   return groups.sort((a, b) => b.members.length - a.members.length);
 }
 

@@ -7,16 +7,19 @@
 //    threads with it) and replaced on demand, and the query's answer is 'unknown' (time-out);
 //  - a worker that crashes (an exception from Z3's WASM or its threads) answers 'unknown' with the
 //    reason and is replaced; a Z3 that can't start at all rejects the queries waiting for it;
+//  - a worker that starts with no query waiting (warm()) is given one of the pool's own first,
+//    whose answer nobody waits for: Z3's first nonlinear check in a worker is the slow one;
 //  - idle workers are unref'd, so a pool never keeps the process alive; close() finishes the
 //    queries under way and terminates every worker.
 // The worker file: under tsx (tests, CLI) ./z3-worker-boot.mjs registers tsx and loads
 // ./z3-worker.ts; in the esbuild CJS bundle (scripts/build-electron.mjs) the worker is its own
 // entry, z3-worker.cjs, beside the bundle that uses it.
-import { readFile } from 'node:fs/promises';
+import { close, fstatSync, openSync, read } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { parseEquationOrThrow } from '../../../../shared/equation/index.ts';
 import type { CheckResult, Z3Query } from './z3.ts';
 
 export type Z3PoolOptions = {
@@ -40,10 +43,32 @@ export type Z3PoolOptions = {
 const DEFAULT_IDLE_MS = 10_000;
 const DEFAULT_SPARE_IDLE_MS = 1_000;
 
-export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number };
+/** `warmedUp`: workers given the pool's own first query (warmUpQuery), having started with nothing to do. */
+export type Z3PoolStats = { size: number; started: number; live: number; timedOut: number; crashed: number; warmedUp: number };
 
-type Job = { query: Z3Query; resolve: (r: CheckResult) => void; reject: (e: Error) => void };
+/** `warmUp`: the pool's own first query to a worker (see warmUpQuery): nobody waits for it, and it is in no count. */
+type Job = { query: Z3Query; resolve: (r: CheckResult) => void; reject: (e: Error) => void; warmUp?: true };
 type Slot = { worker: Worker; ready: boolean; job?: Job; timer?: NodeJS.Timeout; idle?: NodeJS.Timeout; t0?: number; dead: boolean };
+
+let warmUp: Z3Query | undefined;
+/**
+ * The query a worker that starts with nothing to do is given first: Z3's first check of a
+ * nonlinear entailment in a new worker costs about 180 ms more than the same check afterwards
+ * (measured: 175 to 196 ms, then 15 ms), which the first query someone waits for (the first list
+ * of answer groups needing a proof) paid; a worker started ahead of need (warm()) pays it now.
+ */
+function warmUpQuery(): Z3Query {
+  if (!warmUp) {
+    const variables = ['v', 'u', 'a', 't'];
+    warmUp = {
+      kind: 'entails',
+      premise: parseEquationOrThrow('v = u + a*t', { variables }),
+      conclusion: parseEquationOrThrow('v - u = a*t', { variables }),
+      domain: { variables: variables.map((name) => ({ name, assumptions: ['positive' as const] })) },
+    };
+  }
+  return warmUp;
+}
 
 type Reply = { type: 'ready' } | { type: 'fatal'; message: string } | { type: 'result'; result: CheckResult } | { type: 'error'; message: string };
 
@@ -83,6 +108,54 @@ function bundledFromSource(): Promise<string | null> {
   return sourceBundle;
 }
 
+/**
+ * A file read whole in one request to libuv's thread pool, for Z3's 35 MB WASM. Not
+ * fs/promises' readFile: it reads 512 KiB per request and needs a turn of the event loop between
+ * two, so while the main thread is busy (a list read, the views, comparisons of lists) the read
+ * took 70 turns and Z3 became ready 1.5 to 3 s after it was asked for. Not readFileSync either:
+ * the read stays off the main thread (about 15 ms warm, far more from a cold disk, when the
+ * engine starts), which is why the read was asynchronous. Opening and sizing the file are
+ * synchronous (system calls of microseconds, no data read), so the whole read costs the main
+ * thread one turn.
+ */
+export function readWhole(file: string): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    let fd: number;
+    let size: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch (e) {
+      reject(e as Error);
+      return;
+    }
+    try {
+      size = fstatSync(fd).size;
+    } catch (e) {
+      close(fd, () => undefined);
+      reject(e as Error);
+      return;
+    }
+    // Not zero-filled: every byte returned is read from the file.
+    const buf = Buffer.allocUnsafe(size);
+    const view = (n: number) => new Uint8Array(buf.buffer as ArrayBuffer, buf.byteOffset, n);
+    const from = (at: number): void => {
+      read(fd, buf, at, size - at, at, (err, n) => {
+        // pread gives a regular file's whole request at once; a short read (or a file that
+        // shrank) goes on from where it stopped, or ends at the file's end.
+        if (err || n === 0 || at + n >= size) {
+          close(fd, () => undefined);
+          if (err) reject(err);
+          else resolve(view(at + n));
+        } else from(at + n);
+      });
+    };
+    if (size === 0) {
+      close(fd, () => undefined);
+      resolve(view(0));
+    } else from(0);
+  });
+}
+
 let compiled: Promise<WebAssembly.Module | null> | undefined;
 /**
  * Z3's WASM, compiled once per process and handed to every worker (a WebAssembly.Module crosses
@@ -93,7 +166,7 @@ export function compiledZ3(): Promise<WebAssembly.Module | null> {
   compiled ??= (async () => {
     try {
       const file = createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm');
-      return await WebAssembly.compile(await readFile(file));
+      return await WebAssembly.compile(await readWhole(file));
     } catch {
       return null;
     }
@@ -113,7 +186,7 @@ export class Z3Pool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   private closed = false;
-  private readonly st = { started: 0, timedOut: 0, crashed: 0 };
+  private readonly st = { started: 0, timedOut: 0, crashed: 0, warmedUp: 0 };
   /** Consecutive workers that died before becoming ready: Z3 can't start here. */
   private startFailures = 0;
   private idleWaiters: (() => void)[] = [];
@@ -198,10 +271,15 @@ export class Z3Pool {
     // Queries not yet handed to a worker are answered 'unknown' only if a worker is starting for
     // them; simplest and safe: let them run, as the old one-at-a-time queue did.
     await new Promise<void>((resolve) => {
-      if (this.queue.length === 0 && ![...this.slots].some((s) => s.job)) resolve();
+      if (this.queue.length === 0 && !this.answering()) resolve();
       else this.idleWaiters.push(resolve);
     });
     await Promise.all([...this.slots].map((s) => this.kill(s)));
+  }
+
+  /** Whether a worker is deciding a query someone waits for (a warm-up is not waited for). */
+  private answering(): boolean {
+    return [...this.slots].some((s) => s.job && !s.job.warmUp);
   }
 
   private pump(): void {
@@ -219,7 +297,7 @@ export class Z3Pool {
       }
       break;
     }
-    if (this.queue.length === 0 && ![...this.slots].some((s) => s.job)) {
+    if (this.queue.length === 0 && !this.answering()) {
       const w = this.idleWaiters;
       this.idleWaiters = [];
       for (const f of w) f();
@@ -256,10 +334,11 @@ export class Z3Pool {
     clearTimeout(slot.idle);
     slot.job = job;
     slot.t0 = Date.now();
-    slot.worker.ref();
+    // A warm-up keeps no process alive: nobody waits for it.
+    if (!job.warmUp) slot.worker.ref();
     slot.timer = setTimeout(() => {
       if (slot.job !== job) return;
-      this.st.timedOut++;
+      if (!job.warmUp) this.st.timedOut++;
       slot.job = undefined;
       job.resolve({
         result: 'unknown',
@@ -268,6 +347,7 @@ export class Z3Pool {
       });
       void this.kill(slot).then(() => this.pump());
     }, this.deadlineMs);
+    if (job.warmUp) slot.timer.unref();
     slot.worker.postMessage(job.query);
   }
 
@@ -287,6 +367,12 @@ export class Z3Pool {
         slot.ready = true;
         this.startFailures = 0;
         slot.worker.unref();
+        // Started with nothing to do (warm()): its first, slower check now, before one is asked.
+        if (this.queue.length === 0 && !this.closed) {
+          this.st.warmedUp++;
+          this.assign(slot, { query: warmUpQuery(), resolve: () => undefined, reject: () => undefined, warmUp: true });
+          return;
+        }
         this.restWhenIdle(slot);
         break;
       case 'fatal':
@@ -316,7 +402,7 @@ export class Z3Pool {
     slot.job = undefined;
     void slot.worker?.terminate().catch(() => undefined);
     if (job) {
-      this.st.crashed++;
+      if (!job.warmUp) this.st.crashed++;
       job.resolve({ result: 'unknown', ms: Date.now() - (slot.t0 ?? Date.now()), note: why });
     }
     if (!wasReady) {
