@@ -18,6 +18,7 @@ import {
   limitingCondition,
   limitingConditionBefore,
   finalState,
+  factorOfAnother,
   modifiedAfter,
   OPERATION_WORDS,
   REFERRING_WORDS,
@@ -340,6 +341,11 @@ function readExpression(ctx: Ctx, run: Run): void {
     parseUnit(t.map((x) => x.text).join('')).ok
   )
     return;
+  const factor = factorOfAnother(toks, i1);
+  if (factor) {
+    unread(ctx, t, `the words after it ("${factor}") make it a factor of another quantity, not a value`);
+    return;
+  }
   // "its weight mg", "carries energy hf": maths right after a noun naming a quantity the question
   // has no variable for is that quantity's value, left out (gold convention 3).
   if (before?.kind === 'word' && ctx.lex.labelKind(before.text) === 'other') {

@@ -84,6 +84,17 @@ export function modifiedAfter(toks: Tok[], i1: number): string | null {
   return null;
 }
 
+/**
+ * "turns a fraction 1 − T_C/T_H of Q_H into work": maths followed by "of" and a symbol is a factor
+ * of that quantity, so the words state a product the reader can't assemble. Returns "of Q_H", or null.
+ */
+export function factorOfAnother(toks: Tok[], i1: number): string | null {
+  const of = toks[i1];
+  const what = toks[i1 + 1];
+  if (of?.kind !== 'word' || !/^of$/i.test(of.text)) return null;
+  return what?.kind === 'id' || what?.kind === 'usym' ? `${of.text} ${what.text}` : null;
+}
+
 const CONDITION_WORD = /^(when|as|if|for)$/i;
 const LIMIT_WORD =
   /^(small|smaller|large|larger|big|bigger|tiny|huge|negligible|negligibly|zero|infinity|infinite|dominates|dominant|much|tends|tending|approaches|approaching|vanishes)$/i;

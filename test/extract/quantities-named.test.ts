@@ -301,3 +301,15 @@ test('the rest of a glued unit ("600 kg/m³") is no maths; maths right after a q
   assert.match(w.notes, /"weight" is not a variable of the question/);
   assert.equal(read('The fraction submerged is ρ/ρ_w, so V_s = ρV/ρ_w', FLOAT).status, 'read');
 });
+
+test('maths followed by "of" and a symbol ("a fraction 1 − m/k of v") is a factor of that quantity: unread, not left out', () => {
+  // Left out as the value of a noun the question lacks, it would drop a statement about v silently.
+  const r = read('The spring hands on a fraction 1 − m/k of v, so\nv = x√(k/m)', PUCK);
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(r.eqs, ['Eq(v, x*sqrt(k/m))']);
+  assert.match(JSON.stringify(extractEmbedded('The spring hands on a fraction 1 − m/k of v, so\nv = x√(k/m)', PUCK).unread), /factor of another quantity/);
+  // "of" followed by words is not about a symbol: the noun's value is left out as before.
+  const w = read('its energy ½kx² of the spring goes into the puck\nv = x√(k/m)', PUCK);
+  assert.equal(w.status, 'read');
+  assert.deepEqual(w.eqs, ['Eq(v, x*sqrt(k/m))']);
+});
