@@ -36,6 +36,7 @@ import { segments } from './runs.ts';
 import { caseTrust, droppedSubscripts, numberedQuantities } from './symbol-checks.ts';
 import { readSympyForms } from './sympy-forms.ts';
 import { tokenize } from './tokens.ts';
+import { withoutUnitsInside } from './unit-inside.ts';
 import { note } from '../extraction.ts';
 import { withAmbiguity } from '../alternatives.ts';
 
@@ -144,7 +145,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
   if (numberedQuantities(ctx, toks)) toks = tokenize(ctx.norm.text, lex, ctx.aliases);
   caseTrust(ctx, toks);
   droppedSubscripts(ctx, toks);
-  for (const [a, b] of segments(toks)) readSegment(ctx, toks, a, b);
+  for (const [a, b] of withoutUnitsInside(ctx, toks, segments(toks))) readSegment(ctx, toks, a, b);
 
   ctx.unread.sort((x, y) => x.span.start - y.span.start);
   ctx.equations.sort((x, y) => (x.span?.start ?? 0) - (y.span?.start ?? 0));

@@ -5,9 +5,12 @@
 
 import type { Question } from '../exam.ts';
 import { variableUnits } from '../units/infer-unit.ts';
-import type { Unit } from '../units/parse-unit.ts';
+import { parseUnit, type Unit } from '../units/parse-unit.ts';
 import { GREEK_VARIABLE_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
+
+/** The SI prefixes a student types before a unit ("GPa", "kHz", "MeV", "μA"). */
+const SI_PREFIX = /^(?:T|G|M|k|h|d|c|m|mu|μ|n|p)$/;
 
 /** Functions students write, and the grammar's name for each. */
 export const FUNCTION_WORDS: Record<string, string> = {
@@ -392,6 +395,9 @@ export function lexiconFor(q: Question): Lexicon {
     const [, stemSym, sub] = m;
     const root = aliases.get(stemSym) ?? base(stemSym);
     if (!root || root.includes('_')) return null;
+    // "200 GPa", "5 MPa": an SI prefix and a unit the prompt spells ("Pa") is that unit, not G
+    // (read as g) with the word subscript "Pa".
+    if (!sym.includes('_') && SI_PREFIX.test(stemSym) && sub.length > 1 && parseUnit(sub).ok) return null;
     const subOk =
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||

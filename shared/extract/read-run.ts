@@ -409,6 +409,12 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
       k > 0 && t[k - 1].kind === 'num' && x.sp && x.kind === 'id' && x.text.length > 1 && x.pieces!.length > 1 && isUnitWord(x) && t[k + 1]?.kind === 'eq',
   );
   if (unitOrProduct >= 0) return `'${t[unitOrProduct].text}' after a number could be a unit or a product of the question's variables`;
+  // "π(0.5 m)²" with m the question's mass: a value in metres in brackets, or 0.5 times m?
+  const bracketed = t.findIndex((x, k) => x.kind === 'lp' && t[k + 1]?.kind === 'num' && isUnitWord(t[k + 2]) && t[k + 2].sp && t[k + 3]?.kind === 'rp');
+  if (bracketed >= 0) {
+    const [n, u] = [t[bracketed + 1].text, t[bracketed + 2].text];
+    return `'(${n} ${u})' could be a value in ${u} or ${n} times the variable ${u}`;
+  }
   const modifier = modifiedAfter(toks, i1);
   if (modifier) return `the words after it ("${modifier}") change the expression`;
   if (ambiguous.unit) return `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`;

@@ -1,0 +1,64 @@
+// Units typed inside the maths: a value's unit between a number and more maths ("5 kg × 9.8",
+// "π(0.5mm)²/4"), a bracket holding a number and a letter that is both a unit and a variable
+// ("(0.5 m)" with m a mass), and a prefixed unit the prompt spells ("200 GPa"). Read alone, each
+// piece used to say something the student didn't write ("F = 5", "A = π", "Y = 200·g"). Text
+// written for these tests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+// A crate hung from a steel cable, invented for these tests.
+const CABLE: Question = {
+  id: 'q',
+  title: 'A crate on a cable',
+  prompt: 'A crate of mass m hangs from a steel cable of length L and diameter d (Young modulus Y = 2.0 × 10^11 Pa). Find the extension x.',
+  variables: [
+    ['m', 'mass of the crate'],
+    ['g', 'gravitational acceleration'],
+    ['L', 'length of the cable'],
+    ['d', 'diameter of the cable'],
+    ['A', 'cross-sectional area of the cable'],
+    ['Y', 'Young modulus of steel'],
+    ['x', 'extension of the cable'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+  target: 'x',
+  scheme: [],
+};
+
+const read = (text: string) => {
+  const r = extractEmbedded(text, CABLE);
+  return { status: r.status, eqs: r.equations.map((e) => e.source), unread: r.unread.map((u) => u.reason).join(' | ') };
+};
+
+test('a unit between a number and more maths leaves the stretch unread instead of cutting the maths at it', () => {
+  for (const text of ['weight = 5 kg × 9.8', 'm g = 5 kg × 9.8 = 49 N', 'A = π(0.5mm)²/4', 'A = π × (0.25 cm)^2', 'mg = 5kg*9.8m/s^2']) {
+    const r = read(text);
+    assert.notEqual(r.status, 'read', text);
+    assert.deepEqual(r.eqs, [], text);
+    assert.match(r.unread, /a unit \('(kg|mm|cm)'\) inside the maths/, text);
+  }
+});
+
+test('a unit that goes on as a unit, or ends the value, is still a unit', () => {
+  assert.deepEqual(read('g = 9.8 m/s² and L = 2 m').eqs, ['Eq(g, 9.8)', 'Eq(L, 2)']);
+  assert.equal(read('g = 9.8 m/s² and L = 2 m').status, 'read');
+  const r = read('d = 0.5 mm, so A = πd²/4');
+  assert.deepEqual(r.eqs, ['Eq(d, 0.5)', 'Eq(A, pi*d**2/4)']);
+  assert.equal(r.status, 'read');
+});
+
+test('a number and a letter that is a unit and a variable, alone in brackets, is a doubt', () => {
+  // m is the crate's mass: "(0.5 m)" is half a metre or half the mass.
+  const r = read('A = π(0.5 m)²/4');
+  assert.equal(r.status, 'abstained');
+  assert.match(r.unread, /'\(0\.5 m\)' could be a value in m or 0\.5 times the variable m/);
+  // Glued, or outside brackets, it is the product as before.
+  assert.deepEqual(read('x = mgL/(AY)').eqs, ['Eq(x, m*g*L/(A*Y))']);
+});
+
+test('a prefixed unit the prompt spells ("200 GPa") is that unit, not a variable with a word subscript', () => {
+  // G read as g with the subscript "Pa" (a word of the prompt) made this Y = 200·g.
+  assert.deepEqual(read('Y = 200 GPa').eqs, ['Eq(Y, 200)']);
+  assert.equal(read('Y = 200 GPa').status, 'read');
+});
