@@ -385,6 +385,20 @@ export function sciToPlain(src: Mapped): Mapped {
   return replaceMatches(src, /(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)[eE]([+-]?\d+)(?![A-Za-z0-9_.])/g, (m) => `(${m[1]}*10^(${m[2]}))`);
 }
 
+/**
+ * A number in powers of ten typed with a times sign (2.9×10⁻³, 6.4 * 10^23) is one number, as
+ * e-notation is: (2.9*10^(-3)), so "2.9×10⁻³ / 500×10⁻⁹" divides by the whole of 500×10⁻⁹, as
+ * every marker reads it (read literally, the 10⁻⁹ would multiply). Not after a power ("x^2×10^3":
+ * the 2 is an exponent) or inside a longer number or name.
+ */
+export function timesTenToPlain(src: Mapped): Mapped {
+  return replaceMatches(
+    src,
+    /(?<![A-Za-z0-9_.]|\^\s*)(\d+(?:\.\d+)?)\s*\*\s*10\s*\^\s*(?:\(\s*([+-]?\s*\d+)\s*\)|([+-]?\d+))(?![0-9.^])/g,
+    (m) => `(${m[1]}*10^(${(m[2] ?? m[3]).replace(/\s+/g, '')}))`,
+  );
+}
+
 /** Each match of a global regex replaced, the offsets back to the original kept (Builder). */
 function replaceMatches(src: Mapped, re: RegExp, by: (m: RegExpMatchArray) => string): Mapped {
   const s = src.text;
@@ -477,10 +491,10 @@ export function lnOfNumber(src: Mapped): Mapped {
   return replaceMatches(src, /(?<![A-Za-z0-9_])ln(\d+)(?![A-Za-z0-9_.(])/g, (m) => `ln(${m[1]})`);
 }
 
-/** Full normalisation: LaTeX (when present), then unicode, e-notation and logs of numbers. */
+/** Full normalisation: LaTeX (when present), then unicode, e-notation, numbers times a power of ten and logs of numbers. */
 export function normalize(text: string, greekForQuestionMark?: string): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
-  const out = lnOfNumber(sciToPlain(unicodeToPlain(m, greekForQuestionMark)));
+  const out = lnOfNumber(timesTenToPlain(sciToPlain(unicodeToPlain(m, greekForQuestionMark))));
   return m.tooDeep ? { ...out, tooDeep: true } : out;
 }

@@ -97,7 +97,8 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
 /** "2.4 × 10⁻¹⁷", "-3 * 10^5": a number times a power of ten. */
 const powerOfTen = (t: Tok[]): boolean => {
   const s = t.map((x) => x.text).join('');
-  return /^-?\d+(?:\.\d+)?\*10\^\(?-?\d+\)?$/.test(s);
+  // In brackets when typed with a times sign or in e-notation (normalize.ts: one number).
+  return /^-?\(*-?\d+(?:\.\d+)?\*10\^\(?-?\d+\)?\)*$/.test(s);
 };
 
 /** A run being read: the response's tokens, the run's range, its raw and trimmed tokens. */

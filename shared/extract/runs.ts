@@ -171,7 +171,8 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): To
 function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
   for (let k = Math.max(1, t.length - 7); k < t.length; k++) {
     const x = t[k];
-    if (!(x.kind === 'id' || x.kind === 'usym') || t[k - 1].kind !== 'num' || !x.sp || !sideIsNumeric(t, k)) continue;
+    // After a number, or a number in powers of ten, which normalize.ts brackets: "(1.6*10^(-19)) C".
+    if (!(x.kind === 'id' || x.kind === 'usym') || !['num', 'rp'].includes(t[k - 1].kind) || !x.sp || !sideIsNumeric(t, k)) continue;
     const rest = t.slice(k);
     const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
     if (!rest.every((y) => y.kind === 'id' || y.kind === 'usym' || y.kind === 'num' || y.text === '/' || y.text === '^' || y.text === '*')) continue;

@@ -505,3 +505,14 @@ test('a log to base 10 is written as the grammar has it (log(x)/log(10)); a bare
   assert.match(r.why, /'log' could be the natural log or the log to base 10/);
   assert.deepEqual(read('W = V_1 ln(V_2/V_1)', GAS).eqs, ['Eq(W, V_1*log(V_2/V_1))']);
 });
+
+test('a number in powers of ten typed with a times sign is one number: "/ 4.0×10⁻²" divides by all of it, as e-notation does', () => {
+  // Read literally, "2.0×10⁻⁹ / 4.0×10⁻²" divides by 4.0 and multiplies by 10⁻²: a silent error.
+  const r = read('E = 9.0×10⁹ × 2.0×10⁻⁹ / 4.0×10⁻²', SPHERE);
+  assert.deepEqual(r.eqs, ['Eq(E, 9.0*10**9*(2.0*10**(-9))/(4.0*10**(-2)))']);
+  assert.equal(r.status, 'read');
+  assert.deepEqual(read('E = 9.0e9 × 2.0e-9 / 4.0e-2', SPHERE).eqs, r.eqs);
+  // Its unit after it is still a unit; a power before it is not split ("r^2×10^3").
+  assert.deepEqual(read('q = 2.0 × 10^-9 C', SPHERE).eqs, ['Eq(q, 2.0*10**(-9))']);
+  assert.deepEqual(read('P = q/r^2×10^3', SPHERE).eqs, ['Eq(P, q/r**2*10**3)']);
+});
