@@ -386,11 +386,34 @@ function readExpression(ctx: Ctx, run: Run): void {
   unread(ctx, t, 'an expression in prose, not written as an equation');
 }
 
+const isColon = (x: Tok | undefined): boolean => x?.kind === 'punct' && x.text === ':';
+
 /** Why an equation can't be read as written (before its sides are looked at), or null. */
 function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string | null {
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
+  // "T = 2.0-2.1 s": two numbers joined by a '-' with no space, alone on a side, are likely a range.
+  const range = t.findIndex(
+    (x, k) =>
+      x.kind === 'op' &&
+      x.text === '-' &&
+      !x.sp &&
+      t[k - 1]?.kind === 'num' &&
+      t[k + 1]?.kind === 'num' &&
+      !t[k + 1].sp &&
+      (k < 2 || t[k - 2].kind === 'eq') &&
+      (k + 2 >= t.length || t[k + 2].kind === 'eq'),
+  );
+  if (range >= 0) return `'${t[range - 1].text}-${t[range + 1].text}' could be a range of values or a difference`;
+  // "v_0 : v = 2 : 1": a ratio, of which either side read alone ("v = 2") is not what was written.
+  // (A colon before the equation is a label's: "Step 2: T = …".)
+  // After an equation a colon often opens the next ("e = 1: v_2 = …"): a ratio is a number, then
+  // a colon and a number that ends the maths.
+  const after = toks[i1 + 2];
+  const endsThere = !after || !['eq', 'op', 'id', 'usym', 'num', 'lp'].includes(after.kind);
+  if (isColon(toks[i1]) && toks[i1 + 1]?.kind === 'num' && endsThere && t.at(-1)?.kind === 'num' && t.at(-2)?.kind === 'eq')
+    return "a ratio written with ':': read alone, one side of it is not what was written";
   // "3 x 10", "5 x u": an x set apart by spaces after a number may be a times sign.
   const timesX = t.findIndex(
     (x, k) =>

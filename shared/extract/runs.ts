@@ -172,7 +172,7 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
   for (let k = Math.max(1, t.length - 7); k < t.length; k++) {
     const x = t[k];
     // After a number, or a number in powers of ten, which normalize.ts brackets: "(1.6*10^(-19)) C".
-    if (!(x.kind === 'id' || x.kind === 'usym') || !['num', 'rp'].includes(t[k - 1].kind) || !x.sp || !sideIsNumeric(t, k)) continue;
+    if (!(x.kind === 'id' || x.kind === 'usym') || !['num', 'rp'].includes(t[k - 1].kind) || !sideIsNumeric(t, k)) continue;
     const rest = t.slice(k);
     const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
     if (!rest.every((y) => y.kind === 'id' || y.kind === 'usym' || y.kind === 'num' || y.text === '/' || y.text === '^' || y.text === '*')) continue;
@@ -182,6 +182,9 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
     const holdsVariable = (y: Tok): boolean => namesVariableInAnyCase(lex, y.text) || !!y.pieces?.some((p) => p.kind === 'sym');
     const opensWithUnitWord = letters[0].text.length >= 2 && !holdsVariable(letters[0]);
     if (!opensWithUnitWord && letters.some(holdsVariable)) continue;
+    // Glued to the number ("2.0s", "49N"): a unit only when none of its letters is the question's
+    // in either case ("0.5m" with m a mass stays the doubt it was).
+    if (!x.sp && letters.some(holdsVariable)) continue;
     if (parseUnit(rest.map((y) => y.text).join('')).ok) return k;
   }
   return -1;

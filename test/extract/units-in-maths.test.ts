@@ -62,3 +62,29 @@ test('a prefixed unit the prompt spells ("200 GPa") is that unit, not a variable
   assert.deepEqual(read('Y = 200 GPa').eqs, ['Eq(Y, 200)']);
   assert.equal(read('Y = 200 GPa').status, 'read');
 });
+
+test('a unit glued to a number ("2.5s", "49N") is a unit when none of its letters is the question\'s; "0.5m" with m a mass stays a doubt', () => {
+  assert.deepEqual(read('x = 2.5mm').eqs, ['Eq(x, 2.5)']);
+  assert.deepEqual(read('mg = 49N so x = 2.5mm').eqs, ['Eq(m*g, 49)', 'Eq(x, 2.5)']);
+  assert.equal(read('mg = 49N so x = 2.5mm').status, 'read');
+  const m = read('L = 0.5m');
+  assert.equal(m.status, 'abstained');
+  assert.deepEqual(m.eqs, []);
+});
+
+test('two numbers joined by a "-" with no space ("2.0-2.5 mm") may be a range: a doubt; spaced, it is a difference', () => {
+  const r = read('x = 2.0-2.5 mm');
+  assert.equal(r.status, 'abstained');
+  assert.match(r.unread, /'2\.0-2\.5' could be a range of values or a difference/);
+  assert.deepEqual(read('x = 2.5 - 0.5').eqs, ['Eq(x, 2.5 - 0.5)']);
+});
+
+test('a ratio written with colons ("x : L = 1 : 800") is not read as one side of it; a colon that opens the next equation is no ratio', () => {
+  const r = read('x : L = 1 : 800');
+  assert.notEqual(r.status, 'read');
+  assert.deepEqual(r.eqs, []);
+  assert.match(r.unread, /a ratio written with ':'/);
+  const next = read('d = 2: A = πd²/4');
+  assert.deepEqual(next.eqs, ['Eq(d, 2)', 'Eq(A, pi*d**2/4)']);
+  assert.equal(next.status, 'read');
+});
