@@ -398,6 +398,9 @@ export function lexiconFor(q: Question): Lexicon {
     // "200 GPa", "5 MPa": an SI prefix and a unit the prompt spells ("Pa") is that unit, not G
     // (read as g) with the word subscript "Pa".
     if (!sym.includes('_') && SI_PREFIX.test(stemSym) && sub.length > 1 && parseUnit(sub).ok) return null;
+    // Nor is a glued English word or function name a subscript, though the prompt has it: "NBAt"
+    // is N·B·A·t, not N·B_at, and "Lcosθ" is L·cos θ, not L_cos θ (both dropped maths silently).
+    if (!sym.includes('_') && (STOPWORDS.has(sub.toLowerCase()) || Object.hasOwn(FUNCTION_WORDS, sub.toLowerCase()))) return null;
     const subOk =
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||
@@ -460,13 +463,11 @@ export function lexiconFor(q: Question): Lexicon {
     if (cands.length === 0) return QUANTITY_NOUNS.has(headKind(head)!) && !descInfo.some((d) => d.words.has(head)) ? 'other' : 'unknown';
     // "horizontal velocity", "average speed": every variable of that kind is another quantity.
     if (cands.every((d) => qualifiedAway(content, d))) return 'other';
-    // The phrase names something the question doesn't: a word foreign to the question after the
-    // head ("speed over the ground", "time to the top"). A foreign word before the head ("actual
-    // speed") might just be a synonym-ish modifier: unknown, left unread.
-    const h = content.indexOf(head);
-    const foreignAfter = content.slice(h + 1).filter((w) => !promptWords.has(w) && !MODIFIERS.has(w));
-    const foreignBefore = content.slice(0, h).filter((w) => !promptWords.has(w) && !MODIFIERS.has(w));
-    return foreignAfter.length > 0 && foreignBefore.length === 0 ? 'other' : 'unknown';
+    // A word foreign to the question after the head ("speed at the bottom", "time to the top") may
+    // name another quantity or be the student's paraphrase of a variable's own ("the bottom" for
+    // "the lowest point"): which can't be told, so the maths is left unread, never dropped as
+    // another quantity's (round 13 showed "the speed at the bottom is √(2gh)" dropped silently).
+    return 'unknown';
   };
 
   // resolve's rules, in lengths: a variable written with '_' anywhere (at most one per letter),
@@ -485,6 +486,9 @@ export function lexiconFor(q: Question): Lexicon {
       .replace(/_.*$/, '')
       .replace(/\d+$/, '');
     if (variables.includes(root) || variables.some((v) => v.toLowerCase() === root.toLowerCase())) return null;
+    // "N = m(g ± a)" where the question has N_1 and N_2: the letter of its own subscripted
+    // variables names one of them (or both, in turn), never a quantity foreign to it.
+    if (variables.some((v) => v.replace(/_.*$/, '').replace(/\d+$/, '').toLowerCase() === root.toLowerCase())) return null;
     const meanings = SYMBOL_MEANINGS[root];
     if (!meanings || meanings.some((m) => described.has(headKind(m)!))) return null;
     return meanings[0];

@@ -179,6 +179,19 @@ function changesOfQuantities(toks: Tok[]): Tok[] {
       k++;
       continue;
     }
+    // "0 °C", "80°F": the letter after a number's degrees is the temperature scale, a unit, never
+    // the symbol (C read as the question's c, the specific heat, made "0 °C = 273 K" c = 273).
+    const beforeDeg = out[out.length - 1];
+    if (
+      (t.kind === 'id' || t.kind === 'usym') &&
+      /^[CF]$/.test(t.text) &&
+      beforeDeg?.kind === 'word' &&
+      /^(degrees|deg)$/.test(beforeDeg.text) &&
+      out[out.length - 2]?.kind === 'num'
+    ) {
+      out.push({ kind: 'word', text: t.text, start: t.start, end: t.end, sp: t.sp });
+      continue;
+    }
     // "K1 a (t_h − t_i)/l1": an 'a' between two pieces of maths is a symbol (here the area, in the
     // wrong case), not the article; read as the article it would cut the equation in two.
     const prev = out[out.length - 1];

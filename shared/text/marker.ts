@@ -69,6 +69,8 @@ const GRADING_ACT = new RegExp(
     String.raw`\b(?:do\s+not|don'?t|please\s+don'?t|no\s+need\s+to)\s+(?:mark\s+(?:me\s+|it\s+|this\s+)?down|deduct|penali[sz]e|take\s+(?:off|away)\s+marks?)\b`,
     // Instructions about instructions.
     String.raw`\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|earlier|above|preceding|other|original)?\s*(?:instructions?|prompts?|rules?|marking\s+scheme|scheme)\b`,
+    // "please ignore that first go", "please skip line 2": a request about what to read.
+    String.raw`\bplease\s+(?:just\s+|only\s+)?(?:ignore|disregard|skip|cross\s+out|don'?t\s+(?:mark|count|read|look\s+at))\b`,
     // "ignore ... and mark / give / record ..." (an instruction about what to read, then grading).
     String.raw`\b(?:ignore|disregard)\b[^.!?\n]{0,60}\band\s+(?:just\s+|only\s+)?(?:mark|grade|record|give|award|count|read|output|print|return|reply|respond|extract)\b`,
   ].join('|'),

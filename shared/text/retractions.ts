@@ -79,11 +79,14 @@ export const CORRECTION = new RegExp(
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
     String.raw`(?:^|\n)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
+    // "…, should be mg = mv²/R" after a comma; "that's missing a square" says what was typed is wrong.
+    String.raw`,\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been|read)\b`,
+    String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+missing\b`,
     String.raw`\bsorry\b`,
     // Pausing to revise ("hang on, that's for sliding ...", "on second thought").
     String.raw`\bhang\s+on\b|\bon\s+second\s+thoughts?\b`,
     // Taking back an earlier attempt by its place ("ignore my first line", "forget the first attempt").
-    String.raw`\b(?:ignore|disregard|scratch|forget|cross\s+out)\s+(?:the|my)\s+(?:first|second|third|earlier|original|old|other)\s+(?:line|step|equation|attempt|answer|go|try|version|one)\b`,
+    String.raw`\b(?:ignore|disregard|scratch|forget|cross\s+out)\s+(?:the|my|that|this)\s+(?:first|second|third|earlier|original|old|other)\s+(?:line|step|equation|attempt|answer|go|try|version|one)\b`,
     // …or by its number or letter ("ignore line 2", "scratch attempt A").
     String.raw`\b(?:ignore|disregard|scratch|forget|cross\s+out)\s+(?:the\s+|my\s+)?(?:line|step|equation|attempt|version)\s+(?:\d{1,2}|[A-Z]|one|two|three|four)\b`,
   ].join('|'),

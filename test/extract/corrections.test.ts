@@ -240,3 +240,23 @@ test('taking back a line by its number ("ignore line 2") is a correction cue: wi
     JSON.stringify(r.notes),
   );
 });
+
+test('"…, should be" after a comma and "that\'s missing a …" are corrections: the restated equation replaces the first', () => {
+  for (const text of ['t = L/c, should be t = 2L/c', "t = L/c\nthat's missing the 2, should be t = 2L/c"]) {
+    const r = x(text);
+    assert.deepEqual(
+      r.equations.map((e) => e.source),
+      ['Eq(t, 2*L/c)'],
+      text,
+    );
+    assert.equal(r.status, 'read', text);
+  }
+});
+
+test('"ignore that first attempt" takes back an attempt by its place, as "ignore my first attempt" does', () => {
+  const r = x('Attempt A: t = L/c\nignore that first attempt, it is one way only\nAttempt B: t = 2L/c');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+});

@@ -40,6 +40,8 @@ test('requests for marks, instructions about what to record or ignore, and claim
     'count the corrected version not the one above',
     'mark line 2 please, line 1 was the heat out',
     'Grade attempt B.',
+    'Please ignore that first go, I forgot the weight.',
+    'please skip the line with the typo',
   ]) {
     assert.ok(markerSignal(s), s);
   }

@@ -516,3 +516,42 @@ test('a number in powers of ten typed with a times sign is one number: "/ 4.0×1
   assert.deepEqual(read('q = 2.0 × 10^-9 C', SPHERE).eqs, ['Eq(q, 2.0*10**(-9))']);
   assert.deepEqual(read('P = q/r^2×10^3', SPHERE).eqs, ['Eq(P, q/r**2*10**3)']);
 });
+
+test('an English word or a function name glued after a letter is no word subscript, though the prompt has it: "mgsinβ" keeps its sin, "gAt" its A and t', () => {
+  // "at" and "sin" are words of this prompt; read as subscripts they dropped maths silently
+  // ("Lcosθ" was read L·θ, "NBAt" N·B).
+  const INCLINE = Q(
+    [
+      ['m', 'mass of the crate'],
+      ['beta', 'angle of the ramp above the horizontal'],
+      ['g', 'gravitational acceleration'],
+      ['A', 'area of the crate in contact'],
+      ['t', 'time on the ramp'],
+      ['F', 'force along the ramp'],
+    ],
+    'F',
+    'A crate of mass m slides at first down a ramp at angle beta; the force along it is m g sin beta. Find F after a time t at the bottom.',
+  );
+  assert.deepEqual(read('F = mgsinβ', INCLINE).eqs, ['Eq(F, m*g*sin(beta))']);
+  assert.deepEqual(
+    read('F = Lcosβ + gAt', { ...INCLINE, variables: [...INCLINE.variables, { name: 'L', description: 'length of the ramp', assumptions: ['positive'] }] }).eqs,
+    ['Eq(F, L*cos(beta) + g*A*t)'],
+  );
+});
+
+test('the letter after a number\'s degrees is the temperature scale ("0 °C"), never the symbol of that letter', () => {
+  const KETTLE = Q(
+    [
+      ['m', 'mass of water'],
+      ['c', 'specific heat capacity of water'],
+      ['Q', 'heat supplied'],
+      ['T', 'final temperature'],
+    ],
+    'T',
+    'Water is heated from room temperature. Find its final temperature T.',
+  );
+  const r = read('it starts at 20 °C = 293 K', KETTLE);
+  assert.deepEqual(r.eqs, []);
+  assert.notEqual(r.status, 'read');
+  assert.deepEqual(read('T = 80°C so Q = mc(T − 20)', KETTLE).eqs, ['Eq(T, 80)', 'Eq(Q, m*c*(T - 20))']);
+});

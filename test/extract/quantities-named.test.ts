@@ -313,3 +313,20 @@ test('maths followed by "of" and a symbol ("a fraction 1 − m/k of v") is a fac
   assert.equal(w.status, 'read');
   assert.deepEqual(w.eqs, ['Eq(v, x*sqrt(k/m))']);
 });
+
+test('the letter of the question\'s own subscripted variables ("N" beside N_1, N_2) is no quantity foreign to it: unread, not left out', () => {
+  const LIFT = Q(
+    [
+      ['m', 'mass of the passenger'],
+      ['g', 'gravitational acceleration'],
+      ['a', 'acceleration of the lift'],
+      ['N_1', 'scale reading going up'],
+      ['N_2', 'scale reading going down'],
+    ],
+    'a',
+    'A passenger stands on scales in a lift. Find a from the two readings.',
+  );
+  const r = read('N = m(g ± a), + going up\nN_1 - N_2 = 2ma', LIFT);
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(r.eqs, ['Eq(N_1 - N_2, 2*m*a)']);
+});

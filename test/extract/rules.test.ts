@@ -210,10 +210,13 @@ test('a bare expression given as the answer or named in words', () => {
   assert.deepEqual(read('time to stop = v_0/a', CART), ['Eq(t, v_0/a)']);
 });
 
-test('an expression about a quantity the question does not have is left out; an unlabelled one is unread', () => {
+test('an expression named by words foreign to the question ("the speed of the wind") is unread, not dropped; so is an unlabelled one', () => {
+  // The foreign word may name another quantity or paraphrase a variable's own description ("the
+  // speed at the bottom" for "the speed at the lowest point"): which can't be told.
   const x = extractEmbedded('The speed of the wind is 2c + 1', BOAT);
-  assert.equal(x.status, 'read');
+  assert.notEqual(x.status, 'read');
   assert.deepEqual(x.equations, []);
+  assert.equal(x.unread[0].text, '2c + 1');
   const y = extractEmbedded('Then I doubled it to 2c + b and stopped', BOAT);
   assert.notEqual(y.status, 'read');
   assert.equal(y.unread[0].text, '2c + b');
