@@ -47,3 +47,16 @@ test('a case mapping whose equation balances, the letter written as the question
   assert.equal(checked('I = v/R').status, 'read');
   assert.equal(withCaseMappedCheck(WIRE, extractEmbedded('I = V/R', WIRE)).status, 'read', 'without the text nothing can be said');
 });
+
+test("a letter with a 2 glued after it read as the numbered symbol ('v2' as v) that leaves its equation unbalanced is a doubt: v² may be meant", () => {
+  // "v2 = 2BL" is unbalanced with v (speed against field times length): likely v².
+  const out = checked('v2 = BLR');
+  assert.deepEqual(
+    extractEmbedded('v2 = BLR', WIRE).equations.map((e) => e.source),
+    ['Eq(v, B*L*R)'],
+  );
+  assert.equal(out.status, 'needs-review');
+  assert.match(out.notes.at(-1)?.text ?? '', /'v2' was read as the question's v, and the equation then doesn't balance; 'v2' may be v to the power 2/);
+  // Balanced, the numbered symbol stands as read.
+  assert.equal(checked('v2 = S/t').status, 'read');
+});

@@ -7,6 +7,9 @@
 // the reading goes to review (flag 'unmapped-symbol', a note naming the letter and the equation as
 // typed). The reading is never changed.
 //
+// The same holds for a letter with a 2 or 3 glued after it ("v2 = 2gh"): read as the numbered
+// symbol v₂, that is v by the gold conventions, but v² is as likely, and dimensions tell.
+//
 // Only equations with a span (the extractor's), whose numbers are plain coefficients, and whose
 // dimensions are checked (every symbol has a unit from the exam or its description).
 import { variableUnits } from '../../../shared/units/infer-unit.ts';
@@ -34,6 +37,16 @@ function writtenInOtherCase(names: readonly string[], typed: string, variables: 
   return null;
 }
 
+/** A one-letter variable of the equation that `typed` writes with a 2 or 3 glued after it ("v2": v₂ read as v, or v²?), or null. */
+function writtenWithPowerDigit(names: readonly string[], typed: string): [string, string] | null {
+  for (const v of names) {
+    if (v.length !== 1) continue;
+    const m = new RegExp(`(?<![A-Za-z_])${v}([23])(?![0-9.])`).exec(typed);
+    if (m) return [m[0], v];
+  }
+  return null;
+}
+
 /**
  * The reading with its confidence lowered when an unbalanced equation writes one of its letters
  * only in the other case: a `read` becomes `needs-review`. Returns the reading itself when there
@@ -50,6 +63,16 @@ export function withCaseMappedCheck(question: Question, x: Extraction, response?
     if (!span || !onlyCoefficients(eq.lhs) || !onlyCoefficients(eq.rhs)) continue;
     if (checkDimensions(eq, units).status !== 'inconsistent') continue;
     const typed = asWritten(x.equations[from[k]], response);
+    const power = writtenWithPowerDigit(symbolsOf(eq), typed);
+    if (power) {
+      // "v2 = 2gh": the numbered symbol read as v (convention 3) leaves it unbalanced; v² balances.
+      return lowered(
+        x,
+        CASE_MAPPED_FLAG,
+        'unmapped-symbol',
+        `${JSON.stringify(typed)}: '${power[0]}' was read as the question's ${power[1]}, and the equation then doesn't balance; '${power[0]}' may be ${power[1]} to the power ${power[0].slice(-1)}`,
+      );
+    }
     const found = writtenInOtherCase(symbolsOf(eq), typed, variables);
     if (!found) continue;
     const [written, read] = found;
