@@ -59,6 +59,7 @@ const KINDS: [phrase: string, unit: string][] = [
   ['speed', 'm/s'],
   ['velocity', 'm/s'],
   ['acceleration', 'm/s^2'],
+  ['deceleration', 'm/s^2'],
   ['mass', 'kg'],
   ['time', 's'],
   ['period', 's'],
@@ -148,6 +149,9 @@ export function inferredUnit(description: string): Unit | null {
   }
   if (!best) return null;
   const before = text.slice(0, best.at + best.phrase.length);
+  // "Wien's displacement constant", "decay constant": a constant named after a kind of quantity
+  // is not that quantity (Wien's is m·K, not a length).
+  if (/^\s+constant\b/.test(text.slice(best.at + best.phrase.length))) return null;
   const unsure = UNSURE.exec(before);
   if (unsure && !best.phrase.includes(unsure[1])) return null;
   const p = parseUnit(best.unit);

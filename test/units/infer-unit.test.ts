@@ -21,6 +21,10 @@ test('the kind of quantity a description names, by its first kind word; longer p
   assert.equal(dim('half-life of the isotope'), 's');
 });
 
+test('a deceleration is an acceleration', () => {
+  assert.equal(dim('magnitude of the braking deceleration'), 'm/s^2');
+});
+
 test('a unit written in brackets wins; an unparseable bracket is ignored', () => {
   assert.equal(dim('density of oil (kg/m^3)'), 'kg/m^3');
   assert.equal(dim('launch speed (m/s)'), 'm/s');
@@ -32,6 +36,8 @@ test('no unit where the kind is unsure or unknown', () => {
   assert.equal(dim('activity of the sample'), null);
   assert.equal(dim('permittivity of free space'), null);
   assert.equal(dim('a constant of the motion'), null);
+  // A constant named after a kind of quantity is not that quantity: Wien's is m·K, not a length.
+  assert.equal(dim("Wien's displacement constant"), null);
   assert.equal(dim(''), null);
 });
 

@@ -7,7 +7,7 @@
 // of different kinds is settled by dimensions (settledByDimensions). The extractor is pure and
 // can't compare, so it marks every choice ambiguous; the engine settles them here where the
 // reading is produced (grade, eval).
-import { declaredUnits } from '../../../shared/units/infer-unit.ts';
+import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import type { Alternative, Extraction } from '../../../shared/extraction.ts';
@@ -53,8 +53,12 @@ export async function exactlyEquivalent(engine: ChoiceEngine, a: Equation[], b: 
  * checked and consistent, and each other reading must have one checked and inconsistent; a symbol
  * without a unit, or numbers that may stand for quantities, leave the choice to the comparer.
  * Only this kind of choice: how far a '√' or a '/' before a spaced product reaches is a choice
- * markers call ambiguous even where dimensions would settle it. Only units the exam declares: a
- * unit inferred from a description can be wrong, and here it would raise a reading to `read`.
+ * markers call ambiguous even where dimensions would settle it. Units the exam declares, else
+ * inferred from the descriptions (shared/units/infer-unit.ts; no exam of ours declares any, so
+ * with declared units only this never settled a choice). An inferred unit can be wrong, and here
+ * it raises a reading to `read`: but a wrong unit has to make reading 0 balance and every other
+ * reading not, where it mostly leaves reading 0 unbalanced and settles nothing; and the inference
+ * names no unit where the description is unsure ("Wien's displacement constant" is no length).
  */
 export function settledByDimensions(readings: readonly Equation[][], units: ReadonlyMap<string, Unit>): boolean {
   if (units.size === 0 || readings.length < 2) return false;
@@ -70,7 +74,7 @@ export async function choiceIsAmbiguous(engine: ChoiceEngine, alt: Alternative, 
   if (!first) return true;
   if (alt.reason === FRACTION_BESIDE_SUM) {
     const all = alt.readings.map((r) => parseAll(r, q));
-    if (all.every((r) => r !== null) && settledByDimensions(all as Equation[][], declaredUnits(q))) return false;
+    if (all.every((r) => r !== null) && settledByDimensions(all as Equation[][], variableUnits(q))) return false;
   }
   for (const r of alt.readings.slice(1)) {
     const other = parseAll(r, q);
