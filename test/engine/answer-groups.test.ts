@@ -118,6 +118,39 @@ test('equivalentLists answers as compareLists for every ordered pair of lists, a
   }
 });
 
+test('equivalentLists with a pause answers as without it, pausing before the pairs it decides: a task queued before a comparison runs before the comparison ends', async () => {
+  const domain = questionDomain(q);
+  const variables = q.variables.map((v) => v.name);
+  const lists = LISTS.map((l) => l.map((s) => parseEquationOrThrow(s, { variables })));
+  const engine = await Entailer.create();
+  const reference = await Entailer.create();
+  try {
+    // Lists refuted by the screen alone (no Z3, no other wait): without a pause the comparison is one piece of work.
+    const [a, b] = [
+      ['Eq(v, u + w)', 'Eq(t, 2*S/u)', 'Eq(w, 3*u)'],
+      ['Eq(v, 2*u)', 'Eq(t, 2*S/v)', 'Eq(w, 5*u)'],
+    ].map((l) => l.map((s) => parseEquationOrThrow(s, { variables })));
+    let pauses = 0;
+    const pause = () => {
+      pauses++;
+      return new Promise<void>((r) => setImmediate(r));
+    };
+    let done = false;
+    let ranBefore: boolean | undefined;
+    setImmediate(() => (ranBefore = !done));
+    assert.equal(await engine.equivalentLists(a, b, domain, pause), false);
+    done = true;
+    assert.ok(pauses > 0, 'paused before the pairs it decided');
+    assert.equal(ranBefore, true, 'a task queued before the comparison ran before it ended');
+    assert.equal(engine.stats().z3Calls, 0);
+    for (const x of lists)
+      for (const y of lists) assert.equal(await engine.equivalentLists(x, y, domain, pause), (await reference.compareLists(x, y, domain)).equivalent);
+  } finally {
+    await engine.close();
+    await reference.close();
+  }
+});
+
 test('answer groups are those the full comparison forms (members and order), also from rows of another shape, after a restart and after a correction', async () => {
   const ws = new Workspace(':memory:');
   let engine = await Entailer.create();
