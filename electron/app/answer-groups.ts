@@ -167,8 +167,8 @@ async function compare(
   q: ReturnType<AppContext['exam']>['questions'][number],
   run: GroupRun,
 ): Promise<Grouping> {
-  // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
-  engine.warm?.();
+  // Z3 starts while the lists are read, once one of them is new (review/groups.ts: after a
+  // restart, lists grouped before are look-ups and need no Z3; its workers stop when idle).
   const variables = q.variables.map((v) => v.name);
   // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
   // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
@@ -247,10 +247,6 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
       () => null,
     );
     if (!engine) return;
-    // Z3 starts now, while the rows are read and the lists bucketed (half a second at 22,500
-    // responses), not at the first comparison: a worker's start took 1.5 to 2 s on the loaded
-    // 2-core bench machine, and the first list that needed a proof waited for all of it.
-    engine.warm?.();
     for (const q of exam.questions) {
       // A turn between two pieces of work: a view asked meanwhile waits for none of them whole.
       await giveWay(ctx);

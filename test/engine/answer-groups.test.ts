@@ -269,3 +269,67 @@ test('lists decided several at once: the pairs of lists compared and the groups 
   assert.deepEqual([...asked].sort(), [...want].sort(), 'the same pairs of lists compared, each once');
   assert.ok(most > 1, 'lists were decided several at once');
 });
+
+test('Z3 is started for lists never grouped before, before their first comparison, and not for lists grouped before (after a restart), whose answers are kept', async () => {
+  const ws = new Workspace(':memory:');
+  const reference = await Entailer.create();
+  try {
+    const lists = LISTS.slice(0, 10);
+    /** An engine (the reference's answers) that logs its starts of Z3 and its comparisons, in order. */
+    const logged = () => {
+      const log: string[] = [];
+      return {
+        log,
+        engine: {
+          compareLists: reference.compareLists.bind(reference),
+          equivalentLists: (a: Parameters<typeof reference.equivalentLists>[0], b: typeof a, d: Parameters<typeof reference.equivalentLists>[2]) => {
+            log.push('compare');
+            return reference.equivalentLists(a, b, d);
+          },
+          warm: () => log.push('warm'),
+        },
+      };
+    };
+    const first = logged();
+    const groups = shape(
+      await answerGroupsOf(
+        first.engine,
+        q,
+        lists.map((l, id) => ({ id, l })),
+        (r) => r.l,
+        ws,
+      ),
+    );
+    assert.equal(first.log[0], 'warm', 'started before the first comparison');
+    assert.equal(first.log.filter((x) => x === 'warm').length, 1);
+    assert.ok(first.log.includes('compare'));
+    // A restart: a new engine on the same workspace, the same lists.
+    const restart = logged();
+    assert.deepEqual(
+      shape(
+        await answerGroupsOf(
+          restart.engine,
+          q,
+          lists.map((l, id) => ({ id, l })),
+          (r) => r.l,
+          ws,
+        ),
+      ),
+      groups,
+    );
+    assert.ok(!restart.log.includes('warm'), 'no Z3 started for lists grouped before');
+    // One list with an equation never grouped before: started again.
+    const changed = logged();
+    await answerGroupsOf(
+      changed.engine,
+      q,
+      [...lists, ['Eq(v, 7*u + w)']].map((l, id) => ({ id, l })),
+      (r) => r.l,
+      ws,
+    );
+    assert.equal(changed.log[0], 'warm');
+  } finally {
+    await reference.close();
+    ws.close();
+  }
+});

@@ -365,6 +365,8 @@ export class Entailer implements EntailmentEngine {
       this.st.storeHits++;
       return stored.equivalent;
     }
+    // Not kept: its pairs may need Z3, so its worker starts now, while the steps before it run.
+    this.z3.warm();
     // Each equation, with the list that must cover it; those without an identical twin first (likeliest to fail).
     const tasks = [...a.map((x) => ({ x, ys: b })), ...b.map((x) => ({ x, ys: a }))]
       .map((t) => ({ ...t, twin: t.ys.some((y) => identicalEquations(y, t.x)) }))
