@@ -5,8 +5,9 @@
 //
 // The groups are the engine's (review/groups.ts `answerGroupsOf`), the same whoever asks: the
 // background work only asks earlier, at low priority (it gives a turn of the event loop once it
-// has worked 30 ms, checked before each comparison of two lists and every few hundred rows, and
-// waits while a comparison someone asked for runs), and never writes a mark. The engine is
+// has worked 30 ms, checked before each comparison of two lists, before each pair of equations
+// inside it and every few hundred rows, and waits while a comparison someone asked for runs), and
+// never writes a mark. The engine is
 // started as the exam's list is first asked for, so Z3 loads while the list is read. It
 // stops when a grade starts, when a scheme preview starts and when the app closes; what it
 // decided is kept (the engine's memo and the workspace's verdict store), so stopping loses
@@ -51,10 +52,14 @@ const turns = new WeakMap<AppContext, Promise<void>>();
 /**
  * How long the background works before it gives a turn of the event loop (giveWay): a request
  * arriving meanwhile (a list page, a keystroke) waits at most about this long, plus one step that
- * can't be cut (a comparison's part between two waits for Z3). A turn before every comparison of
- * two lists (a few ms each) let the background compare about one pair per request while requests
- * came back to back, so groups asked a second later still waited for most of the comparison
- * (2.4 s at 67,500 responses, load 3 to 5); much more than this and a keystroke waits visibly.
+ * can't be cut (one pair of equations screened or decided: a premise sampled, counterexamples
+ * checked exactly, up to about 70 ms in a CPU profile at 67,500 responses; it was a comparison's
+ * whole part between two waits for Z3, up to about 170 ms, before the engine paused inside a
+ * comparison, equivalentLists's `pause`). A turn before every comparison of two lists (a few ms
+ * each) let the background compare about one pair per request while requests came back to back,
+ * so groups asked a second later still waited for most of the comparison (2.4 s at 67,500
+ * responses, load 3 to 5); much more than this and a keystroke waits visibly (50 ms, with the
+ * pauses inside a comparison: no gain for the groups at load 5 to 6, slowest keystroke 198-458 ms).
  */
 const SLICE_MS = 30;
 
@@ -167,8 +172,8 @@ async function compare(
   q: ReturnType<AppContext['exam']>['questions'][number],
   run: GroupRun,
 ): Promise<Grouping> {
-  // Z3 starts while the lists are read and the cheap comparisons run (its workers stop when idle).
-  engine.warm?.();
+  // Z3 starts while the lists are read, once one of them is new (review/groups.ts: after a
+  // restart, lists grouped before are look-ups and need no Z3; its workers stop when idle).
   const variables = q.variables.map((v) => v.name);
   // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
   // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
@@ -247,10 +252,6 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
       () => null,
     );
     if (!engine) return;
-    // Z3 starts now, while the rows are read and the lists bucketed (half a second at 22,500
-    // responses), not at the first comparison: a worker's start took 1.5 to 2 s on the loaded
-    // 2-core bench machine, and the first list that needed a proof waited for all of it.
-    engine.warm?.();
     for (const q of exam.questions) {
       // A turn between two pieces of work: a view asked meanwhile waits for none of them whole.
       await giveWay(ctx);

@@ -47,6 +47,8 @@ type Watched = {
   /** The pairs of lists compared; the questions' comparisons begun (each sets the verdict store once). */
   pairs?: string[];
   runs?: number;
+  /** The comparisons given a pause (the background's turn of the event loop between pairs of equations). */
+  paused?: number;
 };
 const watched =
   (w: Watched) =>
@@ -58,12 +60,13 @@ const watched =
         w.runs = (w.runs ?? 0) + 1;
         e.setVerdictStore?.(store);
       },
-      equivalentLists: async (a, b, d) => {
+      equivalentLists: async (a, b, d, pause) => {
         w.calls++;
+        if (pause) w.paused = (w.paused ?? 0) + 1;
         (w.pairs ??= []).push(JSON.stringify([a, b]));
         w.entered?.();
         if (w.gate) await w.gate;
-        return e.equivalentLists!(a, b, d);
+        return e.equivalentLists!(a, b, d, pause);
       },
     };
   };
@@ -106,6 +109,7 @@ describe('answer groups prepared in the background', () => {
       assert.equal((await settle()).state, 'done');
       await service.groupsPrepared();
       assert.ok(w.calls > 0, 'the background work compared lists');
+      assert.equal(w.paused, w.calls, 'each of its comparisons gives way between pairs of equations');
       const before = w.calls;
       const listed = (await call('groups.list', { examId, questionId: 'q1' })).map((g) => ({ key: g.key, responseIds: g.responseIds }));
       assert.equal(w.calls, before, 'opening the groups compared no list again');
@@ -256,6 +260,7 @@ describe('answer groups prepared in the background', () => {
         'each pair of lists compared once: the ones the background was comparing were waited for, not compared again',
       );
       assert.ok(w.calls > w0.calls, 'the new list was compared');
+      assert.ok((w.paused ?? 0) < w.calls, 'the comparisons asked for give no turn between pairs: only the background does');
       const q = ((await call('exam.get', { examId })) as Exam).questions.find((x) => x.id === 'q1')!;
       const want = await answerGroups({ compareLists: reference.compareLists.bind(reference) }, q, service.ws.listResponses(examId, { questionId: 'q1' }));
       assert.deepEqual(

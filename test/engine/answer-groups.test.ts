@@ -118,6 +118,39 @@ test('equivalentLists answers as compareLists for every ordered pair of lists, a
   }
 });
 
+test('equivalentLists with a pause answers as without it, pausing before the pairs it decides: a task queued before a comparison runs before the comparison ends', async () => {
+  const domain = questionDomain(q);
+  const variables = q.variables.map((v) => v.name);
+  const lists = LISTS.map((l) => l.map((s) => parseEquationOrThrow(s, { variables })));
+  const engine = await Entailer.create();
+  const reference = await Entailer.create();
+  try {
+    // Lists refuted by the screen alone (no Z3, no other wait): without a pause the comparison is one piece of work.
+    const [a, b] = [
+      ['Eq(v, u + w)', 'Eq(t, 2*S/u)', 'Eq(w, 3*u)'],
+      ['Eq(v, 2*u)', 'Eq(t, 2*S/v)', 'Eq(w, 5*u)'],
+    ].map((l) => l.map((s) => parseEquationOrThrow(s, { variables })));
+    let pauses = 0;
+    const pause = () => {
+      pauses++;
+      return new Promise<void>((r) => setImmediate(r));
+    };
+    let done = false;
+    let ranBefore: boolean | undefined;
+    setImmediate(() => (ranBefore = !done));
+    assert.equal(await engine.equivalentLists(a, b, domain, pause), false);
+    done = true;
+    assert.ok(pauses > 0, 'paused before the pairs it decided');
+    assert.equal(ranBefore, true, 'a task queued before the comparison ran before it ended');
+    assert.equal(engine.stats().z3Calls, 0);
+    for (const x of lists)
+      for (const y of lists) assert.equal(await engine.equivalentLists(x, y, domain, pause), (await reference.compareLists(x, y, domain)).equivalent);
+  } finally {
+    await engine.close();
+    await reference.close();
+  }
+});
+
 test('answer groups are those the full comparison forms (members and order), also from rows of another shape, after a restart and after a correction', async () => {
   const ws = new Workspace(':memory:');
   let engine = await Entailer.create();
@@ -235,4 +268,68 @@ test('lists decided several at once: the pairs of lists compared and the groups 
   );
   assert.deepEqual([...asked].sort(), [...want].sort(), 'the same pairs of lists compared, each once');
   assert.ok(most > 1, 'lists were decided several at once');
+});
+
+test('Z3 is started for lists never grouped before, before their first comparison, and not for lists grouped before (after a restart), whose answers are kept', async () => {
+  const ws = new Workspace(':memory:');
+  const reference = await Entailer.create();
+  try {
+    const lists = LISTS.slice(0, 10);
+    /** An engine (the reference's answers) that logs its starts of Z3 and its comparisons, in order. */
+    const logged = () => {
+      const log: string[] = [];
+      return {
+        log,
+        engine: {
+          compareLists: reference.compareLists.bind(reference),
+          equivalentLists: (a: Parameters<typeof reference.equivalentLists>[0], b: typeof a, d: Parameters<typeof reference.equivalentLists>[2]) => {
+            log.push('compare');
+            return reference.equivalentLists(a, b, d);
+          },
+          warm: () => log.push('warm'),
+        },
+      };
+    };
+    const first = logged();
+    const groups = shape(
+      await answerGroupsOf(
+        first.engine,
+        q,
+        lists.map((l, id) => ({ id, l })),
+        (r) => r.l,
+        ws,
+      ),
+    );
+    assert.equal(first.log[0], 'warm', 'started before the first comparison');
+    assert.equal(first.log.filter((x) => x === 'warm').length, 1);
+    assert.ok(first.log.includes('compare'));
+    // A restart: a new engine on the same workspace, the same lists.
+    const restart = logged();
+    assert.deepEqual(
+      shape(
+        await answerGroupsOf(
+          restart.engine,
+          q,
+          lists.map((l, id) => ({ id, l })),
+          (r) => r.l,
+          ws,
+        ),
+      ),
+      groups,
+    );
+    assert.ok(!restart.log.includes('warm'), 'no Z3 started for lists grouped before');
+    // One list with an equation never grouped before: started again.
+    const changed = logged();
+    await answerGroupsOf(
+      changed.engine,
+      q,
+      [...lists, ['Eq(v, 7*u + w)']].map((l, id) => ({ id, l })),
+      (r) => r.l,
+      ws,
+    );
+    assert.equal(changed.log[0], 'warm');
+  } finally {
+    await reference.close();
+    ws.close();
+  }
 });

@@ -98,7 +98,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     entails: (p, c, d) => inner.entails(p, c, d),
     consistent: (e, d) => inner.consistent(e, d),
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
-    equivalentLists: (a, b, d) => (inner.equivalentLists ? inner.equivalentLists(a, b, d) : inner.compareLists(a, b, d).then((c) => c.equivalent)),
+    equivalentLists: (a, b, d, pause) =>
+      inner.equivalentLists ? inner.equivalentLists(a, b, d, pause) : inner.compareLists(a, b, d).then((c) => c.equivalent),
     stats: () => inner.stats(),
     warm: () => inner.warm?.(),
     setVerdictStore: (store) => inner.setVerdictStore?.(store),

@@ -15,7 +15,7 @@ export type AnswerGroup<R> = {
 };
 
 /** What grouping asks of the engine. */
-export type GroupEngine = Pick<EntailmentEngine, 'compareLists' | 'equivalentLists'>;
+export type GroupEngine = Pick<EntailmentEngine, 'compareLists' | 'equivalentLists' | 'warm'>;
 
 /** Bounds on the proof work: lists longer than this, or more groups than this, are compared by their canonical text only. */
 const MAX_LIST = 12;
@@ -70,9 +70,12 @@ function canonicalKeyOf(source: string, variables: readonly string[]): string | 
 const decided = new WeakMap<object, Map<string, boolean>>();
 const MAX_DECIDED = 200_000;
 
-/** The engine's list equivalence: only the pairs the answer needs where the engine can (equivalentLists), else compareLists's. */
-const equivalent = async (engine: GroupEngine, a: Equation[], b: Equation[], domain: Domain): Promise<boolean> =>
-  engine.equivalentLists ? engine.equivalentLists(a, b, domain) : (await engine.compareLists(a, b, domain)).equivalent;
+/**
+ * The engine's list equivalence: only the pairs the answer needs where the engine can
+ * (equivalentLists, pausing before each pair where `pause` is given), else compareLists's.
+ */
+const equivalent = async (engine: GroupEngine, a: Equation[], b: Equation[], domain: Domain, pause?: () => Promise<void>): Promise<boolean> =>
+  engine.equivalentLists ? engine.equivalentLists(a, b, domain, pause) : (await engine.compareLists(a, b, domain)).equivalent;
 
 /**
  * Comparisons of two lists in progress, per engine: a second run that needs the same pair (the
@@ -127,16 +130,26 @@ async function sameLists(
  * so a turn passing while it is unsettled means it waits. Run all at once instead, the lists
  * decided together would interleave their steps and screen the same pairs of equations side by
  * side (the engine keeps a pair's screen only once it is done), which made a question slower.
+ * The turns a comparison gives on purpose (`pause`, the background's turn once its slice of time
+ * is spent, `turnIfDue`) are no such wait: the next comparison does not start during them.
  */
-function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+function oneAtATime(turnIfDue?: () => Promise<void>): <T>(work: (pause?: () => Promise<void>) => Promise<T>) => Promise<T> {
   let free: Promise<void> = Promise.resolve();
-  return <T>(work: () => Promise<T>): Promise<T> => {
+  return <T>(work: (pause?: () => Promise<void>) => Promise<T>): Promise<T> => {
     const turn = free;
     let release!: () => void;
     free = new Promise<void>((r) => (release = r));
     return turn.then(() => {
-      const waiting = setImmediate(release);
-      const p = work();
+      let waiting = setImmediate(release);
+      const pause = turnIfDue
+        ? async () => {
+            clearImmediate(waiting);
+            await turnIfDue();
+            clearImmediate(waiting);
+            waiting = setImmediate(release);
+          }
+        : undefined;
+      const p = work(pause);
       void p
         .then(
           () => {},
@@ -161,8 +174,9 @@ export type GroupRun = {
   signal?: AbortSignal;
   between?: () => Promise<void>;
   /**
-   * Awaited as a comparison of two lists starts: a turn of the event loop once the run's slice of
-   * time is spent, and never a wait for anything else (another run may be waiting for this comparison).
+   * Awaited as a comparison of two lists starts, and by the engine before each pair of equations
+   * the comparison decides: a turn of the event loop once the run's slice of time is spent, and
+   * never a wait for anything else (another run may be waiting for this comparison).
    */
   turnIfDue?: () => Promise<void>;
 };
@@ -202,13 +216,15 @@ export async function answerGroupsOf<R>(
   const stopped = () => {
     if (run.signal?.aborted) throw new GroupsStopped();
   };
-  const lane = oneAtATime();
+  const lane = oneAtATime(run.turnIfDue);
   // A comparison's turn in the lane starts with the run's check of its time (lists that need no
-  // Z3 run back to back in one lane, so without it they ran as one long piece of work).
+  // Z3 run back to back in one lane, so without it they ran as one long piece of work), and the
+  // engine checks it again before each pair of equations the comparison decides (a comparison of
+  // two long lists screened dozens of pairs, up to about 170 ms, in one piece).
   const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> =>
-    lane(async () => {
-      await run.turnIfDue?.();
-      return equivalent(engine, a, b, domain);
+    lane(async (pause) => {
+      await pause?.();
+      return equivalent(engine, a, b, domain, pause);
     });
   const before = async (): Promise<void> => {
     await run.between?.();
@@ -225,6 +241,21 @@ export async function answerGroupsOf<R>(
       parsedKeys.set(k, eqs);
     }
     return eqs;
+  };
+  // The canonical keys kept from an earlier grouping of these lists (see keyOf below).
+  const space = `${KEPT_KEYS_VERSION}\u0000${variables.join(',')}`;
+  const kept = keyStore?.canonicalKeys(space) ?? new Map<string, string | null>();
+  // Z3 is started (engine.warm) as soon as a list holds an equation never grouped before, while
+  // the rest of the rows are read: its worker's start (1.5 to 2 s on a loaded 2-core machine) is
+  // then over before the first proof. Lists grouped before (after a restart) were compared
+  // before, and their answers are kept: starting it then only took CPU from the look-ups (the
+  // groups of a question after a restart took 0.37 to 0.65 s with it, 0.20 to 0.27 s without).
+  // A pair whose answer is not kept starts it when the engine meets it (equivalentLists).
+  let warmed = false;
+  const warmIfNew = (sources: readonly string[]): void => {
+    if (warmed || sources.every((s) => kept.has(s))) return;
+    warmed = true;
+    engine.warm?.();
   };
   // Same canonical list first; then lists written differently but made of the same equations
   // (moved to one side, both sides scaled, sides swapped: decide/entail/canonical.ts), without a proof.
@@ -246,14 +277,13 @@ export async function answerGroupsOf<R>(
     else {
       buckets.set(key, [r]);
       sourcesOf.set(key, sources);
+      warmIfNew(sources);
     }
   }
   const bySize = (m: Map<string, R[]>) => [...m.keys()].sort((a, b) => m.get(b)!.length - m.get(a)!.length);
   // Each equation's canonical form once (lists written at random repeat their equations far
   // more than whole lists repeat): parsing every list's equations was most of a large question's
   // cost, and after a restart still was (about 4,000 sources for 22,000 lists), so the keys are kept.
-  const space = `${KEPT_KEYS_VERSION}\u0000${variables.join(',')}`;
-  const kept = keyStore?.canonicalKeys(space) ?? new Map<string, string | null>();
   const added: [string, string | null][] = [];
   const keyOf = (src: string): string | null => {
     let key = kept.get(src);

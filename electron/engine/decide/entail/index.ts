@@ -353,8 +353,11 @@ export class Entailer implements EntailmentEngine {
    * so the answer is compareLists's. An answer resting only on final verdicts (see keepable: no
    * unknown, no sampling agreement that could become a proof) is kept in the verdict store, so
    * after a restart the two lists cost one look-up; any other is decided again, as its pairs are.
+   * `pause` (the caller's) is awaited before each pair is screened or decided: the pairs' own work
+   * runs without a turn of the event loop (a premise sampled, counterexamples checked exactly: up
+   * to about 100 ms each), and a comparison of two long lists screened dozens of them in one piece.
    */
-  async equivalentLists(a: Equation[], b: Equation[], domain: Domain): Promise<boolean> {
+  async equivalentLists(a: Equation[], b: Equation[], domain: Domain, pause?: () => Promise<void>): Promise<boolean> {
     if (a.length === 0 || b.length === 0) return a.length === b.length;
     const skey = `l\u0000${this.storeSpace}\u0000${domainKey(domain)}\u0000${JSON.stringify(a.map(equationToSympy))}\u0000${JSON.stringify(b.map(equationToSympy))}`;
     const stored = this.store?.get(skey) as { equivalent: boolean } | undefined;
@@ -362,6 +365,8 @@ export class Entailer implements EntailmentEngine {
       this.st.storeHits++;
       return stored.equivalent;
     }
+    // Not kept: its pairs may need Z3, so its worker starts now, while the steps before it run.
+    this.z3.warm();
     // Each equation, with the list that must cover it; those without an identical twin first (likeliest to fail).
     const tasks = [...a.map((x) => ({ x, ys: b })), ...b.map((x) => ({ x, ys: a }))]
       .map((t) => ({ ...t, twin: t.ys.some((y) => identicalEquations(y, t.x)) }))
@@ -373,6 +378,7 @@ export class Entailer implements EntailmentEngine {
       if (twin) continue;
       let refuted = 0;
       for (const y of byLikelyCover(x, ys)) {
+        await pause?.();
         const v = await this.screenPair(y, x, domain);
         if (v?.holds !== false) break;
         refuted++;
@@ -391,6 +397,7 @@ export class Entailer implements EntailmentEngine {
         const order = byLikelyCover(x, ys);
         // A cover found without Z3 (an algebraic proof, a verdict known) spares proving another pair with it.
         for (const y of this.pairwise ? [] : order) {
+          await pause?.();
           if (failedFinal) return;
           const v = await this.screenPair(y, x, domain);
           if (v?.holds === true) {
@@ -400,6 +407,7 @@ export class Entailer implements EntailmentEngine {
         }
         let finalHere = true;
         for (const y of order) {
+          await pause?.();
           if (failedFinal) return; // answered: not equivalent
           const v = await this.entails(y, x, domain);
           const final = this.pairwise || this.keepable(v, this.representative(y).eq, this.representative(x).eq);

@@ -51,8 +51,13 @@ export interface EntailmentEngine {
   consistent(eq: Equation, domain: Domain): Promise<Consistency>;
   /** The list equivalence of ../shared/data/README.md (each equation of either list entailed by one of the other; empty ≡ empty only). */
   compareLists(a: Equation[], b: Equation[], domain: Domain): Promise<ListComparison>;
-  /** compareLists(a, b, domain).equivalent, asking only the pairs the answer needs (and, where kept, the answer from the store). */
-  equivalentLists?(a: Equation[], b: Equation[], domain: Domain): Promise<boolean>;
+  /**
+   * compareLists(a, b, domain).equivalent, asking only the pairs the answer needs (and, where kept,
+   * the answer from the store). `pause`, where given, is awaited before each pair of equations the
+   * comparison decides (the caller's turn of the event loop: a comparison in the background gives
+   * way between two pairs, not only between two comparisons); it changes no answer.
+   */
+  equivalentLists?(a: Equation[], b: Equation[], domain: Domain, pause?: () => Promise<void>): Promise<boolean>;
   stats(): EntailerStats;
   /** Start the solver now (where it starts lazily), so decisions asked soon after don't wait for it. */
   warm?(): void;
