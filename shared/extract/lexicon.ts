@@ -443,6 +443,10 @@ export function lexiconFor(q: Question): Lexicon {
     let tie = false;
     for (const d of cands) {
       if (!content.every((w) => w === head || d.words.has(w) || promptWords.has(w) || MODIFIERS.has(w))) continue;
+      // A variable described as one particular quantity ("reaction time") is not named by a label
+      // that qualifies the kind with a word of the prompt its description lacks ("time to stop"):
+      // that is another time. A generic description ("a journey time") takes the prompt's words.
+      if (describesOne(d.name) && content.some((w) => w !== head && !d.words.has(w) && !MODIFIERS.has(w))) continue;
       if (qualifiedAway(content, d)) continue;
       const score = content.filter((w) => d.words.has(w)).length;
       if (score > bestScore) {

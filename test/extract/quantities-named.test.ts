@@ -330,3 +330,21 @@ test('the letter of the question\'s own subscripted variables ("N" beside N_1, N
   assert.equal(r.status, 'partial');
   assert.deepEqual(r.eqs, ['Eq(N_1 - N_2, 2*m*a)']);
 });
+
+test('a label qualifying a kind with a word of the prompt names no variable described as one particular quantity ("time to stop" is not the "reaction time")', () => {
+  const BRAKE = Q(
+    [
+      ['t_r', 'reaction time'],
+      ['u', 'speed before braking'],
+      ['b', 'braking deceleration'],
+      ['s', 'stopping distance'],
+    ],
+    's',
+    'A driver sees a hazard, reacts after a time, then brakes to stop. Find the stopping distance s.',
+  );
+  const r = read('time to stop = u/b\ns = u t_r + u²/(2b)', BRAKE);
+  assert.notEqual(r.status, 'read');
+  assert.ok(!r.eqs.includes('Eq(t_r, u/b)'), r.eqs.join(' '));
+  // The variable's own words still name it; a generic description takes the prompt's words.
+  assert.deepEqual(read('reaction time = 0.7 s', BRAKE).eqs, ['Eq(t_r, 0.7)']);
+});
