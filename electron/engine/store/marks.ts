@@ -271,10 +271,6 @@ export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]):
       ).map((r) => [Number(r.response_id), `${Number(r.extraction_id)}\u0000${String(r.marked_at)}`]),
     );
     const updResult = st.sql('UPDATE mark_results SET total = ?, available = ?, status = ?, marked_at = ? WHERE response_id = ?');
-    const upd = st.sql(
-      'UPDATE marks SET available = @available, awarded = @awarded, outcome = @outcome, match = @match, evidence = @evidence, note = @note WHERE response_id = @responseId AND item_id = @itemId ' +
-        'AND NOT (available IS @available AND awarded IS @awarded AND outcome IS @outcome AND match IS @match AND evidence IS @evidence AND note IS @note)',
-    );
     const stale: number[] = [];
     const at = now();
     for (const b of batch) {
@@ -288,7 +284,7 @@ export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]):
         continue;
       }
       updResult.run(b.total, b.available, b.status, at, b.responseId);
-      for (const { mark } of b.items) upd.run({ ...itemRow(mark), responseId: b.responseId, itemId: mark.itemId });
+      for (const { position, mark } of b.items) updateItemRow(st, b.responseId, old.items[position], mark);
       // As saveMarksBatch's audit: the total, status, each item's mark and the inconsistent equations, before and after.
       const awarded = new Map(b.items.map(({ mark }) => [mark.itemId, mark.awarded]));
       const inconsistent = parse<ResponseMarks['inconsistent']>(old.inconsistent).map((i) => i.student);
@@ -304,6 +300,31 @@ export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]):
       );
     }
     return stale;
+  });
+}
+
+/** The columns of an item's row that a new mark may change. */
+const ITEM_COLUMNS = ['available', 'awarded', 'outcome', 'match', 'evidence', 'note'] as const;
+
+/**
+ * Write `mark` over an item row still as `was` (saveItemMarks has checked it is): only the
+ * columns that differ (an accepted form added changes the evidence alone; setting the others to
+ * themselves rewrote their index, marks_outcome, for each row: a third of a re-grade's writes),
+ * nothing when none does, so the row ends as the full update would leave it. Where the stored
+ * evidence was not read (null), every column is written unless all are as they were.
+ */
+function updateItemRow(st: Statements, responseId: number, was: StoredItemMarks['items'][number], mark: ItemMark): void {
+  const w = itemRow(mark);
+  const stored: Record<(typeof ITEM_COLUMNS)[number], unknown> = was;
+  const differ = (c: (typeof ITEM_COLUMNS)[number]): boolean =>
+    c === 'available' ? Number(stored.available) !== w.available : c === 'awarded' ? (stored.awarded === null ? null : Number(stored.awarded)) !== w.awarded : (stored[c] ?? null) !== w[c];
+  const set = was.evidence === null ? [...ITEM_COLUMNS] : ITEM_COLUMNS.filter(differ);
+  if (set.length === 0) return;
+  const guard = was.evidence === null ? ` AND NOT (${ITEM_COLUMNS.map((c) => `${c} IS @${c}`).join(' AND ')})` : '';
+  st.sql(`UPDATE marks SET ${set.map((c) => `${c} = @${c}`).join(', ')} WHERE response_id = @responseId AND item_id = @itemId${guard}`).run({
+    ...Object.fromEntries((was.evidence === null ? ITEM_COLUMNS : set).map((c) => [c, w[c]])),
+    responseId,
+    itemId: mark.itemId,
   });
 }
 
