@@ -204,9 +204,14 @@ export type ItemMarksWrite = {
 
 /** These responses' stored marks with the evidence of items `itemIds` only (most of the rows' size is the others'): two queries. */
 export function storedItemMarks(st: Statements, responseIds: readonly number[], itemIds: readonly string[]): Map<number, StoredItemMarks> {
+  const ids = json(responseIds);
   const out = new Map<number, StoredItemMarks>();
-  for (const [id, { result: m, items }] of storedRows(st, json(responseIds), { evidence: itemIds }))
-    out.set(id, {
+  for (const m of st
+    .sql(
+      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions, marked_at FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
+    )
+    .all(ids) as Row[])
+    out.set(Number(m.response_id), {
       extractionId: Number(m.extraction_id),
       markedAt: String(m.marked_at),
       total: Number(m.total),
@@ -214,15 +219,22 @@ export function storedItemMarks(st: Statements, responseIds: readonly number[], 
       status: String(m.status),
       inconsistent: String(m.inconsistent),
       dimensions: m.dimensions === null || m.dimensions === undefined ? null : String(m.dimensions),
-      items: items.map((r) => ({
-        itemId: String(r.item_id),
-        available: Number(r.available),
-        awarded: r.awarded === null ? null : Number(r.awarded),
-        outcome: r.outcome as ItemMark['outcome'],
-        match: r.match as ItemMark['match'],
-        evidence: r.evidence === null ? null : String(r.evidence),
-        note: r.note === null ? null : String(r.note),
-      })),
+      items: [],
+    });
+  // Rows as arrays, each made into its item at once (a question's 22,500 responses have 135,000 item rows).
+  for (const [rid, itemId, available, awarded, outcome, match, evidence, note] of st
+    .rawSql(
+      'SELECT response_id, item_id, available, awarded, outcome, match, iif(item_id IN (SELECT value FROM json_each(?)), evidence, NULL), note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position',
+    )
+    .all(json(itemIds), ids) as unknown[][])
+    out.get(Number(rid))?.items.push({
+      itemId: String(itemId),
+      available: Number(available),
+      awarded: awarded === null ? null : Number(awarded),
+      outcome: outcome as ItemMark['outcome'],
+      match: match as ItemMark['match'],
+      evidence: evidence === null ? null : String(evidence),
+      note: note === null ? null : String(note),
     });
   return out;
 }
