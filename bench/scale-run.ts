@@ -42,9 +42,13 @@ const file = { sha256: readThrough, readWhole: () => problems === 0 && read.sha2
 const ws = new Workspace(join(outDir, 'workspace.sqlite'));
 const sequential = method === 'sequential';
 const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequential ? { entailer: { canonical: false } } : {}) });
-const summary = await grade({ workspace: ws, exam, engine, input: { kind: 'given', rows, ...(sequential ? {} : { file }) }, ...(sequential ? { sequential: true } : {}) } as Parameters<
-  typeof grade
->[0]);
+const summary = await grade({
+  workspace: ws,
+  exam,
+  engine,
+  input: { kind: 'given', rows, ...(sequential ? {} : { file }) },
+  ...(sequential ? { sequential: true } : {}),
+} as Parameters<typeof grade>[0]);
 // As `equimark grade` does (its marks.csv and equations.csv): written only when the workspace
 // changed since they were (export-stamp.ts), a page of responses at a time.
 writeClassExports(ws, exam.exam, outDir, ['marks.csv', 'equations.csv']);

@@ -58,8 +58,5 @@ export function unchangedGivenImport(ws: Workspace, exam: LoadedExam, sha256: st
  */
 export function stampGivenImport(ws: Workspace, exam: LoadedExam, file: GivenFile, rows: number): void {
   const id = exam.exam.id;
-  ws.putGivenStamp(
-    id,
-    file.readWhole() ? { sha256: file.sha256, questions: questionsOf(exam), readings: ws.readingsFingerprint(id), rows } : undefined,
-  );
+  ws.putGivenStamp(id, file.readWhole() ? { sha256: file.sha256, questions: questionsOf(exam), readings: ws.readingsFingerprint(id), rows } : undefined);
 }

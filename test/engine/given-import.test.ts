@@ -85,7 +85,10 @@ function outputs(ws: Workspace, exam: LoadedExam): Record<string, unknown> {
     const out: Record<string, unknown> = Object.fromEntries(CLASS_EXPORTS.map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
     for (const r of ws.listResponses('gi')) {
       const m = ws.getMarks(r.id);
-      out[`${r.studentId}/${r.questionId}`] = { reading: ws.getExtraction(r.id)?.equations, marks: m && { ...m, markedAt: undefined, extractionId: undefined } };
+      out[`${r.studentId}/${r.questionId}`] = {
+        reading: ws.getExtraction(r.id)?.equations,
+        marks: m && { ...m, markedAt: undefined, extractionId: undefined },
+      };
     }
     return out;
   } finally {

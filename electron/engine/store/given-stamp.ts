@@ -50,6 +50,7 @@ export function givenStamp(st: Statements, examId: string): GivenStamp | undefin
 
 /** Keep `stamp` for the exam (replacing any), or drop it (undefined). */
 export function putGivenStamp(st: Statements, examId: string, stamp: GivenStamp | undefined): void {
-  if (stamp) st.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(keyOf(examId), JSON.stringify(stamp));
+  if (stamp)
+    st.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(keyOf(examId), JSON.stringify(stamp));
   else st.sql('DELETE FROM meta WHERE key = ?').run(keyOf(examId));
 }

@@ -329,7 +329,11 @@ function updateItemRow(st: Statements, responseId: number, was: StoredItemMarks[
   const w = itemRow(mark);
   const stored: Record<(typeof ITEM_COLUMNS)[number], unknown> = was;
   const differ = (c: (typeof ITEM_COLUMNS)[number]): boolean =>
-    c === 'available' ? Number(stored.available) !== w.available : c === 'awarded' ? (stored.awarded === null ? null : Number(stored.awarded)) !== w.awarded : (stored[c] ?? null) !== w[c];
+    c === 'available'
+      ? Number(stored.available) !== w.available
+      : c === 'awarded'
+        ? (stored.awarded === null ? null : Number(stored.awarded)) !== w.awarded
+        : (stored[c] ?? null) !== w[c];
   const set = was.evidence === null ? [...ITEM_COLUMNS] : ITEM_COLUMNS.filter(differ);
   if (set.length === 0) return;
   const guard = was.evidence === null ? ` AND NOT (${ITEM_COLUMNS.map((c) => `${c} IS @${c}`).join(' AND ')})` : '';
