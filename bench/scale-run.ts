@@ -10,7 +10,7 @@ import { createEngine } from '../electron/engine/decide/engine-factory.ts';
 import { grade } from '../electron/engine/grade.ts';
 import { loadExamFile } from '../electron/engine/io/exam.ts';
 import { readEquationsCsvPieces } from '../electron/engine/io/csv/equations.ts';
-import { keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../electron/engine/io/read-through.ts';
+import { hashedAsRead, keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../electron/engine/io/read-through.ts';
 import { fileBytes } from '../electron/engine/io/csv/csv-pieces.ts';
 import { writeClassExports } from '../electron/engine/io/class-exports.ts';
 import { Workspace } from '../electron/engine/store/workspace.ts';
@@ -28,15 +28,27 @@ const exam = loadExamFile(examPath);
 const known = knownReadThrough(outDir);
 const readThrough = await readThroughUnlessKnown(() => fileBytes(rowsPath), known, rowsPath);
 if (readThrough !== known) keepReadThrough(outDir, readThrough);
+// Hashed as read, its problems counted: a file imported whole before into the same readings is
+// not read again (engine/given-import.ts).
+const read = hashedAsRead(fileBytes(rowsPath));
+let problems = 0;
 const rows = (async function* () {
-  for await (const p of readEquationsCsvPieces(fileBytes(rowsPath), (q) => exam.questions.get(q)?.variables, rowsPath)) yield p.rows;
+  for await (const p of readEquationsCsvPieces(read.bytes, (q) => exam.questions.get(q)?.variables, rowsPath)) {
+    problems += p.problems.length;
+    yield p.rows;
+  }
 })();
+const file = { sha256: readThrough, readWhole: () => problems === 0 && read.sha256() === readThrough };
 const ws = new Workspace(join(outDir, 'workspace.sqlite'));
 const sequential = method === 'sequential';
 const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequential ? { entailer: { canonical: false } } : {}) });
-const summary = await grade({ workspace: ws, exam, engine, input: { kind: 'given', rows }, ...(sequential ? { sequential: true } : {}) } as Parameters<
-  typeof grade
->[0]);
+const summary = await grade({
+  workspace: ws,
+  exam,
+  engine,
+  input: { kind: 'given', rows, ...(sequential ? {} : { file }) },
+  ...(sequential ? { sequential: true } : {}),
+} as Parameters<typeof grade>[0]);
 // As `equimark grade` does (its marks.csv and equations.csv): written only when the workspace
 // changed since they were (export-stamp.ts), a page of responses at a time.
 writeClassExports(ws, exam.exam, outDir, ['marks.csv', 'equations.csv']);

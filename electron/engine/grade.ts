@@ -38,6 +38,7 @@ import { ServerRefusal } from './read/model/batch.ts';
 import { RecentRate } from './progress-rate.ts';
 import { changedItems, readsAgain, remarkedBy } from './store/exams.ts';
 import { itemRowIs, type ItemMarksWrite } from './store/marks.ts';
+import { stampGivenImport, unchangedGivenImport, type GivenFile } from './given-import.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -51,7 +52,16 @@ export type GradeInput =
    * keeps what the pieces before it stored (the CLI reads the file's records through first, so a
    * malformed file fails before anything is stored: checkEquationsCsvRecords).
    */
-  | { kind: 'given'; rows: readonly EquationsRow[] | AsyncIterable<readonly EquationsRow[]> }
+  | {
+      kind: 'given';
+      rows: readonly EquationsRow[] | AsyncIterable<readonly EquationsRow[]>;
+      /**
+       * The file the rows are read from (the command line's equations CSV): the same bytes
+       * imported whole before, into the readings as they are now, are not read again
+       * (given-import.ts); `rows` is then never iterated.
+       */
+      file?: GivenFile;
+    }
   /** Nothing new: finish what the workspace holds. */
   | { kind: 'none' };
 
@@ -686,18 +696,25 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   let imported: GradeSummary['imported'] = { inserted: 0, updated: 0, unchanged: 0 };
   if (input.kind === 'responses') imported = ws.importResponses(examId, input.rows);
   else if (input.kind === 'given') {
-    const sum = { inserted: 0, updated: 0, unchanged: 0, kept: 0, setAside: 0 };
+    // The file imported whole last time, into these very readings: every row would be unchanged.
+    const unchanged = input.file ? unchangedGivenImport(ws, exam, input.file.sha256) : undefined;
+    const sum = { inserted: 0, updated: 0, unchanged: unchanged ?? 0, kept: 0, setAside: 0 };
     imported = sum;
-    const importRows = (rows: readonly EquationsRow[]): void => {
-      const known = rows.filter((r) => exam.questions.has(r.questionId));
-      const n = ws.importGiven(
-        examId,
-        known.map((r) => ({ studentId: r.studentId, questionId: r.questionId, extraction: givenExtraction(r) })),
-      );
-      for (const k of ['inserted', 'updated', 'unchanged', 'kept', 'setAside'] as const) sum[k] += n[k];
-    };
-    if (Symbol.asyncIterator in input.rows) for await (const piece of input.rows) importRows(piece);
-    else importRows(input.rows);
+    if (unchanged === undefined) {
+      let rowsImported = 0;
+      const importRows = (rows: readonly EquationsRow[]): void => {
+        const known = rows.filter((r) => exam.questions.has(r.questionId));
+        const n = ws.importGiven(
+          examId,
+          known.map((r) => ({ studentId: r.studentId, questionId: r.questionId, extraction: givenExtraction(r) })),
+        );
+        rowsImported += known.length;
+        for (const k of ['inserted', 'updated', 'unchanged', 'kept', 'setAside'] as const) sum[k] += n[k];
+      };
+      if (Symbol.asyncIterator in input.rows) for await (const piece of input.rows) importRows(piece);
+      else importRows(input.rows);
+      if (input.file) stampGivenImport(ws, exam, input.file, rowsImported);
+    }
   }
   onProgress?.({ phase: 'import', done: 1, total: 1 });
   const reread = opts.rereadOthers ? ws.dropReadingsNotBy(examId, technique.extractor.name) : undefined;

@@ -93,12 +93,13 @@ test('an export that fails part-way leaves the files that were there and no temp
     });
     writeClassExports(ws, exam.exam, dir);
     const marks = readFileSync(join(dir, 'marks.csv'), 'utf8');
-    ws.setOverride(ws.findResponse('ex', 'S3', 'q1')!, 'a', 1, 'seen on the paper');
-    // The second page's read fails (the workspace closed under it).
+    // A change that moves a row (S3's q1.a was 1), so the files must be written again.
+    ws.setOverride(ws.findResponse('ex', 'S3', 'q1')!, 'a', 0, 'seen on the paper');
+    // The second page's read fails (the workspace closed under it); the read of the changed rows before it does not count.
     const list = ws.listResponses.bind(ws);
     let pages = 0;
     ws.listResponses = ((...a: Parameters<typeof list>) => {
-      if (++pages === 2) throw new Error('the workspace went away');
+      if (a[1]?.limit !== undefined && ++pages === 2) throw new Error('the workspace went away');
       return list(...a);
     }) as typeof ws.listResponses;
     assert.throws(() => writeClassExports(ws, exam.exam, dir, undefined, { pageSize: 3 }), /went away/);
@@ -109,6 +110,62 @@ test('an export that fails part-way leaves the files that were there and no temp
       'no temporary file left',
     );
     assert.ok(existsSync(join(dir, STAMP_FILE)));
+  } finally {
+    ws.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The three files as a full write into a new folder gives them now. */
+function fresh(ws: Workspace, e: typeof exam.exam): Record<string, string> {
+  const d = mkdtempSync(join(tmpdir(), 'eqm-exports-fresh-'));
+  try {
+    writeClassExports(ws, e, d);
+    return Object.fromEntries(['marks.csv', 'equations.csv', 'gradebook.csv'].map((n) => [n, readFileSync(join(d, n), 'utf8')]));
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+}
+
+const filesIn = (dir: string): Record<string, string> =>
+  Object.fromEntries(['marks.csv', 'equations.csv', 'gradebook.csv'].map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+
+test("after a change, files whose rows it doesn't move are left as they are; any change a row or the gradebook shows writes them, byte for byte a full write", async () => {
+  const ws = new Workspace(':memory:');
+  const dir = mkdtempSync(join(tmpdir(), 'eqm-exports-'));
+  const given = (text: string, e = exam) => ({ kind: 'given' as const, rows: parseEquationsCsv(text, (q) => e.questions.get(q)?.variables).rows });
+  try {
+    await grade({ workspace: ws, exam, engine: new FakeEngine(), input: given(csv) });
+    writeClassExports(ws, exam.exam, dir, undefined, { pageSize: 3 });
+    const step = (what: string, e: typeof exam.exam, written: boolean): void => {
+      assert.deepEqual(writeClassExports(ws, e, dir, undefined, { pageSize: 3 }), { written }, `${what}: ${written ? 'written' : 'left as they are'}`);
+      assert.deepEqual(filesIn(dir), fresh(ws, e), `${what}: the files are those of a full write`);
+      assert.deepEqual(writeClassExports(ws, e, dir), { written: false }, `${what}: then up to date`);
+    };
+    // An override giving the automatic mark (S3's q1.a is 1): stored, and no row moves.
+    ws.setOverride(ws.findResponse('ex', 'S3', 'q1')!, 'a', 1, 'seen on the paper');
+    step('an override equal to the automatic mark', exam.exam, false);
+    // A scheme change that adds an accepted form no list has (evidence aside, no mark moves).
+    const more = structuredClone(exam.exam);
+    more.questions[0].scheme[0].accept.push('Eq(x, 7)');
+    const v = validateExam;
+    await grade({ workspace: ws, exam: v(more), engine: new FakeEngine(), input: { kind: 'none' } });
+    step('an accepted form added that moves no mark', more, false);
+    // One that moves marks: S0's x = 3 now earns q1.a.
+    const moves = structuredClone(more);
+    moves.questions[0].scheme[0].accept.push('Eq(x, 3)');
+    await grade({ workspace: ws, exam: v(moves), engine: new FakeEngine(), input: { kind: 'none' } });
+    step('an accepted form added that moves marks', moves, true);
+    // A change the rows see with no response changed: the exam's title (the gradebook's heading), an item made manual.
+    step("the exam's title", { ...moves, title: 'Another title' }, true);
+    const manual = structuredClone(moves);
+    manual.questions[1].scheme[0] = { ...manual.questions[1].scheme[0], manual: true };
+    step('an item made manual (the exam not stored)', manual, true);
+    // An override that moves a total; a response added (its list imported); a response's list corrected.
+    ws.setOverride(ws.findResponse('ex', 'S2', 'q1')!, 'a', 1, 'seen on the paper');
+    step('an override that moves a mark', moves, true);
+    await grade({ workspace: ws, exam: v(moves), engine: new FakeEngine(), input: given(`${csv}S9,q1,"[""Eq(x, 3)""]"\n`, v(moves)) });
+    step('a response added', moves, true);
   } finally {
     ws.close();
     rmSync(dir, { recursive: true, force: true });

@@ -5,10 +5,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { loadExamFile, type LoadedExam } from '../../engine/io/exam.ts';
 import { parseResponsesCsv } from '../../engine/io/csv/responses.ts';
 import { readEquationsCsvPieces, type EquationsRow } from '../../engine/io/csv/equations.ts';
-import { keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../../engine/io/read-through.ts';
+import { hashedAsRead, keepReadThrough, knownReadThrough, readThroughUnlessKnown } from '../../engine/io/read-through.ts';
 import { CsvFileError } from '../../engine/io/csv/read.ts';
 import { writeClassExports } from '../../engine/io/class-exports.ts';
 import { grade, type GradeInput, type GradeSummary } from '../../engine/grade.ts';
+import type { GivenFile } from '../../engine/given-import.ts';
 import { TECHNIQUE_NAMES } from '../../../shared/techniques.ts';
 import { Workspace } from '../../engine/store/workspace.ts';
 import { parseArgs, UsageError } from '../args.ts';
@@ -47,7 +48,7 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
     input = { kind: 'responses', rows: parseResponsesCsv(readInput(opts.responses, 'responses CSV'), qids, opts.responses) };
   } else {
     const given = await givenPieces(opts.equations, exam, io, outDir);
-    input = { kind: 'given', rows: given.rows };
+    input = { kind: 'given', rows: given.rows, file: given.file };
     readThrough = given.readThrough;
   }
   // Given equation lists need no reader: no model is looked for.
@@ -169,23 +170,28 @@ function refuseDroppedQuestions(ws: Workspace, exam: LoadedExam, examPath: strin
  * kept), so a file malformed anywhere (a late line as much as its header) changes nothing: its
  * lists would replace earlier ones and move marks in a run that then fails. That read is skipped
  * for the bytes last read through without error into `outDir` (io/read-through.ts);
- * `readThrough`: the SHA-256 of bytes read through now, to keep there.
+ * `readThrough`: the SHA-256 of bytes read through now, to keep there. `file`: what lets grade()
+ * skip reading the rows when the workspace already holds exactly this file's lists
+ * (engine/given-import.ts): the pieces are hashed as they are read, and their problems counted.
  */
 async function givenPieces(
   file: string,
   exam: LoadedExam,
   io: Io,
   outDir: string,
-): Promise<{ rows: AsyncIterable<EquationsRow[]>; readThrough: string | undefined }> {
+): Promise<{ rows: AsyncIterable<EquationsRow[]>; readThrough: string | undefined; file: GivenFile }> {
   const known = knownReadThrough(outDir);
   const sha = await readThroughUnlessKnown(() => inputBytes(file, 'equations CSV'), known, file);
-  const pieces = readEquationsCsvPieces(inputBytes(file, 'equations CSV'), (q) => exam.questions.get(q)?.variables, file);
+  const read = hashedAsRead(inputBytes(file, 'equations CSV'));
+  const pieces = readEquationsCsvPieces(read.bytes, (q) => exam.questions.get(q)?.variables, file);
+  let problems = 0;
   const print = (p: { rows: EquationsRow[]; problems: { line: number; message: string }[] }): EquationsRow[] => {
     for (const x of p.problems) io.err(`${file}, line ${x.line}: ${x.message}\n`);
+    problems += p.problems.length;
     return p.rows;
   };
   const rows = (async function* () {
     for await (const p of pieces) yield print(p);
   })();
-  return { rows, readThrough: sha === known ? undefined : sha };
+  return { rows, readThrough: sha === known ? undefined : sha, file: { sha256: sha, readWhole: () => problems === 0 && read.sha256() === sha } };
 }

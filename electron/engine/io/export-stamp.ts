@@ -88,3 +88,12 @@ export function streamExports(dir: string, stamp: string, names: readonly string
   }
   writeFileAtomic(join(dir, STAMP_FILE), `${JSON.stringify({ stamp, files: hashes }, null, 2)}\n`);
 }
+
+/**
+ * Stamp files already in `dir` anew (export-rows.ts found them to be what writing them now would
+ * write): the record keeps each file's hash as it was.
+ */
+export function restampExports(dir: string, stamp: string): void {
+  const rec = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as { files: Record<string, string> };
+  writeFileAtomic(join(dir, STAMP_FILE), `${JSON.stringify({ stamp, files: rec.files }, null, 2)}\n`);
+}

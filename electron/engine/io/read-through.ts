@@ -62,3 +62,20 @@ export async function readThroughUnlessKnown(open: () => ByteSource, known: stri
   );
   return h.digest('hex');
 }
+
+/**
+ * `source`'s bytes passed on as they are read, hashed: `sha256()` is their SHA-256 once the last
+ * was read, undefined before (so it names exactly the bytes a reader of `bytes` was given).
+ */
+export function hashedAsRead(source: ByteSource): { bytes: AsyncIterable<Uint8Array>; sha256: () => string | undefined } {
+  let digest: string | undefined;
+  const bytes = (async function* () {
+    const h = createHash('sha256');
+    for await (const chunk of source) {
+      h.update(chunk);
+      yield chunk;
+    }
+    digest = h.digest('hex');
+  })();
+  return { bytes, sha256: () => digest };
+}

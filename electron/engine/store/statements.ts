@@ -15,6 +15,8 @@ export class Statements {
   readonly #db: Database.Database;
   /** Prepared statements, by SQL text. */
   readonly #statements = new Map<string, Database.Statement>();
+  /** Prepared statements that give rows as arrays (rawSql), by SQL text. */
+  readonly #raw = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -30,6 +32,19 @@ export class Statements {
     return st;
   }
 
+  /**
+   * As `sql`, its rows given as arrays of the columns in order (no object per row: reading a
+   * class's item rows, most of the time went to making them). Kept apart from `sql`'s statements.
+   */
+  rawSql(sql: string): Database.Statement {
+    let st = this.#raw.get(sql);
+    if (!st) {
+      st = this.#db.prepare(sql).raw(true);
+      this.#raw.set(sql, st);
+    }
+    return st;
+  }
+
   /** Run `fn` as one transaction (a savepoint when already inside one); its result is returned. */
   transaction<T>(fn: () => T): T {
     return this.#db.transaction(fn)();
@@ -38,5 +53,6 @@ export class Statements {
   /** Forget every prepared statement (the workspace is closing). */
   clear(): void {
     this.#statements.clear();
+    this.#raw.clear();
   }
 }

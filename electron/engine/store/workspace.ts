@@ -26,6 +26,7 @@ import * as earlier from './earlier.ts';
 import * as regrades from './regrades.ts';
 import * as itemMarks from './item-marks.ts';
 import * as reviewChanges from './review-changes.ts';
+import * as givenStamps from './given-stamp.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -404,6 +405,21 @@ export class Workspace {
    */
   reviewChangesSince(since: number): { last: number; responseIds: number[] } {
     return reviewChanges.changesSince(this.#st, since);
+  }
+
+  /** The exam's responses and readings as a string that changes whenever any is added, replaced or removed (given-stamp.ts). */
+  readingsFingerprint(examId: string): string {
+    return givenStamps.readingsFingerprint(this.#st, examId);
+  }
+
+  /** The stamp of the last equations file imported whole into the exam, if any (given-stamp.ts). */
+  givenStamp(examId: string): givenStamps.GivenStamp | undefined {
+    return givenStamps.givenStamp(this.#st, examId);
+  }
+
+  /** Keep (or, with undefined, drop) the stamp of the last equations file imported whole into the exam. */
+  putGivenStamp(examId: string, stamp: givenStamps.GivenStamp | undefined): void {
+    givenStamps.putGivenStamp(this.#st, examId, stamp);
   }
 
   /** The number of the last change a review line rests on (see reviewChangesSince). */
