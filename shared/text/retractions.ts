@@ -77,6 +77,9 @@ export const CORRECTION = new RegExp(
     String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF])\s+no\s*[-–—]\s`,
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,
+    // "that can't be right, …", "I've got the ratio the wrong way up".
+    String.raw`\b(?:can'?t|cannot|can\s+not|couldn'?t)\s+be\s+right\b`,
+    String.raw`\bthe\s+wrong\s+way\s+(?:up|round|around)\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
     String.raw`(?:^|\n)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
     // "…, should be mg = mv²/R" after a comma; "that's missing a square" says what was typed is wrong.

@@ -260,3 +260,10 @@ test('"ignore that first attempt" takes back an attempt by its place, as "ignore
     ['Eq(t, 2*L/c)'],
   );
 });
+
+test('"that can\'t be right" and "the wrong way up" are corrections: the first equation is not kept with confidence', () => {
+  for (const text of ["t = c/L\nthat can't be right, the units are wrong\nt = 2L/c", 't = c/L, I had it the wrong way up, t = L/c']) {
+    const r = x(text);
+    assert.ok(!(r.status === 'read' && r.equations.some((e) => e.source === 'Eq(t, c/L)')), `${text}: ${r.status} ${r.equations.map((e) => e.source)}`);
+  }
+});
