@@ -170,11 +170,13 @@ const approachesNothing = (toks: Tok[], k: number): boolean => {
   return !next || !(next.kind === 'num' || isSymbolTok(next) || (next.kind === 'word' && /^(to|zero|infinity)$/i.test(next.text)) || next.text === '∞');
 };
 /** A limit after a condition word, read forwards ("v = u when w is small", "... for w -> 0"). */
+/** "… 0 = v₀² − 2aL → v₀ = √(2aL)": an arrow before an equation is "so", not "tends to". */
+const impliesEquation = (toks: Tok[], k: number): boolean => !!toks[k + 1] && isSymbolTok(toks[k + 1]) && toks[k + 2]?.kind === 'eq';
 const isLimit = (toks: Tok[], k: number): boolean => {
   const x = toks[k];
   return (
     x.kind === 'rel' ||
-    x.kind === 'arrow' ||
+    (x.kind === 'arrow' && !impliesEquation(toks, k)) ||
     (x.kind === 'word' && LIMIT_WORD.test(x.text) && !approachesNothing(toks, k)) ||
     (x.kind === 'num' && Number(x.text) === 0)
   );
@@ -184,7 +186,7 @@ const isLimitBack = (toks: Tok[], k: number): boolean => {
   const x = toks[k];
   return (
     (x.kind === 'rel' && ['>>', '<<', '~'].includes(x.text)) ||
-    (x.kind === 'arrow' && (x.text === '->' || x.text === '→')) ||
+    (x.kind === 'arrow' && (x.text === '->' || x.text === '→') && !impliesEquation(toks, k)) ||
     (x.kind === 'word' && (LIMIT_WORD.test(x.text) || /^(infinity|huge|tiny|vanish|vanishing|disappears)$/i.test(x.text)) && !approachesNothing(toks, k))
   );
 };

@@ -555,3 +555,12 @@ test('the letter after a number\'s degrees is the temperature scale ("0 °C"), n
   assert.notEqual(r.status, 'read');
   assert.deepEqual(read('T = 80°C so Q = mc(T − 20)', KETTLE).eqs, ['Eq(T, 80)', 'Eq(Q, m*c*(T - 20))']);
 });
+
+test('an arrow before an equation ("… = 0 → a = g sin β") means "so", not "tends to"; "as β → 0, a = 0" is still a limit', () => {
+  const r = read('for the slide 0 = mg sin β - ma → a = g sin β', RAMP);
+  assert.deepEqual(r.eqs, ['Eq(0, m*g*sin(beta) - m*a)', 'Eq(a, g*sin(beta))']);
+  assert.equal(r.status, 'read');
+  const limit = read('as β → 0, a = 0', RAMP);
+  assert.deepEqual(limit.eqs, []);
+  assert.match(limit.why, /holds only in a limiting case/);
+});
