@@ -13,7 +13,8 @@
 // Stages, one module each: attachments (../text/attachments.ts) and retractions (retract.ts) blanked,
 // Eq(...) forms read as they stand (sympy-forms.ts), normalisation (normalize.ts), definitions in
 // words (definitions.ts), tokens (tokens.ts, with the question's vocabulary from lexicon.ts), checks
-// on symbols across the response (symbol-checks.ts), maths runs (runs.ts), and each run read
+// on symbols across the response (symbol-checks.ts), maths runs (runs.ts; runs joined by a unit
+// inside the maths are left unread: unit-inside.ts), and each run read
 // (read-run.ts, with the words around it from surroundings.ts and equations emitted by emit.ts);
 // the shared state is context.ts. Where a side can be read more than one way (an unbracketed '√',
 // '/' or power: scope-choices.ts) every reading is kept as an alternative of its span, reading 0
