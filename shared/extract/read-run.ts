@@ -294,6 +294,16 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
   }
   if (t.some((x) => x.kind === 'rel')) {
     ctx.mathSeen = true;
+    // "T_f ≈ 10 °C": a quantity's value stated approximately, no limit: markers differ on
+    // recording it (a value found, or an estimate), so it is a doubt, never dropped unseen.
+    const approxValue =
+      t.length >= 3 &&
+      t[1].kind === 'rel' &&
+      t[1].text === '~' &&
+      isSymbol(t[0]) &&
+      t.slice(2).every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+    if (approxValue && !hasEq && t.slice(2).some((x) => x.kind === 'num'))
+      unread(ctx, t, `an approximate value of ${t[0].text}: whether it stands as the student's result is the marker's call`);
     if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');
     return true; // inequalities, limits, approximations are not recorded
   }

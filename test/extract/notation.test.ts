@@ -564,3 +564,11 @@ test('an arrow before an equation ("… = 0 → a = g sin β") means "so", not "
   assert.deepEqual(limit.eqs, []);
   assert.match(limit.why, /holds only in a limiting case/);
 });
+
+test('a quantity\'s value stated approximately ("a ≈ 4.9") is a doubt, never dropped unseen; an approximation between symbols is a limit, not recorded', () => {
+  const r = read('a = g sin β\na ≈ 4.9', RAMP);
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(r.eqs, ['Eq(a, g*sin(beta))']);
+  assert.match(r.why, /an approximate value of a/);
+  assert.equal(read('for small β, a ≈ g β', RAMP).status, 'read');
+});
