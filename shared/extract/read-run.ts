@@ -302,8 +302,9 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
       t[1].text === '~' &&
       isSymbol(t[0]) &&
       t.slice(2).every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
-    if (approxValue && !hasEq && t.slice(2).some((x) => x.kind === 'num'))
-      unread(ctx, t, `an approximate value of ${t[0].text}: whether it stands as the student's result is the marker's call`);
+    // (Not a limit: "t ≈ 0", or under a condition, "when F >> Ma, t ≈ 0".)
+    const limit = t.slice(2).every((x) => x.kind !== 'num' || Number(x.text) === 0) || limitingConditionBefore(toks, i0) !== null;
+    if (approxValue && !hasEq && !limit) unread(ctx, t, `an approximate value of ${t[0].text}: whether it stands as the student's result is the marker's call`);
     if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');
     return true; // inequalities, limits, approximations are not recorded
   }
