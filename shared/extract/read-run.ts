@@ -417,10 +417,9 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
       (k + 2 >= t.length || t[k + 2].kind === 'eq'),
   );
   if (range >= 0) return `'${t[range - 1].text}-${t[range + 1].text}' could be a range of values or a difference`;
-  // "v_0 : v = 2 : 1": a ratio, of which either side read alone ("v = 2") is not what was written.
-  // (A colon before the equation is a label's: "Step 2: T = …".)
-  // After an equation a colon often opens the next ("e = 1: v_2 = …"): a ratio is a number, then
-  // a colon and a number that ends the maths.
+  // "v_0 : v = 2 : 1": a ratio, of which one side read alone ("v = 2") is not what was written.
+  // Only a number, a colon and a number that ends the maths: a colon after an equation often opens
+  // the next ("e = 1: v_2 = …"), and one before it ends a label ("Step 2: T = …").
   const after = toks[i1 + 2];
   const endsThere = !after || !['eq', 'op', 'id', 'usym', 'num', 'lp'].includes(after.kind);
   if (isColon(toks[i1]) && toks[i1 + 1]?.kind === 'num' && endsThere && t.at(-1)?.kind === 'num' && t.at(-2)?.kind === 'eq')
