@@ -145,7 +145,7 @@ const stem = (w: string): string => {
 const words = (s: string): string[] => (s.match(/[A-Za-z]+(?:'[A-Za-z]*)?/g) ?? []).map(stem);
 
 /** Participles after a noun ("current drawn", "power dissipated", "work done"): not the head. */
-const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|kept|lost|spent|made|stored|supplied)$/;
+const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|kept|lost|spent|made|stored|supplied|heard|seen|felt)$/;
 
 /** Head noun: the last content word before the first preposition, participles after it skipped. */
 /** Words that start a noun phrase: after a leading phrase of circumstance, the label's own noun phrase starts at one. */
@@ -245,7 +245,9 @@ function headOf(all: string[]): { head: string | null; content: string[] } {
     if (k > 0) ws = ws.slice(k);
   }
   const content = ws.filter((w) => !STOP_LABEL.has(w));
-  const p = content.findIndex((w) => PREPOSITIONS.has(w));
+  // A clause word ends the noun phrase as a preposition does: the head of "force between the
+  // charges" is force, of "time since release" time (not charges, release).
+  const p = content.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
   const pre = p < 0 ? content : content.slice(0, p);
   let h = pre.length - 1;
   while (h > 0 && PARTICIPLE.test(pre[h])) h--;

@@ -26,6 +26,7 @@ import {
 } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
 import { APPROXIMATE, readStatedResult } from './result-words.ts';
+import { readRevisedSide } from './revised-side.ts';
 import { unitsTalk } from './units-talk.ts';
 import type { Tok } from './tokens.ts';
 import { note } from '../extraction.ts';
@@ -340,7 +341,9 @@ function readExpression(ctx: Ctx, run: Run): void {
   ctx.mathSeen = true;
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
   const before = toks[realStart - 1];
-  if (before?.kind === 'word' && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
+  // ("is given by u²/2g" states a value: "by" there is no operation.)
+  const givenBy = /^by$/i.test(before?.text ?? '') && /^given$/i.test(toks[realStart - 2]?.text ?? '');
+  if (before?.kind === 'word' && !givenBy && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
   const beforeThat = toks[realStart - 2];
   if (before?.kind === 'word' && REFERENT_NOUNS.test(before.text) && beforeThat?.kind === 'word' && REFERRING_WORDS.test(beforeThat.text)) return;
   // "600 kg/m³": the rest of a unit glued to the unit word before it.
@@ -353,6 +356,7 @@ function readExpression(ctx: Ctx, run: Run): void {
     parseUnit(t.map((x) => x.text).join('')).ok
   )
     return;
+  if (readRevisedSide(ctx, t)) return; // "I = ε/(R − r), I mean ε/(R + r)"
   const factor = factorOfAnother(toks, i1);
   if (factor) {
     unread(ctx, t, `the words after it ("${factor}") make it a factor of another quantity, not a value`);
@@ -493,9 +497,14 @@ function labelClash(ctx: Ctx, run: Run, lhs: Tok[]): string | null {
   if (!colon && !(before?.kind === 'word' && !STOPWORDS.has(before.text.toLowerCase()))) return null;
   const lab = labelOf(ctx, run.toks, run.realStart, false);
   // Only a short label is a name ("max speed", "speed at x"); a longer one says what was done ("Bernoulli between the surface and the hole").
-  if (!lab?.v || lab.label.split(/\s+/).length > 3 || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
+  if (!lab || lab.label.split(/\s+/).length > 3 || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
   const piece = lhs[0].pieces![0];
   const written = piece.kind === 'sym' ? piece.name : null;
+  // "energy density u = ½ε₀E²" with U the energy stored: the words name a quantity the question
+  // has no variable for, so the symbol is that quantity's, not the variable it resembles.
+  if (lab.kind === 'other' && written)
+    return `the words before it ("${lab.label}") name a quantity that is not the question's, but its left side is ${written}`;
+  if (!lab.v) return null;
   if (!written || written === lab.v) return null;
   return `the words before it ("${lab.label}") name ${lab.v}, but its left side is ${written}`;
 }

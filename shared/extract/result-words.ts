@@ -25,6 +25,10 @@ const RESULT_VERBS: string[][] = [
   ['come', 'to'],
   ['came', 'to'],
   ...['comes', 'come', 'came', 'works', 'work', 'worked', 'working'].flatMap((v) => ['as', 'at', 'to'].map((p) => [v, 'out', p])),
+  // "the radius works out to be √(2mV/q)/B", "the period is given by 2π√(L/g)".
+  ...['works', 'work', 'worked', 'comes', 'come', 'came', 'turns', 'turn', 'turned'].map((v) => [v, 'out', 'to', 'be']),
+  ['is', 'given', 'by'],
+  ['will', 'be'],
   ['gives'],
   ['giving'],
   ['equals'],
@@ -47,6 +51,9 @@ const CLAUSE_JOIN = /^(and|but|while|whereas|because|since|although|though)$/i;
 
 /** Words that open a clause before a noun phrase ("so the range is"). */
 const CLAUSE_OPENER = /^(so|and|then|thus|hence|therefore|finally|now|overall)$/i;
+
+/** Verbs of a hedge before the subject ("I think the speed is …"). */
+const HEDGE = /^(think|reckon|guess|believe|suppose|expect|figure)$/i;
 
 const SENTENCE_END = /[;!?\n]|\.(?!\d)/;
 
@@ -146,6 +153,8 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   } else {
     let k = 0;
     while (k < s.subject.length && CLAUSE_OPENER.test(s.subject[k])) k++;
+    // "so I think the final temperature is …": the hedge is the student's, the subject follows it.
+    if (/^(i|we)$/i.test(s.subject[k] ?? '') && HEDGE.test(s.subject[k + 1] ?? '')) k += /^that$/i.test(s.subject[k + 2] ?? '') ? 3 : 2;
     const phrase = s.subject.slice(k).join(' ');
     v = ctx.lex.labelVariable(phrase);
     other = !v && ctx.lex.labelKind(phrase) === 'other';

@@ -267,3 +267,36 @@ test('"that can\'t be right" and "the wrong way up" are corrections: the first e
     assert.ok(!(r.status === 'read' && r.equations.some((e) => e.source === 'Eq(t, c/L)')), `${text}: ${r.status} ${r.equations.map((e) => e.source)}`);
   }
 });
+
+test('an expression after "I mean" / "it should be" is the revised right side of the equation just before: the earlier one is dropped', () => {
+  for (const [text, want] of [
+    ['t = L/(2c), I mean 2L/c, there and back.', ['Eq(t, 2*L/c)']],
+    ['f = L/k, I meant kL', ['Eq(f, k*L)']],
+    ['t = L/c\n...that is missing the way back, it should be 2L/c', ['Eq(t, 2*L/c)']],
+    ['f = 2kc, I mean 2kL', ['Eq(f, 2*k*L)']],
+  ] as const) {
+    const r = x(text);
+    assert.deepEqual(
+      r.equations.map((e) => e.source),
+      want,
+      text,
+    );
+    assert.equal(r.status, 'read', text);
+    assert.equal(r.notes.filter((n) => n.kind === 'retraction').length, 1, text);
+  }
+});
+
+test('a revision in words that may replace only a piece of the right side, or a link of a chain, is left unread and the response is not read', () => {
+  // "k(L + c)" revised by "L − c": the piece in the bracket, not the whole side (k is not in it).
+  const piece = x('f = k(L + c), I mean L − c');
+  assert.deepEqual(
+    piece.equations.map((e) => e.source),
+    ['Eq(f, k*(L + c))'],
+  );
+  assert.notEqual(piece.status, 'read');
+  assert.match(piece.unread[0].reason, /only a part of its right side/);
+  const chain = x('t = L/c = 2L/c, I mean 2L/c');
+  assert.notEqual(chain.status, 'read');
+  // Without a cue right before it, an expression in prose stays unread as before.
+  assert.notEqual(x('t = L/c, and 2L/c for both ways').status, 'read');
+});

@@ -348,3 +348,35 @@ test('a label qualifying a kind with a word of the prompt names no variable desc
   // The variable's own words still name it; a generic description takes the prompt's words.
   assert.deepEqual(read('reaction time = 0.7 s', BRAKE).eqs, ['Eq(t_r, 0.7)']);
 });
+
+test('a description ends its name at a clause word: "force between the charges" is a force, "time since release" a time', () => {
+  const CHARGES = Q(
+    [
+      ['F', 'magnitude of the force between the spheres'],
+      ['q', 'charge on each sphere'],
+      ['r', 'distance between the centres'],
+      ['k', 'Coulomb constant'],
+      ['t', 'time since the spheres were released'],
+    ],
+    'F',
+    'Two small spheres each carry charge q at distance r apart. Find the force on each and how it changes with the time since they are let go.',
+  );
+  assert.deepEqual(
+    extractEmbedded('The force is kq²/r².', CHARGES).equations.map((e) => e.source),
+    ['Eq(F, k*q**2/r**2)'],
+  );
+  // A label naming a kind no variable has ("energy density") before a symbol that resembles a
+  // variable: the symbol is that other quantity's, so the equation is not read as the variable's.
+  const WORK = Q(
+    [
+      ['U', 'energy stored in the spring'],
+      ['k', 'spring constant'],
+      ['x', 'extension'],
+    ],
+    'U',
+    'A spring of constant k is stretched by x. Find the energy stored.',
+  );
+  const r = extractEmbedded('energy density u = kx/2', WORK);
+  assert.deepEqual(r.equations, []);
+  assert.match(r.unread[0].reason, /not the question's/);
+});

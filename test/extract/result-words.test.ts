@@ -123,3 +123,11 @@ test('"which comes to" points back only to the equation right before it (its uni
   // With only a unit between, it is the value of the equation before.
   assert.deepEqual(sources('E = ½kd² J, which comes to 0.45'), ['Eq(E, 1/2*k*d**2)', 'Eq(E, 0.45)']);
 });
+
+test('"works out to be", "is given by" and a hedge before the subject ("I think the … is") state a result of the quantity named', () => {
+  assert.deepEqual(sources('so the launch speed works out to be d√(k/M)'), ['Eq(u, d*sqrt(k/M))']);
+  assert.deepEqual(sources('The greatest height is given by u²/(2g).'), ['Eq(H, u**2/(2*g))']);
+  assert.deepEqual(sources('so I think the greatest height is kd²/(2Mg)'), ['Eq(H, k*d**2/(2*M*g))']);
+  // A hedge with no quantity named after it is no subject.
+  assert.notEqual(x('I think it is kd²/(2Mg)').status, 'read');
+});
