@@ -231,6 +231,10 @@ const SYMBOL_MEANINGS: Record<string, string[]> = {
   m: ['mass', 'magnification'],
   r: ['radius', 'distance', 'separation'],
   I: ['current', 'inertia', 'intensity'],
+  // Greek letters with one conventional kind of meaning: "τ₁ = m₁g·d₁" in a question with no
+  // torque or time is a torque; "tanθ" in one with no angle is an angle of the student's own.
+  tau: ['torque', 'moment', 'time', 'lifetime', 'constant', 'tension'],
+  theta: ['angle', 'inclination', 'incline', 'slope', 'bank', 'banking', 'direction', 'temperature'],
 };
 
 /** Nouns that name the same kind of quantity: a label's head and a description's head match through them. */

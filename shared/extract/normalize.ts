@@ -491,10 +491,33 @@ export function lnOfNumber(src: Mapped): Mapped {
   return replaceMatches(src, /(?<![A-Za-z0-9_])ln(\d+)(?![A-Za-z0-9_.(])/g, (m) => `ln(${m[1]})`);
 }
 
-/** Full normalisation: LaTeX (when present), then unicode, e-notation, numbers times a power of ten and logs of numbers. */
-export function normalize(text: string, greekForQuestionMark?: string): Mapped {
+/**
+ * "200 x 50", "3x10^8", "0.6 x 9.8 x 50": the letter x between two numbers is a times sign, as
+ * students type it without a × key. Only where the question has no variable x (or X): there
+ * "2 x 3" could be the variable, and the letter is left for the reader.
+ */
+export function letterTimes(src: Mapped): Mapped {
+  // After a digit, a closing bracket or π ("4π x 8.85x10^-12"); before a number or its bracket.
+  return replaceMatches(src, /(?<=(?:[0-9)]|(?<![A-Za-z])pi)[ \t]*)[xX](?=[ \t]*\(?[0-9])/g, () => '*');
+}
+
+/**
+ * "10 000 N": digits grouped in threes by a space are one number, as SI writes them. Only groups
+ * of exactly three digits after a lead of one to three, not part of a longer number or name. (A
+ * comma is not taken: "1,500" may be a thousands separator or a decimal comma.)
+ */
+export function groupedThousands(src: Mapped): Mapped {
+  return replaceMatches(src, /(?<![A-Za-z0-9_.,])\d{1,3}(?: \d{3})+(?![0-9]|[.,]\d)/g, (m) => m[0].replace(/ /g, ''));
+}
+
+/**
+ * Full normalisation: LaTeX (when present), then unicode, a letter x typed as a times sign (when
+ * `xIsTimes`), digits grouped in threes, e-notation, numbers times a power of ten and logs of numbers.
+ */
+export function normalize(text: string, greekForQuestionMark?: string, xIsTimes = false): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
-  const out = lnOfNumber(timesTenToPlain(sciToPlain(unicodeToPlain(m, greekForQuestionMark))));
+  const plain = unicodeToPlain(m, greekForQuestionMark);
+  const out = lnOfNumber(timesTenToPlain(sciToPlain(groupedThousands(xIsTimes ? letterTimes(plain) : plain))));
   return m.tooDeep ? { ...out, tooDeep: true } : out;
 }

@@ -42,6 +42,14 @@ describe('compareLists (the accuracy metric)', () => {
     assert.equal((await engine.compareLists(L('Eq(v, sqrt(v**2))'), L('Eq(v, v)'), DOMAINS.R1)).equivalent, false);
     assert.equal((await engine.compareLists(L('Eq(v, sqrt(v**2))'), L('Eq(v, v)'), DOMAINS.Q1)).equivalent, true);
   });
+  it('an equation written alike but for brackets that change nothing covers itself, also with no solution (a rounded value)', async () => {
+    // 12 × 3×10⁸: one reader groups it 12*(3*10**8), another 12*3*10**8; the rounded result makes it false.
+    const a = L('Eq(2*1360/(12*(3*10**8)), 7.6*10**(-7))', 'Eq(u + (v + w), t)');
+    const b = L('Eq(2*1360/(12*3*10**8), 7.6*10**(-7))', 'Eq(u + v + w, t)');
+    assert.equal((await engine.compareLists(a, b, DOMAINS.R1)).equivalent, true);
+    // A bracket that changes the meaning is not one of them.
+    assert.equal((await engine.compareLists(L('Eq(2*1360/(12*3), 7.6)'), L('Eq(2*1360/12*3, 7.6)'), DOMAINS.R1)).equivalent, false);
+  });
   it('an equation copied exactly covers itself even when it has no solution', async () => {
     const r = await engine.compareLists(L('Eq(0, 1)', 'Eq(v, u)'), L('Eq(v, u)', 'Eq(1, 0)'), DOMAINS.R1);
     assert.equal(r.equivalent, true);

@@ -67,6 +67,17 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // This comparer runs the extractor alone: the '/' beside a '+' that dimensions settle in grading
   // stays partial here.
   { name: 'blind round 15', dir: 'test/fixtures/blind15', precision: 0.98, coverage: 0.42, mustBeEmpty: 13 },
+  // Round 16 after its general fixes: 57.6% coverage, precision 98.1% (first sight 52.2%, 93.8%).
+  // The one read not equal to gold, S1632 q3, is on gold marked ambiguous (F for two forces).
+  // Grading's checks send two more to review: S1636 q4 (a contradiction), S1643 q4 (a symbol reused).
+  {
+    name: 'blind round 16',
+    dir: 'test/fixtures/blind16',
+    precision: 0.94,
+    coverage: 0.52,
+    mustBeEmpty: 12,
+    allowedMisses: ['S1636 q4', 'S1643 q4'],
+  },
 ];
 
 for (const spec of SETS) {

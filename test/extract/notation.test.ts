@@ -572,3 +572,49 @@ test('a quantity\'s value stated approximately ("a ≈ 4.9") is a doubt, never d
   assert.match(r.why, /an approximate value of a/);
   assert.equal(read('for small β, a ≈ g β', RAMP).status, 'read');
 });
+
+test('a letter x between two numbers is a times sign where the question has no x; digits grouped in threes are one number', () => {
+  assert.deepEqual(read('E = q/(4πε_0 r²) = 2x10^-6/(4π x 8.85x10^-12 x 0.5^2) = 72 000', SPHERE), {
+    status: 'read',
+    eqs: [
+      'Eq(E, q/(4*pi*epsilon_0*r**2))',
+      'Eq(q/(4*pi*epsilon_0*r**2), 2*10**(-6)/(4*pi*(8.85*10**(-12))*0.5**2))',
+      'Eq(2*10**(-6)/(4*pi*(8.85*10**(-12))*0.5**2), 72000)',
+    ],
+    why: '',
+  });
+  assert.deepEqual(read('a = 9.8 x 0.5 = 4.9', RAMP).eqs, ['Eq(a, 9.8*0.5)', 'Eq(9.8*0.5, 4.9)']);
+  assert.deepEqual(read('P = 1 500 000/2 = 750 000', SPHERE).eqs, ['Eq(P, 1500000/2)', 'Eq(1500000/2, 750000)']);
+  // A group of two or four digits is no thousands group.
+  assert.notEqual(read('P = 10 0000', SPHERE).status, 'read');
+  assert.notEqual(read('P = 10 00', SPHERE).status, 'read');
+  // Where the question has a variable x, the letter stays a doubt.
+  const SPRING = Q(
+    [
+      ['k', 'spring constant'],
+      ['x', 'extension of the spring'],
+      ['F', 'force on the spring'],
+    ],
+    'F',
+    'A spring of constant k is stretched by x. Find the force.',
+  );
+  assert.notEqual(read('F = 200 x 0.05 = 10', SPRING).status, 'read');
+});
+
+test("τ where the question has no torque or time, and θ where it has no angle, are quantities of the student's own: left out, not a doubt", () => {
+  const SEESAW = Q(
+    [
+      ['m_1', 'mass of the first child'],
+      ['m_2', 'mass of the second child'],
+      ['d_1', 'distance of the first child from the pivot'],
+      ['d_2', 'distance of the second child from the pivot'],
+      ['g', 'gravitational acceleration'],
+    ],
+    'd_2',
+    'Two children balance on a see-saw. Where must the second sit?',
+  );
+  assert.deepEqual(read('τ₁ = m₁g d₁, τ₂ = m₂g d₂\nτ₁ = τ₂ so d₂ = m₁d₁/m₂', SEESAW), { status: 'read', eqs: ['Eq(d_2, m_1*d_1/m_2)'], why: '' });
+  assert.deepEqual(read('tanθ = d₁/d₂ and d₂ = m₁d₁/m₂', SEESAW).eqs, ['Eq(d_2, m_1*d_1/m_2)']);
+  // Where the question has an angle, θ may be the student's name for it: a doubt, not left out.
+  assert.notEqual(read('a = g sin θ', RAMP).status, 'read');
+});

@@ -664,9 +664,14 @@ test('a Greek letter keeps its subscript: θ₀, θ_0, \\theta_0, θ0 are theta_
   );
 });
 
-test('a numerical approximation at the end of an equation is dropped and the equation read ("t = √(2d/a) ≈ 1.4 s")', () => {
-  assert.deepEqual(read('t = √(2·2/9.8) ≈ 0.64 s', CART), ['Eq(t, sqrt(2*2/9.8))']);
-  assert.deepEqual(read('d = v_0 t/2 = 3*4/2 ≈ 6.0', CART), ['Eq(d, v_0*t/2)', 'Eq(v_0*t/2, 3*4/2)']);
+test('a numerical approximation at the end of an equation is a doubt, the equation before it read ("t = √(2d/a) ≈ 1.4 s")', () => {
+  const sources = (text: string) => extractEmbedded(text, CART).equations.map((e) => e.source);
+  assert.deepEqual(sources('t = √(2·2/9.8) ≈ 0.64 s'), ['Eq(t, sqrt(2*2/9.8))']);
+  assert.deepEqual(sources('d = v_0 t/2 = 3*4/2 ≈ 6.0'), ['Eq(d, v_0*t/2)', 'Eq(v_0*t/2, 3*4/2)']);
+  // Markers differ on recording it: not read with confidence, the value named as unread.
+  const x = extractEmbedded('t = √(2·2/9.8) ≈ 0.64 s', CART);
+  assert.equal(x.status, 'partial');
+  assert.match(x.unread[0].text, /≈ 0\.64/);
   // A symbolic approximation is a limit: the whole run stays unread.
   assert.notEqual(extractEmbedded('d = v_0^2/(2a) ≈ v_0 t', CART).status, 'read');
 });

@@ -53,3 +53,25 @@ export function canonicalEquation(eq: Equation): Canonical {
   memo.set(eq, c);
   return c;
 }
+
+/**
+ * `e` with each chain of one associative operator grouped from the left: `a*(b*c)` is `(a*b)*c`,
+ * `a + (b + c)` is `(a + b) + c`. The same function, defined at the same points: brackets that
+ * change nothing ("12 × 3×10⁸" read as 12*(3*10**8) by one reader and 12*3*10**8 by another).
+ */
+export function leftGrouped(e: Expr): Expr {
+  if (e.kind === 'neg') return { kind: 'neg', arg: leftGrouped(e.arg) };
+  if (e.kind === 'call') return { ...e, args: e.args.map(leftGrouped) };
+  if (e.kind !== 'bin') return e;
+  if (e.op !== '*' && e.op !== '+') return { ...e, left: leftGrouped(e.left), right: leftGrouped(e.right) };
+  const op = e.op;
+  const terms: Expr[] = [];
+  const collect = (x: Expr): void => {
+    if (x.kind === 'bin' && x.op === op) {
+      collect(x.left);
+      collect(x.right);
+    } else terms.push(leftGrouped(x));
+  };
+  collect(e);
+  return terms.reduce((left, right) => ({ kind: 'bin', op, left, right }));
+}

@@ -35,7 +35,7 @@ import { reduceEquation } from './reduce.ts';
 import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
 import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
-import { canonicalEquation } from './canonical.ts';
+import { canonicalEquation, leftGrouped } from './canonical.ts';
 import type { VerdictStore } from './types.ts';
 
 export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict, VerdictStore };
@@ -96,10 +96,22 @@ function domainKeyOf(domain: Domain): string {
 
 const swapped = (eq: Equation): Equation => ({ lhs: eq.rhs, rhs: eq.lhs });
 
-/** Same canonical equation, or the same with its sides swapped. */
+/** An equation's source with its associative chains grouped alike (leftGrouped), and the same with its sides swapped. */
+const groupedKeys = new WeakMap<Equation, [string, string]>();
+function groupedKey(eq: Equation): [string, string] {
+  let k = groupedKeys.get(eq);
+  if (!k) {
+    const g = { lhs: leftGrouped(eq.lhs), rhs: leftGrouped(eq.rhs) };
+    groupedKeys.set(eq, (k = [equationToSympy(g), equationToSympy(swapped(g))]));
+  }
+  return k;
+}
+
+/** The same equation as written, up to brackets that change nothing (leftGrouped), or the same with its sides swapped. */
 export function identicalEquations(a: Equation, b: Equation): boolean {
-  const kb = equationToSympy(b);
-  return equationToSympy(a) === kb || equationToSympy(swapped(a)) === kb;
+  const [ka, ks] = groupedKey(a);
+  const kb = groupedKey(b)[0];
+  return ka === kb || ks === kb;
 }
 
 /** The symbols of an equation, as a set (kept per equation object: lists are compared many times). */
