@@ -81,6 +81,18 @@ export async function markItems(
   return marked(engine, cq, equations, opts, only);
 }
 
+/**
+ * An equation's text as SymPy reads it (the evidence's `student`), kept per parsed equation: grade.ts
+ * parses a source once per question, and a class's lists repeat their equations, so a re-grade
+ * printed the same trees tens of thousands of times.
+ */
+const printed = new WeakMap<Equation, string>();
+function sympyOf(eq: Equation): string {
+  let s = printed.get(eq);
+  if (s === undefined) printed.set(eq, (s = equationToSympy(eq)));
+  return s;
+}
+
 async function marked(
   engine: EntailmentEngine,
   cq: CompiledQuestion,
@@ -90,7 +102,7 @@ async function marked(
 ): Promise<{ items: ItemMark[]; inconsistent: InconsistentEquation[]; dimensions: DimensionIssue[] }> {
   const q: Question = cq.question;
   const domain = domainOf(q);
-  const sources = equations.map(equationToSympy);
+  const sources = equations.map(sympyOf);
   // Dimensions (where the exam declares units): evidence beside the marks (decide/dimensions.ts).
   const dims = dimensionIssues(equations, sources, cq.units?.bySymbol);
 
