@@ -143,6 +143,10 @@ function byLikelyCover(x: Equation, ys: Equation[]): Equation[] {
 
 export class Entailer implements EntailmentEngine {
   private readonly pairCache = new Map<string, Promise<Verdict>>();
+  /** pairKey's keys, per premise and conclusion as written and domain key (nothing but the key: it is a function of the three). */
+  private readonly pairKeys = new WeakMap<Equation, WeakMap<Equation, Map<string, string>>>();
+  /** consistencyKeys' keys, per equation as written and domain key. */
+  private readonly premiseKeys = new WeakMap<Equation, Map<string, { mkey: string; skey: string }>>();
   /** The verdicts of pairCache's pairs that are decided (screenPair reads them without waiting). */
   private readonly settled = new Map<string, Verdict>();
   /** Cached pairs whose verdict is 'numeric-agreement' (the only ones a prover can change). */
@@ -237,11 +241,7 @@ export class Entailer implements EntailmentEngine {
     this.st.pairs++;
     if (this.pairwise) return this.decidePairwise(premiseAsWritten, conclusionAsWritten, domain);
     // Decided on the representatives (./canonical.ts): same solutions, same definedness.
-    const cp = this.representative(premiseAsWritten);
-    const cc = this.representative(conclusionAsWritten);
-    const premise = cp.eq;
-    const conclusion = cc.eq;
-    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
+    const key = this.pairKey(premiseAsWritten, conclusionAsWritten, domain);
     const hit = this.pairCache.get(key);
     if (hit) {
       this.st.cacheHits++;
@@ -256,6 +256,8 @@ export class Entailer implements EntailmentEngine {
       if (stored.method === 'numeric-agreement') this.numericKeys.add(key); // a prover set later asks again
       return { ...stored };
     }
+    const premise = this.representative(premiseAsWritten).eq;
+    const conclusion = this.representative(conclusionAsWritten).eq;
     const generation = this.numericGeneration;
     let self: Promise<Verdict> | undefined; // set below, before `decide` resumes
     const p = (async () => {
@@ -292,7 +294,7 @@ export class Entailer implements EntailmentEngine {
   private async screenPair(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Promise<Verdict | undefined> {
     const cp = this.representative(premiseAsWritten);
     const cc = this.representative(conclusionAsWritten);
-    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
+    const key = this.pairKey(premiseAsWritten, conclusionAsWritten, domain);
     if (this.pairCache.has(key)) return this.settled.get(key);
     const stored = this.storedVerdict(key);
     if (stored) return this.entails(premiseAsWritten, conclusionAsWritten, domain); // counted and cached as entails does
@@ -307,11 +309,10 @@ export class Entailer implements EntailmentEngine {
   }
 
   async consistent(asWritten: Equation, domain: Domain): Promise<Consistency> {
-    const c = this.representative(asWritten);
-    const skey = `c\u0000${this.storeSpace}\u0000${c.key}\u0000${domainKey(domain)}`;
-    const mkey = `${c.key}\u0000${domainKey(domain)}`;
+    const { mkey, skey } = this.consistencyKeys(asWritten, domain);
     const known = this.storedConsistency.get(mkey);
     if (known) return { ...known };
+    const c = this.representative(asWritten);
     const stored = this.premiseCache.has(mkey) ? undefined : (this.store?.get(skey) as Consistency | undefined);
     if (stored) {
       this.st.storeHits++;
@@ -321,6 +322,41 @@ export class Entailer implements EntailmentEngine {
     const got = (await this.premise(c.eq, domain)).consistency;
     if (got.satisfiable !== null) this.store?.put(skey, got);
     return { ...got };
+  }
+
+  /**
+   * A pair's cache key (its representatives' sources and the domain's key), kept per pair of
+   * equation objects and domain: a class's lists are made of the same parsed trees (grade.ts parses
+   * a source once per question) checked against the same forms, and joining two long sources
+   * into a new string for every check, to hash it again, was most of a cached check's cost. The
+   * same string each time also keeps its hash.
+   */
+  private pairKey(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): string {
+    const dk = domainKey(domain);
+    let byConclusion = this.pairKeys.get(premiseAsWritten);
+    if (!byConclusion) this.pairKeys.set(premiseAsWritten, (byConclusion = new WeakMap()));
+    let byDomain = byConclusion.get(conclusionAsWritten);
+    if (!byDomain) byConclusion.set(conclusionAsWritten, (byDomain = new Map()));
+    let key = byDomain.get(dk);
+    if (key === undefined) {
+      key = `${this.representative(premiseAsWritten).key}\u0000${this.representative(conclusionAsWritten).key}\u0000${dk}`;
+      byDomain.set(dk, key);
+    }
+    return key;
+  }
+
+  /** consistent()'s keys (in memory, in the store), kept per equation object and domain key as pairKey keeps a pair's. */
+  private consistencyKeys(asWritten: Equation, domain: Domain): { mkey: string; skey: string } {
+    const dk = domainKey(domain);
+    let byDomain = this.premiseKeys.get(asWritten);
+    if (!byDomain) this.premiseKeys.set(asWritten, (byDomain = new Map()));
+    let keys = byDomain.get(dk);
+    if (!keys) {
+      const c = this.representative(asWritten);
+      keys = { mkey: `${c.key}\u0000${dk}`, skey: `c\u0000${this.storeSpace}\u0000${c.key}\u0000${dk}` };
+      byDomain.set(dk, keys);
+    }
+    return keys;
   }
 
   private representative(eq: Equation): { eq: Equation; key: string } {
