@@ -97,6 +97,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     },
     entails: (p, c, d) => inner.entails(p, c, d),
     consistent: (e, d) => inner.consistent(e, d),
+    entailsKnown: (p, c, d) => inner.entailsKnown?.(p, c, d),
+    consistentKnown: (e, d) => inner.consistentKnown?.(e, d),
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
     equivalentLists: (a, b, d, pause) =>
       inner.equivalentLists ? inner.equivalentLists(a, b, d, pause) : inner.compareLists(a, b, d).then((c) => c.equivalent),

@@ -110,7 +110,7 @@ async function marked(
   const inconsistent: InconsistentEquation[] = [];
   const usable: number[] = [];
   for (let i = 0; i < equations.length; i++) {
-    const c = await engine.consistent(equations[i], domain);
+    const c = engine.consistentKnown?.(equations[i], domain) ?? (await engine.consistent(equations[i], domain));
     if (c.satisfiable === false)
       inconsistent.push({ studentIndex: i, student: sources[i], method: c.method, note: c.note ?? 'no admissible assignment satisfies it' });
     else usable.push(i);
@@ -178,7 +178,7 @@ async function marked(
             });
           continue;
         }
-        const forward = await engine.entails(equations[i], forms[a], domain);
+        const forward = engine.entailsKnown?.(equations[i], forms[a], domain) ?? (await engine.entails(equations[i], forms[a], domain));
         if (isVacuous(forward)) {
           flagVacuous(i, forward);
           continue outer;
@@ -192,7 +192,7 @@ async function marked(
           won = { ...base, forward };
           break outer;
         }
-        const backward = await engine.entails(forms[a], equations[i], domain);
+        const backward = engine.entailsKnown?.(forms[a], equations[i], domain) ?? (await engine.entails(forms[a], equations[i], domain));
         const ev = { ...base, forward, backward };
         if (backward.holds === true) {
           won = ev;

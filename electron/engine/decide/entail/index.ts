@@ -285,6 +285,40 @@ export class Entailer implements EntailmentEngine {
     }
   }
 
+  entailsKnown(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Verdict | undefined {
+    if (this.pairwise) return undefined;
+    const key = this.pairKey(premiseAsWritten, conclusionAsWritten, domain);
+    if (this.pairCache.has(key)) {
+      // Decided (its promise resolved to this verdict), or being decided: then entails() waits.
+      const v = this.settled.get(key);
+      if (!v) return undefined;
+      this.st.pairs++;
+      this.st.cacheHits++;
+      return { ...v };
+    }
+    const stored = this.storedVerdict(key);
+    if (!stored) return undefined;
+    // As entails() takes a stored verdict.
+    this.st.pairs++;
+    this.st.cacheHits++;
+    this.st.storeHits++;
+    this.pairCache.set(key, Promise.resolve(stored));
+    this.settled.set(key, stored);
+    if (stored.method === 'numeric-agreement') this.numericKeys.add(key);
+    return { ...stored };
+  }
+
+  consistentKnown(asWritten: Equation, domain: Domain): Consistency | undefined {
+    const { mkey, skey } = this.consistencyKeys(asWritten, domain);
+    const known = this.storedConsistency.get(mkey);
+    if (known) return { ...known };
+    const stored = this.premiseCache.has(mkey) ? undefined : (this.store?.get(skey) as Consistency | undefined);
+    if (!stored) return undefined;
+    this.st.storeHits++;
+    this.storedConsistency.set(mkey, stored);
+    return { ...stored };
+  }
+
   /**
    * The pair's verdict where it is known or the steps before a prover or Z3 decide it (the
    * verdict entails() gives: those steps come first there, and are deterministic); undefined
