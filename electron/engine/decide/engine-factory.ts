@@ -29,7 +29,7 @@ export type EngineOptions = {
    * of worker threads under a hard deadline; close() terminates them (idle ones never keep the
    * process alive), so a CLI command exits as soon as it is done.
    */
-  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number; canonical?: boolean };
+  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number; canonical?: boolean; z3Ahead?: boolean };
 };
 
 /** The engine with its SymPy worker (null when disabled) for the other computer algebra (solve, limits, simplify). */

@@ -53,6 +53,8 @@ export type EntailerOptions = {
   z3IdleMs?: number;
   /** A Z3 worker idle this long (ms) while another one lives is stopped (default 1 s; z3-pool.ts). */
   z3SpareIdleMs?: number;
+  /** Prepare Z3 as the engine is made (default), or false: at its first query (z3-pool.ts prepareAhead). */
+  z3Ahead?: boolean;
   /** Premise points sampled for numeric verdicts (default 24). */
   samples?: number;
   /** PRNG seed (default 1): same seed, same verdicts. */
@@ -198,6 +200,7 @@ export class Entailer implements EntailmentEngine {
       ...(opts.z3Workers ? { size: opts.z3Workers } : {}),
       ...(opts.z3IdleMs ? { idleMs: opts.z3IdleMs } : {}),
       ...(opts.z3SpareIdleMs ? { spareIdleMs: opts.z3SpareIdleMs } : {}),
+      ...(opts.z3Ahead === false ? { prepareAhead: false } : {}),
     });
     return new Entailer(z3, opts);
   }
