@@ -41,7 +41,8 @@ const rows = (async function* () {
 const file = { sha256: readThrough, readWhole: () => problems === 0 && read.sha256() === readThrough };
 const ws = new Workspace(join(outDir, 'workspace.sqlite'));
 const sequential = method === 'sequential';
-const engine = await createEngine({ sympy: false, onNotice: () => {}, ...(sequential ? { entailer: { canonical: false } } : {}) });
+// Z3 prepared at its first query, as the command line's engine is (electron/cli/engine.ts).
+const engine = await createEngine({ sympy: false, onNotice: () => {}, entailer: { z3Ahead: false, ...(sequential ? { canonical: false } : {}) } });
 const summary = await grade({
   workspace: ws,
   exam,

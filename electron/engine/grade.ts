@@ -37,7 +37,7 @@ import type { ModelRef, ResponseInput } from './read/model/types.ts';
 import { ServerRefusal } from './read/model/batch.ts';
 import { RecentRate } from './progress-rate.ts';
 import { changedItems, readsAgain, remarkedBy } from './store/exams.ts';
-import { itemRowIs, type ItemMarksWrite } from './store/marks.ts';
+import { itemRow, storedRowIs, type ItemMarksWrite } from './store/marks.ts';
 import { stampGivenImport, unchangedGivenImport, type GivenFile } from './given-import.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
@@ -631,12 +631,13 @@ async function marksByChange(
       const at = new Map(m.items.map((it) => [it.itemId, it]));
       const items = s.items.map((it) => at.get(it.itemId) ?? it);
       const result = resultOf(items);
-      const changed = m.items.map((mark) => ({ position: scheme.findIndex((q) => q.id === mark.itemId), mark }));
+      // Each changed item's row made once (its evidence serialized once): compared here, written by saveItemMarks.
+      const changed = m.items.map((mark) => ({ position: scheme.findIndex((q) => q.id === mark.itemId), mark, row: itemRow(mark) }));
       const same =
         result.total === s.total &&
         result.available === s.available &&
         result.status === s.status &&
-        changed.every(({ position, mark }) => itemRowIs(s.items[position], mark));
+        changed.every(({ position, row }) => storedRowIs(s.items[position], row));
       if (same) keep.push({ responseId: r.id, extractionId: x.id });
       else if (held() < MAX_HELD) replaceItems.push({ responseId: r.id, extractionId: x.id, items: changed, ...result, stored: s, key: keyOf(r) });
     }

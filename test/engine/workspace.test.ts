@@ -211,7 +211,7 @@ test('marks of a superseded extraction are refused (StaleError); overriding an a
   ws.close();
 });
 
-test('migrations 2 to 10: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided, review_changes, its random id and canonical_keys, keeping its data', () => {
+test('migrations 2 to 11: a version-1 workspace gains model_records, gold_lists, extractions.alternatives, earlier_changes, regrade_requests, decided, review_changes (its update triggers narrowed by 11), its random id and canonical_keys, keeping its data', () => {
   const t = tmp();
   try {
     const db = new Database(t.path);
@@ -223,7 +223,7 @@ test('migrations 2 to 10: a version-1 workspace gains model_records, gold_lists,
     db.close();
     const ws = new Workspace(t.path);
     assert.equal(ws.schemaVersion(), SCHEMA_VERSION);
-    assert.equal(SCHEMA_VERSION, 10);
+    assert.equal(SCHEMA_VERSION, 11);
     assert.deepEqual(
       ws.tableRows('exams').map((r) => r.title),
       ['Old'],

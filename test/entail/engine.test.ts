@@ -133,6 +133,47 @@ describe('cache and statistics', () => {
       await e.close();
     }
   });
+  it('entailsKnown and consistentKnown answer at once only what entails and consistent would, counted as they count it', async () => {
+    const e = await Entailer.create();
+    try {
+      const kept = new Map<string, unknown>();
+      e.setVerdictStore({ get: (k) => kept.get(k), put: (k, v) => void kept.set(k, v) });
+      const d = DOMAINS.Q1;
+      const a = P('Eq(v, u)');
+      const b = P('Eq(v**2, u**2)');
+      assert.equal(e.entailsKnown(a, b, d), undefined, 'not decided yet: to be awaited');
+      assert.deepEqual(e.stats().pairs, 0, 'and not counted');
+      const decided = await e.entails(a, b, d);
+      const s = e.stats();
+      const known = e.entailsKnown(P('Eq(v,u)'), P('Eq(v**2,u**2)'), d);
+      assert.deepEqual(known, decided, 'the same pair parsed again: the verdict entails gave');
+      assert.deepEqual([e.stats().pairs, e.stats().cacheHits], [s.pairs + 1, s.cacheHits + 1], 'counted as a cache hit');
+      known!.holds = false;
+      assert.equal((await e.entails(a, b, d)).holds, true, 'a copy');
+      assert.equal(e.entailsKnown(a, b, DOMAINS.R1), undefined, 'another domain is another pair');
+      // Being decided: entails waits for it, and so must the caller.
+      const pending = e.entails(b, a, d);
+      assert.equal(e.entailsKnown(b, a, d), undefined);
+      await pending;
+      assert.deepEqual(e.entailsKnown(b, a, d), await e.entails(b, a, d));
+      // Consistency comes at once only from the store (or what was read from it).
+      const c = P('Eq(v, u + w)');
+      assert.equal(e.consistentKnown(c, d), undefined);
+      const got = await e.consistent(c, d);
+      assert.ok(kept.size > 0, 'kept in the store');
+      const fresh = await Entailer.create();
+      try {
+        fresh.setVerdictStore({ get: (k) => kept.get(k), put: () => {} });
+        assert.deepEqual(fresh.consistentKnown(c, d), got);
+        assert.deepEqual(fresh.entailsKnown(a, b, d), decided, 'a pair kept in the store, in a new engine');
+        assert.deepEqual([fresh.stats().pairs, fresh.stats().storeHits], [1, 2]);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await e.close();
+    }
+  });
   it('verdicts returned are copies: mutating one does not change the cache', async () => {
     const v = await engine.entails(P('Eq(v, u)'), P('Eq(u, v)'), DOMAINS.Q1);
     v.holds = false;

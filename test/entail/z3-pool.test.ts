@@ -52,6 +52,16 @@ describe('a worker started ahead of need', () => {
     }
     assert.equal(pool.stats().live, 0);
   });
+  it('a pool that prepares Z3 at its first query (prepareAhead: false, the command line) answers it as one prepared ahead', async () => {
+    const pool = new Z3Pool({ deadlineMs: 20_000, size: 1, prepareAhead: false });
+    try {
+      assert.equal(pool.stats().started, 0, 'nothing started before a query');
+      assert.equal((await pool.run(impossible)).result, 'unsat');
+      assert.deepEqual([pool.stats().started, pool.stats().crashed], [1, 0]);
+    } finally {
+      await pool.close();
+    }
+  });
   it('a worker started for a query waiting is not warmed up: the query goes first', async () => {
     const pool = new Z3Pool({ deadlineMs: 20_000, size: 1 });
     try {

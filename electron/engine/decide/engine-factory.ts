@@ -29,7 +29,7 @@ export type EngineOptions = {
    * of worker threads under a hard deadline; close() terminates them (idle ones never keep the
    * process alive), so a CLI command exits as soon as it is done.
    */
-  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number; canonical?: boolean };
+  entailer?: { z3TimeoutMs?: number; z3Workers?: number; samples?: number; seed?: number; canonical?: boolean; z3Ahead?: boolean };
 };
 
 /** The engine with its SymPy worker (null when disabled) for the other computer algebra (solve, limits, simplify). */
@@ -97,6 +97,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     },
     entails: (p, c, d) => inner.entails(p, c, d),
     consistent: (e, d) => inner.consistent(e, d),
+    entailsKnown: (p, c, d) => inner.entailsKnown?.(p, c, d),
+    consistentKnown: (e, d) => inner.consistentKnown?.(e, d),
     compareLists: (a, b, d) => inner.compareLists(a, b, d),
     equivalentLists: (a, b, d, pause) =>
       inner.equivalentLists ? inner.equivalentLists(a, b, d, pause) : inner.compareLists(a, b, d).then((c) => c.equivalent),

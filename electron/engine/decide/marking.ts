@@ -81,6 +81,18 @@ export async function markItems(
   return marked(engine, cq, equations, opts, only);
 }
 
+/**
+ * An equation's text as SymPy reads it (the evidence's `student`), kept per parsed equation: grade.ts
+ * parses a source once per question, and a class's lists repeat their equations, so a re-grade
+ * printed the same trees tens of thousands of times.
+ */
+const printed = new WeakMap<Equation, string>();
+function sympyOf(eq: Equation): string {
+  let s = printed.get(eq);
+  if (s === undefined) printed.set(eq, (s = equationToSympy(eq)));
+  return s;
+}
+
 async function marked(
   engine: EntailmentEngine,
   cq: CompiledQuestion,
@@ -90,7 +102,7 @@ async function marked(
 ): Promise<{ items: ItemMark[]; inconsistent: InconsistentEquation[]; dimensions: DimensionIssue[] }> {
   const q: Question = cq.question;
   const domain = domainOf(q);
-  const sources = equations.map(equationToSympy);
+  const sources = equations.map(sympyOf);
   // Dimensions (where the exam declares units): evidence beside the marks (decide/dimensions.ts).
   const dims = dimensionIssues(equations, sources, cq.units?.bySymbol);
 
@@ -98,7 +110,7 @@ async function marked(
   const inconsistent: InconsistentEquation[] = [];
   const usable: number[] = [];
   for (let i = 0; i < equations.length; i++) {
-    const c = await engine.consistent(equations[i], domain);
+    const c = engine.consistentKnown?.(equations[i], domain) ?? (await engine.consistent(equations[i], domain));
     if (c.satisfiable === false)
       inconsistent.push({ studentIndex: i, student: sources[i], method: c.method, note: c.note ?? 'no admissible assignment satisfies it' });
     else usable.push(i);
@@ -166,7 +178,7 @@ async function marked(
             });
           continue;
         }
-        const forward = await engine.entails(equations[i], forms[a], domain);
+        const forward = engine.entailsKnown?.(equations[i], forms[a], domain) ?? (await engine.entails(equations[i], forms[a], domain));
         if (isVacuous(forward)) {
           flagVacuous(i, forward);
           continue outer;
@@ -180,7 +192,7 @@ async function marked(
           won = { ...base, forward };
           break outer;
         }
-        const backward = await engine.entails(forms[a], equations[i], domain);
+        const backward = engine.entailsKnown?.(forms[a], equations[i], domain) ?? (await engine.entails(forms[a], equations[i], domain));
         const ev = { ...base, forward, backward };
         if (backward.holds === true) {
           won = ev;

@@ -191,8 +191,8 @@ export type StoredItemMarks = {
 export type ItemMarksWrite = {
   responseId: number;
   extractionId: number;
-  /** Each changed item's mark, at its position among the response's items. */
-  items: readonly { position: number; mark: ItemMark }[];
+  /** Each changed item's mark, at its position among the response's items, and its row (itemRow(mark), when the caller made it already). */
+  items: readonly { position: number; mark: ItemMark; row?: ItemRow }[];
   total: number;
   available: number;
   status: ResponseMarks['status'];
@@ -202,47 +202,76 @@ export type ItemMarksWrite = {
   key?: string;
 };
 
-/** These responses' stored marks with the evidence of items `itemIds` only (most of the rows' size is the others'): two queries. */
+/**
+ * These responses' stored marks with the evidence of items `itemIds` only (most of the rows' size
+ * is the others'): two queries. A question's 22,500 responses have 135,000 item rows, and making
+ * an object of each was most of the read's time; but their columns besides the evidence (id,
+ * marks, outcome, match, note) repeat from response to response. So each response's rows come as
+ * one JSON array, built by SQLite in position order, and a response whose array was seen before
+ * shares its parsed items (read-only, as every caller treats them); the evidence asked for is
+ * read by a second query and put in a copy of those items only.
+ */
 export function storedItemMarks(st: Statements, responseIds: readonly number[], itemIds: readonly string[]): Map<number, StoredItemMarks> {
   const ids = json(responseIds);
   const out = new Map<number, StoredItemMarks>();
-  for (const m of st
-    .sql(
-      'SELECT response_id, extraction_id, total, available, status, inconsistent, dimensions, marked_at FROM mark_results WHERE response_id IN (SELECT value FROM json_each(?))',
-    )
-    .all(ids) as Row[])
-    out.set(Number(m.response_id), {
-      extractionId: Number(m.extraction_id),
-      markedAt: String(m.marked_at),
-      total: Number(m.total),
-      available: Number(m.available),
-      status: String(m.status),
-      inconsistent: String(m.inconsistent),
-      dimensions: m.dimensions === null || m.dimensions === undefined ? null : String(m.dimensions),
-      items: [],
-    });
-  // Rows as arrays, each made into its item at once (a question's 22,500 responses have 135,000 item rows).
-  for (const [rid, itemId, available, awarded, outcome, match, evidence, note] of st
+  // REAL columns are written by SQLite's JSON with 17 significant digits: they parse back to the same numbers.
+  const shapes = new Map<string, StoredItemMarks['items']>();
+  for (const [rid, extractionId, total, available, status, inconsistent, dimensions, markedAt, rows] of st
     .rawSql(
-      'SELECT response_id, item_id, available, awarded, outcome, match, iif(item_id IN (SELECT value FROM json_each(?)), evidence, NULL), note FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) ORDER BY response_id, position',
+      'SELECT m.response_id, m.extraction_id, m.total, m.available, m.status, m.inconsistent, m.dimensions, m.marked_at, ' +
+        '(SELECT json_group_array(json_array(k.item_id, k.available, k.awarded, k.outcome, k.match, k.note) ORDER BY k.position) FROM marks k WHERE k.response_id = m.response_id) ' +
+        'FROM mark_results m WHERE m.response_id IN (SELECT value FROM json_each(?))',
     )
-    .all(json(itemIds), ids) as unknown[][])
-    out.get(Number(rid))?.items.push({
-      itemId: String(itemId),
+    .all(ids) as unknown[][]) {
+    const key = String(rows);
+    let items = shapes.get(key);
+    if (!items) shapes.set(key, (items = itemsOfJson(key)));
+    out.set(Number(rid), {
+      extractionId: Number(extractionId),
+      markedAt: String(markedAt),
+      total: Number(total),
       available: Number(available),
-      awarded: awarded === null ? null : Number(awarded),
-      outcome: outcome as ItemMark['outcome'],
-      match: match as ItemMark['match'],
-      evidence: evidence === null ? null : String(evidence),
-      note: note === null ? null : String(note),
+      status: String(status),
+      inconsistent: String(inconsistent),
+      dimensions: dimensions === null || dimensions === undefined ? null : String(dimensions),
+      items,
     });
+  }
+  if (itemIds.length === 0) return out;
+  const copied = new Set<number>();
+  for (const [rid, itemId, evidence] of st
+    .rawSql(
+      'SELECT response_id, item_id, evidence FROM marks WHERE response_id IN (SELECT value FROM json_each(?)) AND item_id IN (SELECT value FROM json_each(?))',
+    )
+    .all(ids, json(itemIds)) as unknown[][]) {
+    const s = out.get(Number(rid));
+    if (!s) continue;
+    const i = s.items.findIndex((it) => it.itemId === itemId);
+    if (i < 0) continue;
+    // The shared items are copied once per response before its evidence goes in.
+    if (!copied.has(Number(rid))) {
+      s.items = [...s.items];
+      copied.add(Number(rid));
+    }
+    s.items[i] = { ...s.items[i], evidence: String(evidence) };
+  }
   return out;
 }
 
-/** An item's row as saveMarks writes it, but the response and position: to compare with a stored one. */
+/** A response's item rows as storedItemMarks' query gives them (JSON), without their evidence. */
+function itemsOfJson(text: string): StoredItemMarks['items'] {
+  return (JSON.parse(text) as [string, number, number | null, ItemMark['outcome'], ItemMark['match'], string | null][]).map(
+    ([itemId, available, awarded, outcome, match, note]) => ({ itemId, available, awarded, outcome, match, evidence: null, note }),
+  );
+}
+
 /** Whether a stored item row (as read back: numbers perhaps as stored, evidence as JSON) is what itemRow(mark) writes. */
 export function itemRowIs(r: Readonly<Record<string, unknown>>, mark: ItemMark): boolean {
-  const w = itemRow(mark);
+  return storedRowIs(r, itemRow(mark));
+}
+
+/** itemRowIs with the row to write already made (itemRow). */
+export function storedRowIs(r: Readonly<Record<string, unknown>>, w: ItemRow): boolean {
   return (
     Number(r.available) === w.available &&
     (r.awarded === null ? null : Number(r.awarded)) === w.awarded &&
@@ -253,9 +282,11 @@ export function itemRowIs(r: Readonly<Record<string, unknown>>, mark: ItemMark):
   );
 }
 
-export const itemRow = (
-  it: ItemMark,
-): { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null } => ({
+/** An item's row as saveMarks writes it, but the response and position. */
+export type ItemRow = { available: number; awarded: number | null; outcome: string; match: string; evidence: string; note: string | null };
+
+/** An item's row as saveMarks writes it, but the response and position: to compare with a stored one. */
+export const itemRow = (it: ItemMark): ItemRow => ({
   available: it.available,
   awarded: it.awarded,
   outcome: it.outcome,
@@ -296,7 +327,7 @@ export function saveItemMarks(st: Statements, batch: readonly ItemMarksWrite[]):
         continue;
       }
       updResult.run(b.total, b.available, b.status, at, b.responseId);
-      for (const { position, mark } of b.items) updateItemRow(st, b.responseId, old.items[position], mark);
+      for (const { position, mark, row } of b.items) updateItemRow(st, b.responseId, old.items[position], mark, row ?? itemRow(mark));
       // As saveMarksBatch's audit: the total, status, each item's mark and the inconsistent equations, before and after.
       const awarded = new Map(b.items.map(({ mark }) => [mark.itemId, mark.awarded]));
       const inconsistent = parse<ResponseMarks['inconsistent']>(old.inconsistent).map((i) => i.student);
@@ -325,24 +356,27 @@ const ITEM_COLUMNS = ['available', 'awarded', 'outcome', 'match', 'evidence', 'n
  * nothing when none does, so the row ends as the full update would leave it. Where the stored
  * evidence was not read (null), every column is written unless all are as they were.
  */
-function updateItemRow(st: Statements, responseId: number, was: StoredItemMarks['items'][number], mark: ItemMark): void {
-  const w = itemRow(mark);
-  const stored: Record<(typeof ITEM_COLUMNS)[number], unknown> = was;
+function updateItemRow(st: Statements, responseId: number, was: StoredItemMarks['items'][number], mark: ItemMark, w: ItemRow): void {
+  if (was.evidence === null) {
+    st.sql(UPDATE_ALL_COLUMNS).run(w.available, w.awarded, w.outcome, w.match, w.evidence, w.note, responseId, mark.itemId, ...ITEM_COLUMNS.map((c) => w[c]));
+    return;
+  }
   const differ = (c: (typeof ITEM_COLUMNS)[number]): boolean =>
     c === 'available'
-      ? Number(stored.available) !== w.available
+      ? Number(was.available) !== w.available
       : c === 'awarded'
-        ? (stored.awarded === null ? null : Number(stored.awarded)) !== w.awarded
-        : (stored[c] ?? null) !== w[c];
-  const set = was.evidence === null ? [...ITEM_COLUMNS] : ITEM_COLUMNS.filter(differ);
+        ? (was.awarded === null ? null : Number(was.awarded)) !== w.awarded
+        : (was[c] ?? null) !== w[c];
+  const set = ITEM_COLUMNS.filter(differ);
   if (set.length === 0) return;
-  const guard = was.evidence === null ? ` AND NOT (${ITEM_COLUMNS.map((c) => `${c} IS @${c}`).join(' AND ')})` : '';
-  st.sql(`UPDATE marks SET ${set.map((c) => `${c} = @${c}`).join(', ')} WHERE response_id = @responseId AND item_id = @itemId${guard}`).run({
-    ...Object.fromEntries((was.evidence === null ? ITEM_COLUMNS : set).map((c) => [c, w[c]])),
-    responseId,
-    itemId: mark.itemId,
-  });
+  // One statement per set of columns (one, the evidence, in a re-grade), prepared once.
+  st.sql(`UPDATE marks SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE response_id = ? AND item_id = ?`).run(...set.map((c) => w[c]), responseId, mark.itemId);
 }
+
+/** Every column of an item's row, unless all are as they were. */
+const UPDATE_ALL_COLUMNS =
+  `UPDATE marks SET ${ITEM_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE response_id = ? AND item_id = ?` +
+  ` AND NOT (${ITEM_COLUMNS.map((c) => `${c} IS ?`).join(' AND ')})`;
 
 /** The dimension issues as stored: NULL when there are none. */
 const dimensionsJson = (m: ResponseMarks): string | null => (m.dimensions?.length ? json(m.dimensions) : null);

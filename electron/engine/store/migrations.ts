@@ -4,6 +4,12 @@ import type Database from 'better-sqlite3';
 
 export type Migration = { version: number; description: string; up: string };
 
+/** The statements of a trigger that gives response `id` the next sequence number. */
+const named = (id: string): string =>
+  `UPDATE review_changes SET seq = (SELECT max(seq) + 1 FROM review_changes) WHERE response_id = ${id}; ` +
+  `INSERT INTO review_changes (response_id, seq) SELECT ${id}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes) ` +
+  `WHERE NOT EXISTS (SELECT 1 FROM review_changes WHERE response_id = ${id});`;
+
 /**
  * The triggers that keep `review_changes` (migration 7): after any insert, update or delete of a
  * row that a response's line in the review list rests on, that response gets the next sequence
@@ -24,10 +30,6 @@ function changeTriggers(): string {
     ['UPDATE', 'NEW'],
     ['DELETE', 'OLD'],
   ];
-  const named = (id: string): string =>
-    `UPDATE review_changes SET seq = (SELECT max(seq) + 1 FROM review_changes) WHERE response_id = ${id}; ` +
-    `INSERT INTO review_changes (response_id, seq) SELECT ${id}, (SELECT coalesce(max(seq), 0) + 1 FROM review_changes) ` +
-    `WHERE NOT EXISTS (SELECT 1 FROM review_changes WHERE response_id = ${id});`;
   return [
     ...tables.flatMap(([table, key]) =>
       events.map(
@@ -37,6 +39,29 @@ function changeTriggers(): string {
     // Marks are written and dropped with their mark_results row (whose triggers name the
     // response); one changed in place would not be, so an update names it too (none does now: free).
     `CREATE TRIGGER review_changes_marks_update AFTER UPDATE ON marks BEGIN ${named('NEW.response_id')} END;`,
+  ].join('\n');
+}
+
+/**
+ * Migration 11: the update triggers of marks and mark_results (migration 8 named the response on
+ * every update) name it only when a column changed that a reader of the change log reads. Those
+ * readers (the app's review index, the exports' stamp and rows) read a response's marks through
+ * listResponses: of mark_results every column but `marked_at`; of marks every column, but of the
+ * evidence only whether an awarded item was earned by follow-through (listResponses' `ft`, the
+ * same LIKE: keep the two together). A scheme change that adds an equivalent form rewrites the
+ * evidence of the items it withholds and the time of their marks, and nothing a reader sees: naming
+ * those responses (9,351 of 67,500) made the exports list and format them again to find the same rows.
+ */
+function updateTriggersOnChange(): string {
+  const same = (columns: readonly string[]): string => columns.map((c) => `OLD.${c} IS NEW.${c}`).join(' AND ');
+  const FT = (row: string): string => `(${row}.evidence LIKE '%"followThrough"%')`;
+  const marks = `${same(['response_id', 'item_id', 'position', 'available', 'awarded', 'outcome', 'match', 'note'])} AND (OLD.evidence IS NEW.evidence OR ${FT('OLD')} IS ${FT('NEW')})`;
+  const results = same(['response_id', 'extraction_id', 'total', 'available', 'status', 'inconsistent', 'dimensions']);
+  return [
+    'DROP TRIGGER review_changes_marks_update;',
+    `CREATE TRIGGER review_changes_marks_update AFTER UPDATE ON marks WHEN NOT (${marks}) BEGIN ${named('NEW.response_id')} END;`,
+    'DROP TRIGGER review_changes_mark_results_update;',
+    `CREATE TRIGGER review_changes_mark_results_update AFTER UPDATE ON mark_results WHEN NOT (${results}) BEGIN ${named('NEW.response_id')} END;`,
   ].join('\n');
 }
 
@@ -260,6 +285,14 @@ ${changeTriggers()}
         key TEXT,                        -- decide/entail/canonical.ts's key; NULL: the grammar rejects the source
         PRIMARY KEY (space, source)
       ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 11,
+    description:
+      'review_changes: an update of marks or mark_results names its response only when something a review line or an export row reads changed (not the time marked, nor evidence that keeps its follow-through)',
+    up: `
+${updateTriggersOnChange()}
     `,
   },
 ];

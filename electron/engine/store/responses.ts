@@ -274,7 +274,9 @@ export function listResponses(
   for (const m of st
     .sql(
       // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed),
-      // looked for only when the exam declares follow-through.
+      // looked for only when the exam declares follow-through. The change log's trigger on marks
+      // (migration 11) names a response whose evidence changes only where this LIKE's answer does:
+      // keep the two the same.
       `SELECT mk.response_id, mk.item_id, mk.awarded, ${
         declaresFollowThrough(st, examId) ? `(mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%')` : '0'
       } AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,

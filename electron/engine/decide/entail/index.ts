@@ -53,6 +53,8 @@ export type EntailerOptions = {
   z3IdleMs?: number;
   /** A Z3 worker idle this long (ms) while another one lives is stopped (default 1 s; z3-pool.ts). */
   z3SpareIdleMs?: number;
+  /** Prepare Z3 as the engine is made (default), or false: at its first query (z3-pool.ts prepareAhead). */
+  z3Ahead?: boolean;
   /** Premise points sampled for numeric verdicts (default 24). */
   samples?: number;
   /** PRNG seed (default 1): same seed, same verdicts. */
@@ -155,6 +157,10 @@ function byLikelyCover(x: Equation, ys: Equation[]): Equation[] {
 
 export class Entailer implements EntailmentEngine {
   private readonly pairCache = new Map<string, Promise<Verdict>>();
+  /** pairKey's keys, per premise and conclusion as written and domain key (nothing but the key: it is a function of the three). */
+  private readonly pairKeys = new WeakMap<Equation, WeakMap<Equation, Map<string, string>>>();
+  /** consistencyKeys' keys, per equation as written and domain key. */
+  private readonly premiseKeys = new WeakMap<Equation, Map<string, { mkey: string; skey: string }>>();
   /** The verdicts of pairCache's pairs that are decided (screenPair reads them without waiting). */
   private readonly settled = new Map<string, Verdict>();
   /** Cached pairs whose verdict is 'numeric-agreement' (the only ones a prover can change). */
@@ -206,6 +212,7 @@ export class Entailer implements EntailmentEngine {
       ...(opts.z3Workers ? { size: opts.z3Workers } : {}),
       ...(opts.z3IdleMs ? { idleMs: opts.z3IdleMs } : {}),
       ...(opts.z3SpareIdleMs ? { spareIdleMs: opts.z3SpareIdleMs } : {}),
+      ...(opts.z3Ahead === false ? { prepareAhead: false } : {}),
     });
     return new Entailer(z3, opts);
   }
@@ -249,11 +256,7 @@ export class Entailer implements EntailmentEngine {
     this.st.pairs++;
     if (this.pairwise) return this.decidePairwise(premiseAsWritten, conclusionAsWritten, domain);
     // Decided on the representatives (./canonical.ts): same solutions, same definedness.
-    const cp = this.representative(premiseAsWritten);
-    const cc = this.representative(conclusionAsWritten);
-    const premise = cp.eq;
-    const conclusion = cc.eq;
-    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
+    const key = this.pairKey(premiseAsWritten, conclusionAsWritten, domain);
     const hit = this.pairCache.get(key);
     if (hit) {
       this.st.cacheHits++;
@@ -268,6 +271,8 @@ export class Entailer implements EntailmentEngine {
       if (stored.method === 'numeric-agreement') this.numericKeys.add(key); // a prover set later asks again
       return { ...stored };
     }
+    const premise = this.representative(premiseAsWritten).eq;
+    const conclusion = this.representative(conclusionAsWritten).eq;
     const generation = this.numericGeneration;
     let self: Promise<Verdict> | undefined; // set below, before `decide` resumes
     const p = (async () => {
@@ -295,6 +300,40 @@ export class Entailer implements EntailmentEngine {
     }
   }
 
+  entailsKnown(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Verdict | undefined {
+    if (this.pairwise) return undefined;
+    const key = this.pairKey(premiseAsWritten, conclusionAsWritten, domain);
+    if (this.pairCache.has(key)) {
+      // Decided (its promise resolved to this verdict), or being decided: then entails() waits.
+      const v = this.settled.get(key);
+      if (!v) return undefined;
+      this.st.pairs++;
+      this.st.cacheHits++;
+      return { ...v };
+    }
+    const stored = this.storedVerdict(key);
+    if (!stored) return undefined;
+    // As entails() takes a stored verdict.
+    this.st.pairs++;
+    this.st.cacheHits++;
+    this.st.storeHits++;
+    this.pairCache.set(key, Promise.resolve(stored));
+    this.settled.set(key, stored);
+    if (stored.method === 'numeric-agreement') this.numericKeys.add(key);
+    return { ...stored };
+  }
+
+  consistentKnown(asWritten: Equation, domain: Domain): Consistency | undefined {
+    const { mkey, skey } = this.consistencyKeys(asWritten, domain);
+    const known = this.storedConsistency.get(mkey);
+    if (known) return { ...known };
+    const stored = this.premiseCache.has(mkey) ? undefined : (this.store?.get(skey) as Consistency | undefined);
+    if (!stored) return undefined;
+    this.st.storeHits++;
+    this.storedConsistency.set(mkey, stored);
+    return { ...stored };
+  }
+
   /**
    * The pair's verdict where it is known or the steps before a prover or Z3 decide it (the
    * verdict entails() gives: those steps come first there, and are deterministic); undefined
@@ -304,7 +343,7 @@ export class Entailer implements EntailmentEngine {
   private async screenPair(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): Promise<Verdict | undefined> {
     const cp = this.representative(premiseAsWritten);
     const cc = this.representative(conclusionAsWritten);
-    const key = `${cp.key}\u0000${cc.key}\u0000${domainKey(domain)}`;
+    const key = this.pairKey(premiseAsWritten, conclusionAsWritten, domain);
     if (this.pairCache.has(key)) return this.settled.get(key);
     const stored = this.storedVerdict(key);
     if (stored) return this.entails(premiseAsWritten, conclusionAsWritten, domain); // counted and cached as entails does
@@ -319,11 +358,10 @@ export class Entailer implements EntailmentEngine {
   }
 
   async consistent(asWritten: Equation, domain: Domain): Promise<Consistency> {
-    const c = this.representative(asWritten);
-    const skey = `c\u0000${this.storeSpace}\u0000${c.key}\u0000${domainKey(domain)}`;
-    const mkey = `${c.key}\u0000${domainKey(domain)}`;
+    const { mkey, skey } = this.consistencyKeys(asWritten, domain);
     const known = this.storedConsistency.get(mkey);
     if (known) return { ...known };
+    const c = this.representative(asWritten);
     const stored = this.premiseCache.has(mkey) ? undefined : (this.store?.get(skey) as Consistency | undefined);
     if (stored) {
       this.st.storeHits++;
@@ -333,6 +371,41 @@ export class Entailer implements EntailmentEngine {
     const got = (await this.premise(c.eq, domain)).consistency;
     if (got.satisfiable !== null) this.store?.put(skey, got);
     return { ...got };
+  }
+
+  /**
+   * A pair's cache key (its representatives' sources and the domain's key), kept per pair of
+   * equation objects and domain: a class's lists are made of the same parsed trees (grade.ts parses
+   * a source once per question) checked against the same forms, and joining two long sources
+   * into a new string for every check, to hash it again, was most of a cached check's cost. The
+   * same string each time also keeps its hash.
+   */
+  private pairKey(premiseAsWritten: Equation, conclusionAsWritten: Equation, domain: Domain): string {
+    const dk = domainKey(domain);
+    let byConclusion = this.pairKeys.get(premiseAsWritten);
+    if (!byConclusion) this.pairKeys.set(premiseAsWritten, (byConclusion = new WeakMap()));
+    let byDomain = byConclusion.get(conclusionAsWritten);
+    if (!byDomain) byConclusion.set(conclusionAsWritten, (byDomain = new Map()));
+    let key = byDomain.get(dk);
+    if (key === undefined) {
+      key = `${this.representative(premiseAsWritten).key}\u0000${this.representative(conclusionAsWritten).key}\u0000${dk}`;
+      byDomain.set(dk, key);
+    }
+    return key;
+  }
+
+  /** consistent()'s keys (in memory, in the store), kept per equation object and domain key as pairKey keeps a pair's. */
+  private consistencyKeys(asWritten: Equation, domain: Domain): { mkey: string; skey: string } {
+    const dk = domainKey(domain);
+    let byDomain = this.premiseKeys.get(asWritten);
+    if (!byDomain) this.premiseKeys.set(asWritten, (byDomain = new Map()));
+    let keys = byDomain.get(dk);
+    if (!keys) {
+      const c = this.representative(asWritten);
+      keys = { mkey: `${c.key}\u0000${dk}`, skey: `c\u0000${this.storeSpace}\u0000${c.key}\u0000${dk}` };
+      byDomain.set(dk, keys);
+    }
+    return keys;
   }
 
   private representative(eq: Equation): { eq: Equation; key: string } {

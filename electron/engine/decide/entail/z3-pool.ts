@@ -38,6 +38,13 @@ export type Z3PoolOptions = {
    * and each worker holds its Z3 memory), and one stays for idleMs for the next query.
    */
   spareIdleMs?: number;
+  /**
+   * Compile Z3's WASM and bundle the worker's code as the pool is made (default), so the first
+   * query waits for neither; false: when a worker is first started. A command that may well ask
+   * Z3 nothing (a re-grade whose pairs are all kept in the workspace) then pays for neither
+   * (compiling the 35 MB WASM, and esbuild's process bundling the worker).
+   */
+  prepareAhead?: boolean;
 };
 
 const DEFAULT_IDLE_MS = 10_000;
@@ -206,8 +213,10 @@ export class Z3Pool {
     // Z3's WASM compiled (off the main thread) and the worker's code bundled as the engine starts,
     // once per process: a worker's first start then waits for neither (about 0.8 s of the first
     // query's 1.4 s on a loaded machine), and the engine seldom starts without asking Z3 soon.
-    void compiledZ3();
-    void bundledFromSource();
+    if (options.prepareAhead ?? true) {
+      void compiledZ3();
+      void bundledFromSource();
+    }
   }
 
   /**
