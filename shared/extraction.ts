@@ -39,6 +39,8 @@ export const KNOWN_FLAGS = [
   'symbol-reused',
   /** A quantity with units is an exponent or a function's argument, or is raised to a power made of quantities (see the note). */
   'dimensioned-argument',
+  /** A sum of fractions read as written doesn't balance, but does with a '/' reaching over the sum (see the note). */
+  'unbracketed-grouping',
 ] as const;
 export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
 export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');

@@ -308,6 +308,18 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
     // (Not a limit: "t ≈ 0", or under a condition, "when F >> Ma, t ≈ 0".)
     const limit = t.slice(2).every((x) => x.kind !== 'num' || Number(x.text) === 0) || limitingConditionBefore(toks, i0) !== null;
     if (approxValue && !hasEq && !limit) unread(ctx, t, `an approximate value of ${t[0].text}: whether it stands as the student's result is the marker's call`);
+    // "V_rms ≈ 0.707V_0": a relation with a rounded coefficient (1/√2), not a limit between
+    // quantities ("v ≈ u"): markers differ on recording it, so it is a doubt too.
+    const roundedRelation =
+      !approxValue &&
+      t.length >= 3 &&
+      t[1].kind === 'rel' &&
+      t[1].text === '~' &&
+      isSymbol(t[0]) &&
+      t.slice(2).every((x) => x.kind !== 'rel') &&
+      t.slice(2).some((x) => x.kind === 'num' && x.text.includes('.'));
+    if (roundedRelation && !hasEq && limitingConditionBefore(toks, i0) === null)
+      unread(ctx, t, `an approximate relation with a rounded number: whether it stands as the student's statement is the marker's call`);
     if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');
     return true; // inequalities, limits, approximations are not recorded
   }

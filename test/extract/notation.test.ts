@@ -618,3 +618,11 @@ test("τ where the question has no torque or time, and θ where it has no angle,
   // Where the question has an angle, θ may be the student's name for it: a doubt, not left out.
   assert.notEqual(read('a = g sin θ', RAMP).status, 'read');
 });
+
+test('a relation with a rounded number ("a ≈ 0.707 g") is a doubt; one between quantities is a limit, not recorded', () => {
+  const r = read('a ≈ 0.707 g\na = g sin β', RAMP);
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(r.eqs, ['Eq(a, g*sin(beta))']);
+  assert.match(r.why, /rounded number/);
+  assert.equal(read('a ≈ g when β is near 90°, a = g sin β', RAMP).status, 'read');
+});
