@@ -18,6 +18,7 @@
 import type { ApiResponse, ReviewRow } from '../../shared/api.ts';
 import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import { answerGroupsOf, GroupsStopped, type GroupRun } from '../engine/review/groups.ts';
+import { GroupsThreadFailed } from '../engine/review/groups-thread.ts';
 import type { Engine } from '../engine/decide/engine-factory.ts';
 import { notFound, type AppContext } from './context.ts';
 import { previewRunning } from './handlers/scheme-preview.ts';
@@ -175,10 +176,6 @@ async function compare(
   // Z3 starts while the lists are read, once one of them is new (review/groups.ts: after a
   // restart, lists grouped before are look-ups and need no Z3; its workers stop when idle).
   const variables = q.variables.map((v) => v.name);
-  // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
-  // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
-  // decided before; so are the canonical keys of the lists' equations.
-  engine.setVerdictStore?.(ctx.ws.decidedStore());
   // The question's rows from the review index (kept current from the change log), not read
   // again from the workspace: each row's list is its `group` (the sources, sorted), and a row
   // with no total is not marked yet (effectiveTotal).
@@ -189,22 +186,44 @@ async function compare(
   // In the background, a turn after reading the rows (the first time, with the index's order
   // sorted, about 80 ms at 67,500 responses): views asked meanwhile go first.
   await run.between?.();
+  const thread = ctx.groupsThread();
+  if (thread && thread.failure === null) {
+    // The comparisons in the worker thread: the rows' lists go in, the groups' keys and member
+    // ids come back (the totals are read here, by withTotals, when the answer comes).
+    const ids: string[] = [];
+    const lists: string[] = [];
+    for (const r of rows)
+      if (r.group !== null && r.total !== null) {
+        ids.push(r.responseId);
+        lists.push(r.group);
+      }
+    try {
+      const groups = await thread.group(q, ids, lists, { background: !!run.signal, ...(run.signal ? { signal: run.signal } : {}) });
+      return groups.map((g) => ({ key: g.key, equations: shown(g.key, variables), responseIds: g.responseIds }));
+    } catch (e) {
+      // A worker that failed (said in the log and in app.info): compared here, as without one.
+      if (!(e instanceof GroupsThreadFailed)) throw e;
+    }
+  }
+  // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
+  // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
+  // decided before; so are the canonical keys of the lists' equations.
+  engine.setVerdictStore?.(ctx.ws.decidedStore());
   let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
   try {
     groups = await answerGroupsOf(engine, q, rows, listOf, ctx.ws, run);
   } finally {
     ctx.ws.flushDecided();
   }
-  return groups.map((g) => ({
-    key: g.key,
-    // An equation the grammar can't parse is shown as it is written.
-    equations: (JSON.parse(g.key) as string[]).map((s) => {
-      const p = parseEquation(s, { variables });
-      return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
-    }),
-    responseIds: g.members.map((m) => m.responseId),
-  }));
+  return groups.map((g) => ({ key: g.key, equations: shown(g.key, variables), responseIds: g.members.map((m) => m.responseId) }));
 }
+
+/** A group's list as shown: each equation's LaTeX (one the grammar can't parse is shown as it is written). */
+const shown = (key: string, variables: string[]): Grouping[number]['equations'] =>
+  (JSON.parse(key) as string[]).map((s) => {
+    const p = parseEquation(s, { variables });
+    return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
+  });
 
 /** A row's list (its sources, sorted), or null for a row not read or not marked. */
 const listOf = (r: ReviewRow): string[] | null => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null);
@@ -227,6 +246,8 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
   // thread meanwhile, so the first comparison that needs Z3 does not wait for its start (an exam
   // with nothing marked starts it for nothing; opening a response would start it anyway).
   void ctx.engine().catch(() => undefined);
+  // The answer groups' worker thread too (where one is used): it builds its engine meanwhile.
+  ctx.groupsThread();
   const current = prep.get(ctx);
   if (current && !current.controller.signal.aborted && current.examId === examId && why === 'loaded') return;
   current?.controller.abort();

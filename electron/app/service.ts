@@ -50,6 +50,15 @@ export class AppService {
     return groupPrepDone(this.#ctx);
   }
 
+  /**
+   * The answer groups' worker thread as it stands (null: none was started, or none is used):
+   * whether it failed, and why; how many requests it answered. For tests and the bench.
+   */
+  groupsWorker(): { failure: string | null; answered: number } | null {
+    const t = this.#ctx.startedGroupsThread();
+    return t && { failure: t.failure, answered: t.answered };
+  }
+
   handlers(): ApiHandlers {
     return this.#handlers;
   }
@@ -59,6 +68,7 @@ export class AppService {
     ctx.closing = true;
     ctx.job?.controller.abort();
     await stopGroupPrep(ctx);
+    await ctx.startedGroupsThread()?.close();
     await ctx.job?.run?.catch(() => {});
     await stopPreview(ctx);
     await ctx.downloads.close();
