@@ -4,6 +4,7 @@
 // (handlers/*.ts) over one context (context.ts: workspace, engine, settings, grading job).
 import type { ApiHandlers } from '../../shared/api.ts';
 import type { Workspace } from '../engine/store/workspace.ts';
+import type { EntailerStats } from '../engine/decide/entail/types.ts';
 import { AppContext, type ServiceOptions } from './context.ts';
 import { importHandlers } from './handlers/imports.ts';
 import { gradingHandlers } from './handlers/grading.ts';
@@ -52,11 +53,11 @@ export class AppService {
 
   /**
    * The answer groups' worker thread as it stands (null: none was started, or none is used):
-   * whether it failed, and why; how many requests it answered. For tests and the bench.
+   * whether it failed, and why; how many requests it answered; its engine's counts. For tests and the bench.
    */
-  groupsWorker(): { failure: string | null; answered: number } | null {
+  groupsWorker(): { failure: string | null; answered: number; stats: EntailerStats | null } | null {
     const t = this.#ctx.startedGroupsThread();
-    return t && { failure: t.failure, answered: t.answered };
+    return t && { failure: t.failure, answered: t.answered, stats: t.stats };
   }
 
   handlers(): ApiHandlers {

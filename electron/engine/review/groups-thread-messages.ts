@@ -2,6 +2,7 @@
 // to each other: everything here crosses a thread, so it is plain data.
 import type { Question } from '../../../shared/exam.ts';
 import type { EngineOptions } from '../decide/engine-factory.ts';
+import type { EntailerStats } from '../decide/entail/types.ts';
 
 /** The engine's options that can cross a thread (no callbacks: notices come back as messages). */
 export type ThreadEngineOptions = Omit<EngineOptions, 'onNotice'>;
@@ -20,7 +21,8 @@ export type ThreadReply =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
   | { type: 'notice'; message: string }
-  | { type: 'groups'; id: number; groups: { key: string; responseIds: string[] }[] }
+  /** `stats`: the worker's engine's counts so far (what it decided, what it found kept). */
+  | { type: 'groups'; id: number; groups: { key: string; responseIds: string[] }[]; stats: EntailerStats }
   | { type: 'stopped'; id: number }
   | { type: 'failed'; id: number; message: string }
   | { type: 'closed' };

@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { GroupsStopped } from './groups.ts';
+import type { EntailerStats } from '../decide/entail/types.ts';
 import type { ThreadEngineOptions, ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-messages.ts';
 
 export type { ThreadEngineOptions } from './groups-thread-messages.ts';
@@ -44,6 +45,7 @@ export class GroupsThread {
   readonly #opts: GroupsThreadOptions;
   #next = 1;
   #answered = 0;
+  #stats: EntailerStats | null = null;
   #failure: string | null = null;
   #closed = false;
   /** Requests posted before the worker said it was ready wait here. */
@@ -68,6 +70,11 @@ export class GroupsThread {
   /** How many requests the worker answered with groups (tests, the bench). */
   get answered(): number {
     return this.#answered;
+  }
+
+  /** The worker's engine's counts as of its last answer (null before one): what it decided, what it found kept. */
+  get stats(): EntailerStats | null {
+    return this.#stats;
   }
 
   /** Why the worker can't be used (it failed to start, or died), or null. */
@@ -129,6 +136,7 @@ export class GroupsThread {
       if (this.#pending.size === 0) this.#worker.unref();
       if (m.type === 'groups') {
         this.#answered++;
+        this.#stats = m.stats;
         p.resolve(m.groups);
       }
       else if (m.type === 'stopped') p.reject(new GroupsStopped());

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       } finally {
         ws.flushDecided();
       }
-      post({ type: 'groups', id: m.id, groups: groups.map((g) => ({ key: g.key, responseIds: g.members.map((i) => m.ids[i]) })) });
+      post({ type: 'groups', id: m.id, groups: groups.map((g) => ({ key: g.key, responseIds: g.members.map((i) => m.ids[i]) })), stats: engine.stats() });
     } catch (e) {
       if (e instanceof GroupsStopped) post({ type: 'stopped', id: m.id });
       else post({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) });
