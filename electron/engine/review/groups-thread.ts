@@ -3,12 +3,14 @@
 // CPU is spent off this thread. A worker that can't start, or dies, fails every request under
 // way and every later one with GroupsThreadFailed (its reason in `failure`, and told once to
 // `onFailure`): the caller then compares on its own thread. Nothing here is retried.
-// The worker file: under tsx (tests, the browser mode, the bench) ./groups-worker-boot.mjs
-// registers tsx and loads ./groups-worker.ts; in the esbuild CJS bundle (scripts/build-electron.mjs)
+// The worker's code: from the sources (tests, the browser mode, the bench), groups-worker.ts
+// bundled once per process (../worker-bundle.ts), else ./groups-worker-boot.mjs, which registers
+// tsx and loads it; in the esbuild CJS bundle (scripts/build-electron.mjs)
 // the worker is its own entry, groups-worker.cjs, beside the bundle that starts it.
 import { Worker } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { GroupsStopped } from './groups.ts';
+import { bundleFromSource } from '../worker-bundle.ts';
 import type { EntailerStats } from '../decide/entail/types.ts';
 import type { ThreadEngineOptions, ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-messages.ts';
 
@@ -19,6 +21,15 @@ export type ThreadGroup = { key: string; responseIds: string[] };
 
 /** The worker could not start, or died: its requests are answered by none. */
 export class GroupsThreadFailed extends Error {}
+
+let sourceBundle: Promise<string | null> | undefined;
+/** Running from the TypeScript sources: the worker's code bundled once per process (worker-bundle.ts); null from the app's bundle. */
+function fromSource(): Promise<string | null> {
+  sourceBundle ??= import.meta.url.endsWith('.cjs')
+    ? Promise.resolve(null)
+    : bundleFromSource(new URL('./groups-worker.ts', import.meta.url), ['better-sqlite3', 'z3-solver', 'esbuild']);
+  return sourceBundle;
+}
 
 /** The worker's entry point: the bundled groups-worker.cjs beside a CJS bundle, else the tsx bootstrap. */
 export function groupsWorkerUrl(base: string = import.meta.url): URL {
@@ -40,7 +51,8 @@ export type GroupsThreadOptions = {
 type Pending = { resolve: (g: ThreadGroup[]) => void; reject: (e: Error) => void };
 
 export class GroupsThread {
-  readonly #worker: Worker;
+  /** Null until started. */
+  #worker: Worker | null = null;
   readonly #pending = new Map<number, Pending>();
   readonly #opts: GroupsThreadOptions;
   #next = 1;
@@ -54,13 +66,28 @@ export class GroupsThread {
 
   constructor(opts: GroupsThreadOptions) {
     this.#opts = opts;
+    this.#exited = this.#start();
+  }
+
+  /** Starts the worker (from the sources: its bundle, made once per process, see fromSource); resolves when it has exited. */
+  async #start(): Promise<void> {
+    const opts = this.#opts;
     const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine: opts.engine };
-    this.#worker = new Worker(opts.entry ?? groupsWorkerUrl(), { execArgv: [], workerData });
-    this.#worker.unref();
-    this.#worker.on('message', (m: ThreadReply) => this.#onMessage(m));
-    this.#worker.on('error', (e: Error) => this.#fail(`the worker failed: ${e.message}`));
-    this.#exited = new Promise((resolve) =>
-      this.#worker.once('exit', (code) => {
+    const code = opts.entry ? null : await fromSource();
+    if (this.#closed) return;
+    let worker: Worker;
+    try {
+      worker = code ? new Worker(code, { eval: true, execArgv: [], workerData }) : new Worker(opts.entry ?? groupsWorkerUrl(), { execArgv: [], workerData });
+    } catch (e) {
+      this.#fail(`the worker could not start: ${(e as Error).message}`);
+      return;
+    }
+    this.#worker = worker;
+    if (this.#pending.size === 0) worker.unref();
+    worker.on('message', (m: ThreadReply) => this.#onMessage(m));
+    worker.on('error', (e: Error) => this.#fail(`the worker failed: ${e.message}`));
+    await new Promise<void>((resolve) =>
+      worker.once('exit', (code) => {
         this.#fail(`the worker stopped (exit code ${code})`);
         resolve();
       }),
@@ -93,7 +120,7 @@ export class GroupsThread {
     const id = this.#next++;
     return new Promise<ThreadGroup[]>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      if (this.#pending.size === 1) this.#worker.ref();
+      if (this.#pending.size === 1) this.#worker?.ref();
       this.#post({ type: 'group', id, question, ids, lists, background: run.background });
       run.signal?.addEventListener('abort', () => this.#pending.has(id) && this.#post({ type: 'stop', id }), { once: true });
     });
@@ -109,15 +136,15 @@ export class GroupsThread {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#failure !== null) return;
-    this.#worker.ref();
+    this.#worker?.ref();
     this.#post({ type: 'close' });
-    const late = setTimeout(() => void this.#worker.terminate(), 10_000);
+    const late = setTimeout(() => void this.#worker?.terminate(), 10_000);
     await this.#exited;
     clearTimeout(late);
   }
 
   #post(m: ThreadRequest): void {
-    if (this.#queue) this.#queue.push(m);
+    if (this.#queue || !this.#worker) (this.#queue ??= []).push(m);
     else this.#worker.postMessage(m);
   }
 
@@ -125,15 +152,15 @@ export class GroupsThread {
     if (m.type === 'ready') {
       const q = this.#queue ?? [];
       this.#queue = null;
-      for (const x of q) this.#worker.postMessage(x);
+      for (const x of q) this.#worker?.postMessage(x);
     } else if (m.type === 'fatal') this.#fail(`the worker could not start: ${m.message}`);
     else if (m.type === 'notice') this.#opts.onNotice?.(m.message);
-    else if (m.type === 'closed') void this.#worker.terminate();
+    else if (m.type === 'closed') void this.#worker?.terminate();
     else {
       const p = this.#pending.get(m.id);
       if (!p) return;
       this.#pending.delete(m.id);
-      if (this.#pending.size === 0) this.#worker.unref();
+      if (this.#pending.size === 0) this.#worker?.unref();
       if (m.type === 'groups') {
         this.#answered++;
         this.#stats = m.stats;
@@ -155,7 +182,7 @@ export class GroupsThread {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     for (const p of pending) p.reject(new GroupsThreadFailed(reason));
-    void this.#worker.terminate();
+    void this.#worker?.terminate();
     try {
       this.#opts.onFailure?.(reason);
     } catch {
