@@ -15,7 +15,7 @@ import { SympyDetails } from './sympy-detail.ts';
 import { loadSettings } from './settings-file.ts';
 import type { Job } from './job.ts';
 import { ReviewIndexes, type ReviewIndex } from './review-index.ts';
-import { GroupsThread, type ThreadEngineOptions } from '../engine/review/groups-thread.ts';
+import { GroupsThread, groupsWorkerFromSource, type ThreadEngineOptions } from '../engine/review/groups-thread.ts';
 
 export type ServiceOptions = {
   workspacePath: string;
@@ -89,9 +89,9 @@ export class AppContext {
   /**
    * Answer groups per question (answer-groups.ts): `groups` kept while none of the question's rows
    * changes (review-index.ts `questionVersion`), `grouping` (the groups without their totals)
-   * while none of its lists does (`listsVersion`).
+   * while none of its lists does (`listsVersion`); `by`: the engine, or the worker thread, that compared them.
    */
-  readonly groupCache = new Map<string, { version: string; lists: string; engine: Engine; grouping: unknown; groups: unknown }>();
+  readonly groupCache = new Map<string, { version: string; lists: string; by: object; grouping: unknown; groups: unknown }>();
   /** Set when the service closes: no background work starts after it. */
   closing = false;
   /** The answer groups' worker thread: undefined until first asked for, null where none is used. */
@@ -105,6 +105,9 @@ export class AppContext {
     this.settings = loaded.settings;
     this.settingsProblem = loaded.problem;
     if (loaded.problem) console.warn(`equimark: ${loaded.problem}`);
+    // Running from the sources, the answer groups' worker is bundled now, while nothing waits:
+    // started later, as an exam's list is first read, it waited for that read to end (seconds).
+    if (this.wantsGroupsThread()) void groupsWorkerFromSource();
   }
 
   /** SymPy worker options: Settings' Python path first; the worker script from resourcesDir (right for dev and packaged). */

@@ -23,11 +23,24 @@ export type ThreadGroup = { key: string; responseIds: string[] };
 export class GroupsThreadFailed extends Error {}
 
 let sourceBundle: Promise<string | null> | undefined;
-/** Running from the TypeScript sources: the worker's code bundled once per process (worker-bundle.ts); null from the app's bundle. */
-function fromSource(): Promise<string | null> {
+/** The bundle once made: a thread started then starts its worker at once, without waiting for a turn of the event loop. */
+let sourceCode: string | null | undefined;
+/**
+ * Running from the TypeScript sources: the worker's code bundled once per process
+ * (../worker-bundle.ts), null from the app's bundle. Every module of it sees Z3's pool's
+ * import.meta.url, as all of the app's bundle sees its own: the pool finds Z3's worker beside
+ * itself, and SymPy's default script (decide/sympy/python.ts, four folders below the
+ * repository's root, as the pool is) is found from there too.
+ */
+export function groupsWorkerFromSource(): Promise<string | null> {
   sourceBundle ??= import.meta.url.endsWith('.cjs')
     ? Promise.resolve(null)
-    : bundleFromSource(new URL('./groups-worker.ts', import.meta.url), ['better-sqlite3', 'z3-solver', 'esbuild']);
+    : bundleFromSource(new URL('./groups-worker.ts', import.meta.url), new URL('../decide/entail/z3-pool.ts', import.meta.url), [
+        'better-sqlite3',
+        'z3-solver',
+        'esbuild',
+      ]);
+  void sourceBundle.then((c) => (sourceCode = c));
   return sourceBundle;
 }
 
@@ -66,27 +79,32 @@ export class GroupsThread {
 
   constructor(opts: GroupsThreadOptions) {
     this.#opts = opts;
-    this.#exited = this.#start();
+    // The bundle made already (the service asks for it as it opens): the worker starts now,
+    // before the caller goes on (reading an exam's list holds this thread for seconds).
+    this.#exited = opts.entry
+      ? this.#start(null)
+      : sourceCode !== undefined
+        ? this.#start(sourceCode)
+        : groupsWorkerFromSource().then((c) => this.#start(c));
   }
 
-  /** Starts the worker (from the sources: its bundle, made once per process, see fromSource); resolves when it has exited. */
-  async #start(): Promise<void> {
+  /** Starts the worker (`code`: its bundle from the sources, else its file); resolves when it has exited. */
+  #start(code: string | null): Promise<void> {
     const opts = this.#opts;
     const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine: opts.engine };
-    const code = opts.entry ? null : await fromSource();
-    if (this.#closed) return;
+    if (this.#closed) return Promise.resolve();
     let worker: Worker;
     try {
       worker = code ? new Worker(code, { eval: true, execArgv: [], workerData }) : new Worker(opts.entry ?? groupsWorkerUrl(), { execArgv: [], workerData });
     } catch (e) {
       this.#fail(`the worker could not start: ${(e as Error).message}`);
-      return;
+      return Promise.resolve();
     }
     this.#worker = worker;
     if (this.#pending.size === 0) worker.unref();
     worker.on('message', (m: ThreadReply) => this.#onMessage(m));
     worker.on('error', (e: Error) => this.#fail(`the worker failed: ${e.message}`));
-    await new Promise<void>((resolve) =>
+    return new Promise<void>((resolve) =>
       worker.once('exit', (code) => {
         this.#fail(`the worker stopped (exit code ${code})`);
         resolve();
