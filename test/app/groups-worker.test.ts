@@ -97,6 +97,9 @@ describe('answer groups in a worker thread', () => {
       assert.ok(mine.responseIds.length > 1);
       assert.deepEqual(groups, await onMainThread(service, call, examId, 'q1'));
       await service.groupsPrepared();
+      // The mark changed no list: the groups asked for were the background's (waited for, or
+      // kept), not compared again: one request to the worker per question.
+      assert.equal(service.groupsWorker()?.answered, 3);
       // Nothing but the mark typed changed a mark.
       const now = new Map(service.ws.listResponses(examId).map((r) => [r.id, r.effective]));
       for (const r of before) if (r.id !== w1.id) assert.deepEqual(now.get(r.id), r.effective, `${r.studentId}/${r.questionId}`);
