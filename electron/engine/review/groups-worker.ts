@@ -11,6 +11,8 @@
 // is then waited for, never made twice: the engine's memo in groups.ts). Every 30 ms of work it
 // gives a turn of its event loop, so a request or a stop posted meanwhile is read.
 // No top-level await: the same file is bundled as CommonJS (scripts/build-electron.mjs).
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { createEngine, type Engine, type EngineOptions } from '../decide/engine-factory.ts';
@@ -22,10 +24,27 @@ import type { ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-me
 /** How long a piece of work runs before a turn of the event loop (messages posted meanwhile are read then). */
 const SLICE_MS = 30;
 
+/**
+ * How much lower than the thread that starts it this thread runs (its nice value raised by this
+ * much): the views are answered first, and the comparisons have the cores the views leave.
+ */
+const NICER = 4;
+
+/** This thread (and the Z3 threads it starts, which inherit it) below the app's main thread, where the system lets a thread be named (Linux). */
+function runBelowTheViews(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Math.min(19, getPriority(tid) + NICER));
+  } catch {
+    /* no /proc (macOS, Windows), or not allowed: the thread runs as it is */
+  }
+}
+
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('groups-worker.ts runs as a worker thread (groups-thread.ts)');
   const post = (m: ThreadReply): void => port.postMessage(m);
+  runBelowTheViews();
   const start = workerData as ThreadStart;
   let engine: Engine;
   let ws: Workspace;
