@@ -105,9 +105,9 @@ export class AppContext {
     this.settings = loaded.settings;
     this.settingsProblem = loaded.problem;
     if (loaded.problem) console.warn(`equimark: ${loaded.problem}`);
-    // Running from the sources, the answer groups' worker is bundled now, while nothing waits:
-    // started later, as an exam's list is first read, it waited for that read to end (seconds).
-    if (this.wantsGroupsThread()) void groupsWorkerFromSource();
+    // Running from the sources, the answer groups' worker is bundled now (once per process),
+    // so that it starts at once when an exam's list is first read.
+    if (this.wantsGroupsThread()) groupsWorkerFromSource();
   }
 
   /** SymPy worker options: Settings' Python path first; the worker script from resourcesDir (right for dev and packaged). */

@@ -4,18 +4,19 @@
 // worker at load 5 on 2 cores). The app's esbuild bundle has its own entries instead
 // (scripts/build-electron.mjs). As there, every module of the bundle sees one `import.meta.url`,
 // the caller's `importMetaUrl`: the code that reads it must find what it looks for from that URL.
-// The build is one request to esbuild's process (no plugin calling back into this thread), so it
-// is over at the first turn of the event loop after esbuild is done, however busy this thread is.
+// The build is synchronous (about 250 ms, once per process, as the app service opens): built
+// asynchronously, its result waited for a turn of the event loop, and the first read of a large
+// exam's list (seconds, synchronous) came first, so the worker started only after it.
 // The packages left external are required by their resolved paths (the code runs from a string).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** The bundle of `entry` as CommonJS code, or null where esbuild can't be used (the caller then starts the file through tsx). */
-export async function bundleFromSource(entry: URL, importMetaUrl: URL, external: readonly string[]): Promise<string | null> {
+export function bundleFromSource(entry: URL, importMetaUrl: URL, external: readonly string[]): string | null {
   try {
-    const esbuild = await import('esbuild');
     const require = createRequire(entry);
-    const r = await esbuild.build({
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    const r = esbuild.buildSync({
       entryPoints: [fileURLToPath(entry)],
       bundle: true,
       write: false,

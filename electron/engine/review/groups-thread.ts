@@ -22,26 +22,24 @@ export type ThreadGroup = { key: string; responseIds: string[] };
 /** The worker could not start, or died: its requests are answered by none. */
 export class GroupsThreadFailed extends Error {}
 
-let sourceBundle: Promise<string | null> | undefined;
-/** The bundle once made: a thread started then starts its worker at once, without waiting for a turn of the event loop. */
 let sourceCode: string | null | undefined;
 /**
  * Running from the TypeScript sources: the worker's code bundled once per process
- * (../worker-bundle.ts), null from the app's bundle. Every module of it sees Z3's pool's
+ * (../worker-bundle.ts; the service asks for it as it opens), null from the app's bundle or where
+ * esbuild can't be used (the tsx bootstrap is started then). Every module of it sees Z3's pool's
  * import.meta.url, as all of the app's bundle sees its own: the pool finds Z3's worker beside
  * itself, and SymPy's default script (decide/sympy/python.ts, four folders below the
  * repository's root, as the pool is) is found from there too.
  */
-export function groupsWorkerFromSource(): Promise<string | null> {
-  sourceBundle ??= import.meta.url.endsWith('.cjs')
-    ? Promise.resolve(null)
+export function groupsWorkerFromSource(): string | null {
+  sourceCode ??= import.meta.url.endsWith('.cjs')
+    ? null
     : bundleFromSource(new URL('./groups-worker.ts', import.meta.url), new URL('../decide/entail/z3-pool.ts', import.meta.url), [
         'better-sqlite3',
         'z3-solver',
         'esbuild',
       ]);
-  void sourceBundle.then((c) => (sourceCode = c));
-  return sourceBundle;
+  return sourceCode;
 }
 
 /** The worker's entry point: the bundled groups-worker.cjs beside a CJS bundle, else the tsx bootstrap. */
@@ -79,13 +77,7 @@ export class GroupsThread {
 
   constructor(opts: GroupsThreadOptions) {
     this.#opts = opts;
-    // The bundle made already (the service asks for it as it opens): the worker starts now,
-    // before the caller goes on (reading an exam's list holds this thread for seconds).
-    this.#exited = opts.entry
-      ? this.#start(null)
-      : sourceCode !== undefined
-        ? this.#start(sourceCode)
-        : groupsWorkerFromSource().then((c) => this.#start(c));
+    this.#exited = this.#start(opts.entry ? null : groupsWorkerFromSource());
   }
 
   /** Starts the worker (`code`: its bundle from the sources, else its file); resolves when it has exited. */
