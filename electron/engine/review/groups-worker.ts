@@ -72,6 +72,22 @@ async function main(): Promise<void> {
     while (asked > 0) await new Promise<void>((r) => idle.push(r));
   };
   const stops = new Map<number, AbortController>();
+  /**
+   * What the worker keeps in the workspace (verdicts, canonical keys) is a cache: a write that
+   * can't be made (the app's connection holding the write lock past busy_timeout, a grade's long
+   * transaction) fails no request. Verdicts not written stay buffered for the next flush.
+   */
+  const kept = (write: () => void): void => {
+    try {
+      write();
+    } catch (e) {
+      console.warn(`equimark: answer groups' worker: a write to the workspace was put off (${e instanceof Error ? e.message : String(e)})`);
+    }
+  };
+  const keyStore = {
+    canonicalKeys: (space: string) => ws.canonicalKeys(space),
+    putCanonicalKeys: (space: string, keys: Iterable<readonly [string, string | null]>) => kept(() => ws.putCanonicalKeys(space, keys)),
+  };
 
   const group = async (m: Extract<ThreadRequest, { type: 'group' }>): Promise<void> => {
     const background = m.background;
@@ -84,9 +100,9 @@ async function main(): Promise<void> {
       const run = background ? { signal: controller.signal, between: giveWay, turnIfDue } : { turnIfDue };
       let groups: Awaited<ReturnType<typeof answerGroupsOf<number>>>;
       try {
-        groups = await answerGroupsOf(engine, m.question as Question, rows, (i) => lists[i], ws, run);
+        groups = await answerGroupsOf(engine, m.question as Question, rows, (i) => lists[i], keyStore, run);
       } finally {
-        ws.flushDecided();
+        kept(() => ws.flushDecided());
       }
       post({ type: 'groups', id: m.id, groups: groups.map((g) => ({ key: g.key, responseIds: g.members.map((i) => m.ids[i]) })), stats: engine.stats() });
     } catch (e) {
