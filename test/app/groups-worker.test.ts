@@ -72,7 +72,8 @@ describe('answer groups in a worker thread', () => {
     try {
       await service.groupsPrepared();
       const exam = (await call('exam.get', { examId })) as Exam;
-      for (const q of exam.questions) assert.deepEqual(listed(await call('groups.list', { examId, questionId: q.id })), await onMainThread(service, call, examId, q.id), q.id);
+      for (const q of exam.questions)
+        assert.deepEqual(listed(await call('groups.list', { examId, questionId: q.id })), await onMainThread(service, call, examId, q.id), q.id);
       const w = service.groupsWorker();
       assert.equal(w?.failure, null);
       assert.equal(w?.answered, exam.questions.length, 'the worker compared each question once, in the background');

@@ -57,7 +57,8 @@ async function sympyFeature(ctx: AppContext): Promise<{ available: boolean; note
 /** Where the answer groups' lists are compared: in a worker thread, or on the main thread (and why). */
 function groupsWorkerFeature(ctx: AppContext): { available: boolean; note: string } {
   const t = ctx.startedGroupsThread();
-  if (t?.failure) return { available: false, note: `${t.failure}: the answer groups are compared on the main thread, so the views may be slower while they are` };
+  if (t?.failure)
+    return { available: false, note: `${t.failure}: the answer groups are compared on the main thread, so the views may be slower while they are` };
   if (t) return { available: true, note: 'the answer groups are compared in a worker thread, beside the views' };
   return ctx.wantsGroupsThread()
     ? { available: true, note: 'the answer groups will be compared in a worker thread (it starts when they are first prepared)' }

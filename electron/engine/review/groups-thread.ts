@@ -175,8 +175,7 @@ export class GroupsThread {
         this.#answered++;
         this.#stats = m.stats;
         p.resolve(m.groups);
-      }
-      else if (m.type === 'stopped') p.reject(new GroupsStopped());
+      } else if (m.type === 'stopped') p.reject(new GroupsStopped());
       else p.reject(new Error(m.message));
     }
   }

@@ -126,8 +126,7 @@ async function main(): Promise<void> {
       const job = group(m);
       jobs.add(job);
       void job.finally(() => jobs.delete(job));
-    }
-    else if (m.type === 'stop') stops.get(m.id)?.abort();
+    } else if (m.type === 'stop') stops.get(m.id)?.abort();
     else if (m.type === 'setSympy') void engine.setSympy(m.options as SympyOptions | false);
     else if (m.type === 'close')
       closing ??= (async () => {
