@@ -77,6 +77,7 @@ describe('answer groups in a worker thread', () => {
       const w = service.groupsWorker();
       assert.equal(w?.failure, null);
       assert.equal(w?.answered, exam.questions.length, 'the worker compared each question once, in the background');
+      assert.ok((w?.stats?.z3Calls ?? 0) > 0, "Z3 ran in the worker's engine (its own workers, found from the worker's bundle)");
       const merged = (await call('groups.list', { examId, questionId: 'q1' })).find((g) => g.responseIds.length > 2);
       assert.ok(merged, 'lists equivalent only by proof are one group');
       assert.equal((await call('app.info', {})).features['answer groups worker'].available, true);
