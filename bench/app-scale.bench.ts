@@ -25,7 +25,6 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { AppService } from '../electron/app/service.ts';
 import { chips, row } from '../electron/app/views.ts';
-import { createEngine } from '../electron/engine/decide/engine-factory.ts';
 import { canonicalEquation } from '../electron/engine/decide/entail/canonical.ts';
 import { mulberry32 } from '../electron/engine/decide/entail/rng.ts';
 import { validateExam } from '../electron/engine/io/exam.ts';
@@ -164,6 +163,10 @@ function build(service: AppService, exam: Exam): { responses: number; overrides:
   return { responses: rows.length, overrides, manualMarks };
 }
 
+/** The answer groups' worker thread as the service reports it, in words. */
+const said = (w: ReturnType<AppService['groupsWorker']>): string =>
+  !w ? 'none (compared on the main thread)' : w.failure ? `failed (${w.failure}), compared on the main thread` : `${w.answered} questions compared in it`;
+
 type Timing = { name: string; ms: number; goal: number | null; note?: string };
 
 export async function main(): Promise<void> {
@@ -173,7 +176,8 @@ export async function main(): Promise<void> {
       workspacePath: join(dir, 'w.sqlite'),
       mode: 'browser',
       resourcesDir: resolve(here, '../resources'),
-      createEngine: ({ onNotice }) => createEngine({ sympy: false, onNotice }),
+      // Options, not an engine: the answer groups' worker thread builds its engine from the same ones.
+      engineOptions: { sympy: false },
     });
   let service = openService();
   try {
@@ -318,6 +322,7 @@ export async function main(): Promise<void> {
     timings.push({ name: 'summary again', ms: (await call('summary.get', { examId })).ms, goal: 1000 });
 
     // A restart: the app opens the same workspace again, with a new engine.
+    const workerSaid = said(service.groupsWorker());
     await service.close();
     service = openService();
     handlers = service.handlers();
@@ -333,6 +338,7 @@ export async function main(): Promise<void> {
       note: 'the pairs compared before are read from the workspace',
     });
     await service.groupsPrepared();
+    console.log(`answer groups' worker thread before the restart: ${workerSaid}; after: ${said(service.groupsWorker())}`);
     console.log(
       `after a restart, the groups of all ${exam.questions.length} questions prepared in the background in ${(restartPrepMs / 1000).toFixed(1)} s after the list's first open`,
     );

@@ -28,5 +28,16 @@ await build({
   define: { 'import.meta.url': 'importMetaUrl' },
   banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// The answer groups' comparisons run in a worker thread (electron/engine/review/groups-thread.ts);
+// in the bundle it starts dist/electron/groups-worker.cjs beside main.cjs. Its engine's Z3 pool
+// finds z3-worker.cjs beside it the same way (importMetaUrl is this file's).
+await build({
+  ...common,
+  entryPoints: ['electron/engine/review/groups-worker.ts'],
+  outfile: 'dist/electron/groups-worker.cjs',
+  external: ['better-sqlite3', 'z3-solver', 'esbuild'],
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
 await build({ ...common, entryPoints: ['electron/shell/preload.ts'], outfile: 'dist/electron/preload.cjs', external: ['electron'] });
 writeFileSync('dist/electron/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');

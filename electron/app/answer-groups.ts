@@ -18,6 +18,7 @@
 import type { ApiResponse, ReviewRow } from '../../shared/api.ts';
 import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import { answerGroupsOf, GroupsStopped, type GroupRun } from '../engine/review/groups.ts';
+import { GroupsThread, GroupsThreadFailed } from '../engine/review/groups-thread.ts';
 import type { Engine } from '../engine/decide/engine-factory.ts';
 import { notFound, type AppContext } from './context.ts';
 import { previewRunning } from './handlers/scheme-preview.ts';
@@ -31,8 +32,17 @@ type Groups = ApiResponse<'groups.list'>;
  */
 type Grouping = Omit<Groups[number], 'total'>[];
 
+/** What compares a question's lists: the worker thread, or (without one, or once it failed) the app's engine. */
+type Comparer = GroupsThread | Engine;
+
+/** The worker thread where one is used and has not failed, else the app's engine (started if need be). */
+const comparer = async (ctx: AppContext): Promise<Comparer> => {
+  const thread = ctx.groupsThread();
+  return thread && thread.failure === null ? thread : ctx.engine();
+};
+
 /** Comparisons in progress, per question (`exam\0question`), with the lists they were started on. */
-const running = new WeakMap<AppContext, Map<string, { lists: string; engine: Engine; grouping: Promise<Grouping> }>>();
+const running = new WeakMap<AppContext, Map<string, { lists: string; by: Comparer; grouping: Promise<Grouping> }>>();
 
 /** The background preparation in progress, per context. */
 const prep = new WeakMap<AppContext, { examId: string; controller: AbortController; run: Promise<void> }>();
@@ -101,24 +111,26 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
   // and back, costs nothing; the first time reads the question's rows in bulk (one index).
   // While only marks changed (the lists and which rows are marked did not), the groups stand
   // and only their totals are read again. (And while the engine is the same one: another
-  // engine, with other settings, may prove other lists equivalent.)
+  // engine, with other settings, may prove other lists equivalent. The worker thread's is built
+  // from the same options as the app's, but a worker that failed is replaced by the app's engine,
+  // whose groups are formed again.)
   const index = ctx.reviewIndex(examId);
   const lists = index.listsVersion(questionId);
-  const engine = await ctx.engine();
+  const by = await comparer(ctx);
   const cacheKey = `${examId}\u0000${questionId}`;
   const cached = ctx.groupCache.get(cacheKey);
-  if (cached?.engine === engine && cached.lists === lists) {
+  if (cached?.by === by && cached.lists === lists) {
     if (cached.version === index.questionVersion(questionId)) return cached.groups as Groups;
-    return withTotals(ctx, examId, questionId, lists, engine, cached.grouping as Grouping);
+    return withTotals(ctx, examId, questionId, lists, by, cached.grouping as Grouping);
   }
   let inFlight = running.get(ctx);
   if (!inFlight) running.set(ctx, (inFlight = new Map()));
   const other = inFlight.get(cacheKey);
-  if (other && other.engine === engine && other.lists === lists) {
+  if (other && other.by === by && other.lists === lists) {
     // A comparison of these lists in progress (the background's, begun before a mark was typed
     // in the question, say): its groups are this one's, with the totals as they are now.
     try {
-      return withTotals(ctx, examId, questionId, lists, engine, await other.grouping);
+      return withTotals(ctx, examId, questionId, lists, by, await other.grouping);
     } catch (e) {
       // The background's comparison was stopped (a grade started): this request compares on its own.
       if (!(e instanceof GroupsStopped) || run.signal?.aborted) throw e;
@@ -133,17 +145,17 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
   let a = asked.get(ctx);
   if (!a) asked.set(ctx, (a = { n: 0, idle: [] }));
   if (foreground) a.n++;
-  const grouping = compare(ctx, engine, examId, q, run);
+  const grouping = compare(ctx, by, examId, q, run);
   if (foreground)
     void grouping
       .catch(() => {})
       .finally(() => {
         if (--a.n === 0) for (const r of a.idle.splice(0)) r();
       });
-  const mine = { lists, engine, grouping };
+  const mine = { lists, by, grouping };
   inFlight.set(cacheKey, mine);
   try {
-    return withTotals(ctx, examId, questionId, lists, engine, await grouping);
+    return withTotals(ctx, examId, questionId, lists, by, await grouping);
   } finally {
     if (inFlight.get(cacheKey) === mine) inFlight.delete(cacheKey);
   }
@@ -154,20 +166,20 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
  * null), kept while the question's rows stay as they are; a grouping of lists since changed
  * is given as it is and not kept (a grading job may be marking).
  */
-function withTotals(ctx: AppContext, examId: string, questionId: string, lists: string, engine: Engine, grouping: Grouping): Groups {
+function withTotals(ctx: AppContext, examId: string, questionId: string, lists: string, by: Comparer, grouping: Grouping): Groups {
   const index = ctx.reviewIndex(examId);
   const out = grouping.map((g) => {
     const totals = new Set(g.responseIds.map((id) => index.row(id)?.total ?? null));
     return { ...g, total: totals.size === 1 ? [...totals][0] : null };
   });
   if (index.listsVersion(questionId) === lists)
-    ctx.groupCache.set(`${examId}\u0000${questionId}`, { version: index.questionVersion(questionId), lists, engine, grouping, groups: out });
+    ctx.groupCache.set(`${examId}\u0000${questionId}`, { version: index.questionVersion(questionId), lists, by, grouping, groups: out });
   return out;
 }
 
 async function compare(
   ctx: AppContext,
-  engine: Engine,
+  by: Comparer,
   examId: string,
   q: ReturnType<AppContext['exam']>['questions'][number],
   run: GroupRun,
@@ -175,10 +187,6 @@ async function compare(
   // Z3 starts while the lists are read, once one of them is new (review/groups.ts: after a
   // restart, lists grouped before are look-ups and need no Z3; its workers stop when idle).
   const variables = q.variables.map((v) => v.name);
-  // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
-  // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
-  // decided before; so are the canonical keys of the lists' equations.
-  engine.setVerdictStore?.(ctx.ws.decidedStore());
   // The question's rows from the review index (kept current from the change log), not read
   // again from the workspace: each row's list is its `group` (the sources, sorted), and a row
   // with no total is not marked yet (effectiveTotal).
@@ -189,22 +197,44 @@ async function compare(
   // In the background, a turn after reading the rows (the first time, with the index's order
   // sorted, about 80 ms at 67,500 responses): views asked meanwhile go first.
   await run.between?.();
+  if (by instanceof GroupsThread) {
+    // The comparisons in the worker thread: the rows' lists go in, the groups' keys and member
+    // ids come back (the totals are read here, by withTotals, when the answer comes).
+    const ids: string[] = [];
+    const lists: string[] = [];
+    for (const r of rows)
+      if (r.group !== null && r.total !== null) {
+        ids.push(r.responseId);
+        lists.push(r.group);
+      }
+    try {
+      const groups = await by.group(q, ids, lists, { background: !!run.signal, ...(run.signal ? { signal: run.signal } : {}) });
+      return groups.map((g) => ({ key: g.key, equations: shown(g.key, variables), responseIds: g.responseIds }));
+    } catch (e) {
+      // A worker that failed (said in the log and in app.info): compared here, as without one.
+      if (!(e instanceof GroupsThreadFailed)) throw e;
+    }
+  }
+  // The pairs the lists' comparison decides, and the answers for pairs of lists, are kept in the
+  // workspace (as marking keeps its own), so opening the groups after a restart proves nothing
+  // decided before; so are the canonical keys of the lists' equations.
+  const engine = by instanceof GroupsThread ? await ctx.engine() : by;
+  engine.setVerdictStore?.(ctx.ws.decidedStore());
   let groups: Awaited<ReturnType<typeof answerGroupsOf<ReviewRow>>>;
   try {
     groups = await answerGroupsOf(engine, q, rows, listOf, ctx.ws, run);
   } finally {
     ctx.ws.flushDecided();
   }
-  return groups.map((g) => ({
-    key: g.key,
-    // An equation the grammar can't parse is shown as it is written.
-    equations: (JSON.parse(g.key) as string[]).map((s) => {
-      const p = parseEquation(s, { variables });
-      return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
-    }),
-    responseIds: g.members.map((m) => m.responseId),
-  }));
+  return groups.map((g) => ({ key: g.key, equations: shown(g.key, variables), responseIds: g.members.map((m) => m.responseId) }));
 }
+
+/** A group's list as shown: each equation's LaTeX (one the grammar can't parse is shown as it is written). */
+const shown = (key: string, variables: string[]): Grouping[number]['equations'] =>
+  (JSON.parse(key) as string[]).map((s) => {
+    const p = parseEquation(s, { variables });
+    return { source: s, latex: p.ok ? equationToLatex(p.value) : s };
+  });
 
 /** A row's list (its sources, sorted), or null for a row not read or not marked. */
 const listOf = (r: ReviewRow): string[] | null => (r.group !== null && r.total !== null ? (JSON.parse(r.group) as string[]) : null);
@@ -226,7 +256,9 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
   // main thread busy): its construction sends Z3's WASM to be read and compiled off the main
   // thread meanwhile, so the first comparison that needs Z3 does not wait for its start (an exam
   // with nothing marked starts it for nothing; opening a response would start it anyway).
-  void ctx.engine().catch(() => undefined);
+  // Where the groups are compared in a worker thread, the worker starts instead: it builds its
+  // own engine meanwhile, and the app's starts when a response is opened.
+  if (!ctx.groupsThread()) void ctx.engine().catch(() => undefined);
   const current = prep.get(ctx);
   if (current && !current.controller.signal.aborted && current.examId === examId && why === 'loaded') return;
   current?.controller.abort();
@@ -247,11 +279,11 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
     )
       return;
     // An engine that can't start is said when the groups are opened, not tried again for each question here.
-    const engine = await ctx.engine().then(
+    const by = await comparer(ctx).then(
       (e) => e,
       () => null,
     );
-    if (!engine) return;
+    if (!by) return;
     for (const q of exam.questions) {
       // A turn between two pieces of work: a view asked meanwhile waits for none of them whole.
       await giveWay(ctx);

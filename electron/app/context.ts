@@ -15,6 +15,7 @@ import { SympyDetails } from './sympy-detail.ts';
 import { loadSettings } from './settings-file.ts';
 import type { Job } from './job.ts';
 import { ReviewIndexes, type ReviewIndex } from './review-index.ts';
+import { GroupsThread, groupsWorkerFromSource, type ThreadEngineOptions } from '../engine/review/groups-thread.ts';
 
 export type ServiceOptions = {
   workspacePath: string;
@@ -26,6 +27,17 @@ export type ServiceOptions = {
   settingsPath?: string;
   /** Builds the symbolic engine (default: Z3 and the numeric checks, with Settings' SymPy). Tests give their own. */
   createEngine?: (options: { sympy: ReturnType<AppContext['sympyOptions']>; onNotice: (message: string) => void }) => Promise<Engine>;
+  /**
+   * Options of the default engine that can cross a thread (`sympy: false`, the entailer's): the
+   * answer groups' worker thread builds its engine from the same ones. Ignored with createEngine.
+   */
+  engineOptions?: ThreadEngineOptions;
+  /**
+   * The answer groups' comparisons in a worker thread (engine/review/groups-thread.ts): on by
+   * default for a workspace file and the default engine (an engine given by createEngine can't
+   * cross a thread); false: on the main thread. `entry`: another worker file (tests).
+   */
+  groupsWorker?: false | { entry?: URL };
 };
 
 export const notFound = (what: string): never => {
@@ -77,11 +89,13 @@ export class AppContext {
   /**
    * Answer groups per question (answer-groups.ts): `groups` kept while none of the question's rows
    * changes (review-index.ts `questionVersion`), `grouping` (the groups without their totals)
-   * while none of its lists does (`listsVersion`).
+   * while none of its lists does (`listsVersion`); `by`: the engine, or the worker thread, that compared them.
    */
-  readonly groupCache = new Map<string, { version: string; lists: string; engine: Engine; grouping: unknown; groups: unknown }>();
+  readonly groupCache = new Map<string, { version: string; lists: string; by: object; grouping: unknown; groups: unknown }>();
   /** Set when the service closes: no background work starts after it. */
   closing = false;
+  /** The answer groups' worker thread: undefined until first asked for, null where none is used. */
+  #groupsThread: GroupsThread | null | undefined;
 
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);
@@ -91,6 +105,9 @@ export class AppContext {
     this.settings = loaded.settings;
     this.settingsProblem = loaded.problem;
     if (loaded.problem) console.warn(`equimark: ${loaded.problem}`);
+    // Running from the sources, the answer groups' worker is bundled now (once per process),
+    // so that it starts at once when an exam's list is first read.
+    if (this.wantsGroupsThread()) groupsWorkerFromSource();
   }
 
   /** SymPy worker options: Settings' Python path first; the worker script from resourcesDir (right for dev and packaged). */
@@ -100,7 +117,8 @@ export class AppContext {
   }
 
   engine(): Promise<Engine> {
-    this.engineP ??= (this.opts.createEngine ?? createEngine)({ sympy: this.sympyOptions(), onNotice: (m) => (this.engineNotice = m) }).catch((e) => {
+    const create = this.opts.createEngine ?? ((o) => createEngine({ ...o, ...this.opts.engineOptions, onNotice: o.onNotice }));
+    this.engineP ??= create({ sympy: this.sympyOptions(), onNotice: (m) => (this.engineNotice = m) }).catch((e) => {
       this.engineP = null;
       throw new ApiFailure({ code: 'unavailable', message: `the symbolic engine could not start: ${(e as Error).message}` });
     });
@@ -110,6 +128,36 @@ export class AppContext {
   /** The engine if it has started (or is starting), else null: never starts it. */
   async startedEngine(): Promise<Engine | null> {
     return this.engineP ? await this.engineP.catch(() => null) : null;
+  }
+
+  /**
+   * The answer groups' worker thread, started on first use (see ServiceOptions.groupsWorker), or
+   * null where the groups are compared on the main thread. A worker that failed stays here, with
+   * its `failure` (said in app.info): its requests fail at once, and the caller compares here.
+   */
+  groupsThread(): GroupsThread | null {
+    if (this.#groupsThread !== undefined) return this.#groupsThread;
+    const o = this.opts;
+    if (!this.wantsGroupsThread() || this.closing) return (this.#groupsThread = null);
+    this.#groupsThread = new GroupsThread({
+      workspacePath: o.workspacePath,
+      engine: { sympy: this.sympyOptions(), ...o.engineOptions },
+      ...(o.groupsWorker && o.groupsWorker.entry ? { entry: o.groupsWorker.entry } : {}),
+      onNotice: (m) => (this.engineNotice ??= m),
+      onFailure: (reason) => console.warn(`equimark: answer groups: ${reason}; their lists are compared on the main thread from now on`),
+    });
+    return this.#groupsThread;
+  }
+
+  /** Whether the answer groups are compared in a worker thread here (ServiceOptions.groupsWorker). */
+  wantsGroupsThread(): boolean {
+    const o = this.opts;
+    return o.groupsWorker !== false && !o.createEngine && o.workspacePath !== ':memory:';
+  }
+
+  /** The worker thread if it was started, else null: never starts it. */
+  startedGroupsThread(): GroupsThread | null {
+    return this.#groupsThread ?? null;
   }
 
   /** The reading techniques this build offers, with the current models and settings. */

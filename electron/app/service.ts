@@ -4,6 +4,7 @@
 // (handlers/*.ts) over one context (context.ts: workspace, engine, settings, grading job).
 import type { ApiHandlers } from '../../shared/api.ts';
 import type { Workspace } from '../engine/store/workspace.ts';
+import type { EntailerStats } from '../engine/decide/entail/types.ts';
 import { AppContext, type ServiceOptions } from './context.ts';
 import { importHandlers } from './handlers/imports.ts';
 import { gradingHandlers } from './handlers/grading.ts';
@@ -50,6 +51,15 @@ export class AppService {
     return groupPrepDone(this.#ctx);
   }
 
+  /**
+   * The answer groups' worker thread as it stands (null: none was started, or none is used):
+   * whether it failed, and why; how many requests it answered; its engine's counts. For tests and the bench.
+   */
+  groupsWorker(): { failure: string | null; answered: number; stats: EntailerStats | null } | null {
+    const t = this.#ctx.startedGroupsThread();
+    return t && { failure: t.failure, answered: t.answered, stats: t.stats };
+  }
+
   handlers(): ApiHandlers {
     return this.#handlers;
   }
@@ -59,6 +69,7 @@ export class AppService {
     ctx.closing = true;
     ctx.job?.controller.abort();
     await stopGroupPrep(ctx);
+    await ctx.startedGroupsThread()?.close();
     await ctx.job?.run?.catch(() => {});
     await stopPreview(ctx);
     await ctx.downloads.close();

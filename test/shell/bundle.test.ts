@@ -5,7 +5,8 @@
 // protocol handler that serves only the built renderer with our CSP, no navigation, windows,
 // webviews, remote requests or permissions, and an IPC channel that answers only the app's top
 // frame and validates every call. The real better-sqlite3 and Z3 load in the child, and the demo
-// exam is graded through the IPC handler. The preload must expose one function and nothing else.
+// exam is graded through the IPC handler (its answer groups compared in the bundle's worker
+// thread, groups-worker.cjs). The preload must expose one function and nothing else.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -257,6 +258,15 @@ describe('Electron shell bundle (dist/electron) under a fake electron', { timeou
     const rows = ipc.review.value.rows;
     assert.equal(rows.length, ipc.loadDemo.value.responses);
     assert.ok(rows.some((r: Json) => r.total > 0) && rows.some((r: Json) => r.total === 0), `marks vary: ${rows.map((r: Json) => r.total)}`);
+    // The answer groups, compared in the bundle's worker thread (groups-worker.cjs beside main.cjs).
+    assert.equal(ipc.groups.ok, true, JSON.stringify(ipc.groups));
+    const members = ipc.groups.value.flatMap((g: Json) => g.responseIds);
+    assert.equal(new Set(members).size, members.length);
+    assert.ok(members.length > 0);
+    assert.deepEqual(ipc.infoAfter.value.features['answer groups worker'], {
+      available: true,
+      note: 'the answer groups are compared in a worker thread, beside the views',
+    });
   });
 
   it('keeps the app lifecycle: activate reopens a window, closing all windows quits (not macOS)', () => {

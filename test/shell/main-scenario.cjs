@@ -202,7 +202,10 @@ async function gradeDemo(call, top) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const review = await call(top, 'review.list', { examId });
-  return { gradeStart: start, gradeStatus: status, gradeSeconds: (Date.now() - t0) / 1000, review };
+  // The answer groups, compared in the bundle's worker thread (dist/electron/groups-worker.cjs).
+  const groups = await call(top, 'groups.list', { examId, questionId: 'q1' });
+  const infoAfter = await call(top, 'app.info', {});
+  return { gradeStart: start, gradeStatus: status, gradeSeconds: (Date.now() - t0) / 1000, review, groups, infoAfter };
 }
 
 async function main() {

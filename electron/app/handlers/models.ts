@@ -54,6 +54,17 @@ async function sympyFeature(ctx: AppContext): Promise<{ available: boolean; note
   return { available: ok, note: `${st.message}${ctx.engineNotice && !ok ? ` (${ctx.engineNotice})` : ''}` };
 }
 
+/** Where the answer groups' lists are compared: in a worker thread, or on the main thread (and why). */
+function groupsWorkerFeature(ctx: AppContext): { available: boolean; note: string } {
+  const t = ctx.startedGroupsThread();
+  if (t?.failure)
+    return { available: false, note: `${t.failure}: the answer groups are compared on the main thread, so the views may be slower while they are` };
+  if (t) return { available: true, note: 'the answer groups are compared in a worker thread, beside the views' };
+  return ctx.wantsGroupsThread()
+    ? { available: true, note: 'the answer groups will be compared in a worker thread (it starts when they are first prepared)' }
+    : { available: false, note: 'the answer groups are compared on the main thread (a workspace in memory, or an engine given by the caller)' };
+}
+
 export function modelHandlers(ctx: AppContext): Handlers {
   return {
     'app.info': async () => {
@@ -70,6 +81,7 @@ export function modelHandlers(ctx: AppContext): Handlers {
           'Ollama models': techs.hybrid ? await ollamaFeature(ctx) : { available: false, note: 'the model pipeline is not in this build' },
           'symbolic engine': { available: true, note: 'Z3 with a numeric fast path decides every mark' },
           'SymPy checker': await sympyFeature(ctx),
+          'answer groups worker': groupsWorkerFeature(ctx),
           // A settings file that could not be read: the defaults are used, and this says why.
           ...(ctx.settingsProblem ? { settings: { available: false, note: ctx.settingsProblem } } : {}),
         },

@@ -33,6 +33,8 @@ export function settingsHandlers(ctx: AppContext): Handlers {
       if (pythonChanged) {
         ctx.engineNotice = null;
         ctx.sympyDetails.clear();
+        // The answer groups' worker builds its engine from the same options: it swaps too.
+        ctx.startedGroupsThread()?.setSympy(ctx.sympyOptions());
         const e = await ctx.startedEngine();
         if (e) {
           await e.setSympy(ctx.sympyOptions());

@@ -45,9 +45,15 @@ export class Statements {
     return st;
   }
 
-  /** Run `fn` as one transaction (a savepoint when already inside one); its result is returned. */
+  /**
+   * Run `fn` as one transaction (a savepoint when already inside one); its result is returned.
+   * BEGIN IMMEDIATE: the write lock is taken as it begins, waiting (busy_timeout) while another
+   * connection writes (the answer groups' worker keeps verdicts through its own). Deferred, a
+   * transaction that read first failed at once with 'database is locked' when the other
+   * connection had written since its read (SQLite does not wait then: its snapshot is stale).
+   */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#db.transaction(fn).immediate();
   }
 
   /** Forget every prepared statement (the workspace is closing). */

@@ -1,0 +1,28 @@
+// What the answer groups' worker thread (groups-worker.ts) and its client (groups-thread.ts) say
+// to each other: everything here crosses a thread, so it is plain data.
+import type { Question } from '../../../shared/exam.ts';
+import type { EngineOptions } from '../decide/engine-factory.ts';
+import type { EntailerStats } from '../decide/entail/types.ts';
+
+/** The engine's options that can cross a thread (no callbacks: notices come back as messages). */
+export type ThreadEngineOptions = Omit<EngineOptions, 'onNotice'>;
+
+/** Given to the worker as it starts (workerData). */
+export type ThreadStart = { workspacePath: string; engine: ThreadEngineOptions };
+
+export type ThreadRequest =
+  /** A question's rows, in the order of their ids: `ids[i]`'s list is `lists[i]` (its sources, sorted, as JSON). */
+  | { type: 'group'; id: number; question: Question; ids: string[]; lists: string[]; background: boolean }
+  | { type: 'stop'; id: number }
+  | { type: 'setSympy'; options: ThreadEngineOptions['sympy'] }
+  | { type: 'close' };
+
+export type ThreadReply =
+  | { type: 'ready' }
+  | { type: 'fatal'; message: string }
+  | { type: 'notice'; message: string }
+  /** `stats`: the worker's engine's counts so far (what it decided, what it found kept). */
+  | { type: 'groups'; id: number; groups: { key: string; responseIds: string[] }[]; stats: EntailerStats }
+  | { type: 'stopped'; id: number }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'closed' };

@@ -1,0 +1,201 @@
+// The answer groups' worker thread (./groups-worker.ts), seen from the thread that starts it: a
+// question's rows' lists go in, its groups (keys and member ids) come back, and the comparisons'
+// CPU is spent off this thread. A worker that can't start, or dies, fails every request under
+// way and every later one with GroupsThreadFailed (its reason in `failure`, and told once to
+// `onFailure`): the caller then compares on its own thread. Nothing here is retried.
+// The worker's code: from the sources (tests, the browser mode, the bench), groups-worker.ts
+// bundled once per process (../worker-bundle.ts), else ./groups-worker-boot.mjs, which registers
+// tsx and loads it; in the esbuild CJS bundle (scripts/build-electron.mjs)
+// the worker is its own entry, groups-worker.cjs, beside the bundle that starts it.
+import { Worker } from 'node:worker_threads';
+import type { Question } from '../../../shared/exam.ts';
+import { GroupsStopped } from './groups.ts';
+import { bundleFromSource } from '../worker-bundle.ts';
+import type { EntailerStats } from '../decide/entail/types.ts';
+import type { ThreadEngineOptions, ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-messages.ts';
+
+export type { ThreadEngineOptions } from './groups-thread-messages.ts';
+
+/** A group as the worker gives it: its list's key and its members' response ids, largest group first. */
+export type ThreadGroup = { key: string; responseIds: string[] };
+
+/** The worker could not start, or died: its requests are answered by none. */
+export class GroupsThreadFailed extends Error {}
+
+let sourceCode: string | null | undefined;
+/**
+ * Running from the TypeScript sources: the worker's code bundled once per process
+ * (../worker-bundle.ts; the service asks for it as it opens), null from the app's bundle or where
+ * esbuild can't be used (the tsx bootstrap is started then). Every module of it sees Z3's pool's
+ * import.meta.url, as all of the app's bundle sees its own: the pool finds Z3's worker beside
+ * itself, and SymPy's default script (decide/sympy/python.ts, four folders below the
+ * repository's root, as the pool is) is found from there too.
+ */
+export function groupsWorkerFromSource(): string | null {
+  sourceCode ??= import.meta.url.endsWith('.cjs')
+    ? null
+    : bundleFromSource(new URL('./groups-worker.ts', import.meta.url), new URL('../decide/entail/z3-pool.ts', import.meta.url), [
+        'better-sqlite3',
+        'z3-solver',
+        'esbuild',
+      ]);
+  return sourceCode;
+}
+
+/** The worker's entry point: the bundled groups-worker.cjs beside a CJS bundle, else the tsx bootstrap. */
+export function groupsWorkerUrl(base: string = import.meta.url): URL {
+  return base.endsWith('.cjs') ? new URL('./groups-worker.cjs', base) : new URL('./groups-worker-boot.mjs', base);
+}
+
+export type GroupsThreadOptions = {
+  /** The workspace file (the worker opens its own connection to it). */
+  workspacePath: string;
+  engine: ThreadEngineOptions;
+  /** The worker's entry (default groupsWorkerUrl()). */
+  entry?: URL;
+  /** What the worker's engine says about SymPy, as createEngine's onNotice. */
+  onNotice?: (message: string) => void;
+  /** Told once, when the worker can't start or dies. */
+  onFailure?: (reason: string) => void;
+};
+
+type Pending = { resolve: (g: ThreadGroup[]) => void; reject: (e: Error) => void };
+
+export class GroupsThread {
+  /** Null until started. */
+  #worker: Worker | null = null;
+  readonly #pending = new Map<number, Pending>();
+  readonly #opts: GroupsThreadOptions;
+  #next = 1;
+  #answered = 0;
+  #stats: EntailerStats | null = null;
+  #failure: string | null = null;
+  #closed = false;
+  /** Requests posted before the worker said it was ready wait here. */
+  #queue: ThreadRequest[] | null = [];
+  #exited: Promise<void>;
+
+  constructor(opts: GroupsThreadOptions) {
+    this.#opts = opts;
+    this.#exited = this.#start(opts.entry ? null : groupsWorkerFromSource());
+  }
+
+  /** Starts the worker (`code`: its bundle from the sources, else its file); resolves when it has exited. */
+  #start(code: string | null): Promise<void> {
+    const opts = this.#opts;
+    const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine: opts.engine };
+    if (this.#closed) return Promise.resolve();
+    let worker: Worker;
+    try {
+      worker = code ? new Worker(code, { eval: true, execArgv: [], workerData }) : new Worker(opts.entry ?? groupsWorkerUrl(), { execArgv: [], workerData });
+    } catch (e) {
+      this.#fail(`the worker could not start: ${(e as Error).message}`);
+      return Promise.resolve();
+    }
+    this.#worker = worker;
+    if (this.#pending.size === 0) worker.unref();
+    worker.on('message', (m: ThreadReply) => this.#onMessage(m));
+    worker.on('error', (e: Error) => this.#fail(`the worker failed: ${e.message}`));
+    return new Promise<void>((resolve) =>
+      worker.once('exit', (code) => {
+        this.#fail(`the worker stopped (exit code ${code})`);
+        resolve();
+      }),
+    );
+  }
+
+  /** How many requests the worker answered with groups (tests, the bench). */
+  get answered(): number {
+    return this.#answered;
+  }
+
+  /** The worker's engine's counts as of its last answer (null before one): what it decided, what it found kept. */
+  get stats(): EntailerStats | null {
+    return this.#stats;
+  }
+
+  /** Why the worker can't be used (it failed to start, or died), or null. */
+  get failure(): string | null {
+    return this.#failure;
+  }
+
+  /**
+   * The groups of `question`'s rows: `ids[i]`'s list is `lists[i]` (its sources, sorted, as JSON),
+   * in the order of the ids. `background`: compared at low priority, stopped by `signal`
+   * (GroupsStopped). Rejects with GroupsThreadFailed when the worker can't answer.
+   */
+  group(question: Question, ids: string[], lists: string[], run: { background: boolean; signal?: AbortSignal }): Promise<ThreadGroup[]> {
+    if (this.#failure !== null || this.#closed) return Promise.reject(new GroupsThreadFailed(this.#failure ?? 'the worker is closed'));
+    if (run.signal?.aborted) return Promise.reject(new GroupsStopped());
+    const id = this.#next++;
+    return new Promise<ThreadGroup[]>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      if (this.#pending.size === 1) this.#worker?.ref();
+      this.#post({ type: 'group', id, question, ids, lists, background: run.background });
+      run.signal?.addEventListener('abort', () => this.#pending.has(id) && this.#post({ type: 'stop', id }), { once: true });
+    });
+  }
+
+  /** The worker's engine takes another SymPy (Settings' Python path changed), as the app's does. */
+  setSympy(options: ThreadEngineOptions['sympy']): void {
+    if (this.#failure === null && !this.#closed) this.#post({ type: 'setSympy', options });
+  }
+
+  /** Stops the worker once the requests under way are answered (the background's are stopped); its engine is closed. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#failure !== null) return;
+    this.#worker?.ref();
+    this.#post({ type: 'close' });
+    const late = setTimeout(() => void this.#worker?.terminate(), 10_000);
+    await this.#exited;
+    clearTimeout(late);
+  }
+
+  #post(m: ThreadRequest): void {
+    if (this.#queue || !this.#worker) (this.#queue ??= []).push(m);
+    else this.#worker.postMessage(m);
+  }
+
+  #onMessage(m: ThreadReply): void {
+    if (m.type === 'ready') {
+      const q = this.#queue ?? [];
+      this.#queue = null;
+      for (const x of q) this.#worker?.postMessage(x);
+    } else if (m.type === 'fatal') this.#fail(`the worker could not start: ${m.message}`);
+    else if (m.type === 'notice') this.#opts.onNotice?.(m.message);
+    else if (m.type === 'closed') void this.#worker?.terminate();
+    else {
+      const p = this.#pending.get(m.id);
+      if (!p) return;
+      this.#pending.delete(m.id);
+      if (this.#pending.size === 0) this.#worker?.unref();
+      if (m.type === 'groups') {
+        this.#answered++;
+        this.#stats = m.stats;
+        p.resolve(m.groups);
+      } else if (m.type === 'stopped') p.reject(new GroupsStopped());
+      else p.reject(new Error(m.message));
+    }
+  }
+
+  #fail(reason: string): void {
+    if (this.#failure !== null) return;
+    if (this.#closed && this.#pending.size === 0) {
+      // Closed as asked: no failure to tell.
+      this.#failure = 'the worker is closed';
+      return;
+    }
+    this.#failure = reason;
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.reject(new GroupsThreadFailed(reason));
+    void this.#worker?.terminate();
+    try {
+      this.#opts.onFailure?.(reason);
+    } catch {
+      /* telling must never break the caller */
+    }
+  }
+}
