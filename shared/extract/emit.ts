@@ -27,6 +27,27 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
     unread(ctx, all, `'${dropped.text}' could be ${dropped.name} or ${ctx.subscriptDropped.get(dropped.text)!.join(' or ')} with its subscript dropped`);
     return;
   }
+  // "dL = αL dT" where the question has ΔL and ΔT: a d glued to a letter may be a change of it
+  // (ΔL) as much as d times it; which is the marker's call.
+  // (Looked for in the text as typed: "dT" with no T in the question would lose its T as a unit.)
+  const typed = spanOf(ctx, all);
+  const change = [...ctx.original.slice(typed.start, typed.end).matchAll(/(?<![A-Za-z_])d([A-Za-z]+)(?![A-Za-z0-9_])/g)].find((m) => changeOf(ctx, m[1]));
+  if (change) {
+    unread(ctx, all, `'${change[0]}' could be ${changeOf(ctx, change[1])} (a change of ${change[1]}) or d times ${change[1]}`);
+    return;
+  }
+  // "F = eE = ma" in a question with no force: the link about the foreign quantity is left out
+  // (gold convention 3), the links after it are between the question's quantities (convention 5).
+  if (parts.length >= 3) {
+    const first = renderReadings(parts[0]);
+    const lone = parts[0].length === 1 ? parts[0][0].text : null;
+    if (!first.ok && first.unmapped?.length && first.unmapped.every((u) => !(UNIT_WORDS.has(u) && u !== lone) && ctx.lex.foreignQuantity(u))) {
+      const what = first.unmapped.map((u) => `'${u}' (${ctx.lex.foreignQuantity(u)})`).join(', ');
+      ctx.notes.push(note('unread', `left out the first link of a chain: ${what} is no quantity of the question`));
+      emitChain(ctx, parts.slice(1), all);
+      return;
+    }
+  }
   const pmCount = all.filter((t) => t.kind === 'pm').length;
   const signs = pmCount ? ['+', '-'] : [''];
   const span = spanOf(ctx, all);
@@ -116,4 +137,9 @@ function sideCombinations(sides: SideReading[][]): SideReading[][] | null {
     if (combos.length > MAX_SIDE_READINGS) return null;
   }
   return combos;
+}
+
+/** The question's variable for a change of `x` (Delta_L for "L"), or null. */
+function changeOf(ctx: Ctx, x: string): string | null {
+  return ctx.lex.variables.find((v) => v === `Delta_${x}` || v === `Delta${x}`) ?? null;
 }

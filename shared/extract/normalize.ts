@@ -228,6 +228,13 @@ export function latexToPlain(src: Mapped): Mapped {
           i = cmdEnd;
           continue;
         }
+        // "\Delta L", "\Delta T": a change of a quantity, one name as "ΔL" is (DeltaL).
+        const changed = name === 'Delta' ? /^\s*(?=[A-Za-z])/.exec(s.slice(cmdEnd, end)) : null;
+        if (changed) {
+          b.put(' Delta', i, cmdEnd + changed[0].length);
+          i = cmdEnd + changed[0].length;
+          continue;
+        }
         if (GREEK_NAMES.has(name) || name === 'varepsilon' || name === 'vartheta' || name === 'varphi') {
           // Kept joined to a subscript: \theta_0 -> theta_0, one name.
           b.put(` ${name.replace(/^var/, '')}${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);

@@ -549,6 +549,14 @@ function readEquation(ctx: Ctx, run: Run): void {
       unread(ctx, t, clash);
       return;
     }
+    // "The first overtone is 3 × 135.0 = 405 Hz": numbers stated as a named quantity's value, then
+    // worked out. The name is the chain's first side (Eq(f_3, 3*135.0), then the arithmetic).
+    const named = parts[0].every((x) => !isSymbol(x)) && /^(is|equals)$/i.test(toks[realStart - 1]?.text ?? '') ? labelOf(ctx, toks, realStart, false) : null;
+    if (named?.v) parts.unshift([symTok(named.v, t[0])]);
+    // Words that may name a variable of the question the student paraphrased ("the first
+    // overtone" for the frequency of the first overtone): the arithmetic is read, and the link to
+    // the quantity is a doubt, not dropped unseen.
+    else if (named?.kind === 'unknown') unread(ctx, parts[0], `the words before it ("${named.label}") may name the quantity this is the value of`);
   }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];

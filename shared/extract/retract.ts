@@ -118,7 +118,8 @@ export function applyRetractions(text: string, ctx: Ctx): string {
     const sStart = s.sentenceStart(at);
     let range: [number, number] | null = null;
     if (/above/i.test(h[0])) range = [0, sStart];
-    else if (looksMath(s.slice(sStart, at))) range = [sStart, at];
+    // ("^ wrong way round, delete that": a caret pointing up at the line above is no maths.)
+    else if (looksMath(s.slice(sStart, at).replace(/^\s*\^+\s/, ''))) range = [sStart, at];
     else {
       // The previous non-empty sentence.
       for (let b = sStart; b > 0;) {

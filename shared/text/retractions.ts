@@ -11,7 +11,7 @@ export const RETRACTION_EXAMPLES = ['scratch that', 'ignore the above'] as const
  * before its sentence; otherwise the maths before it in its sentence, else the sentence before.
  */
 export const RETRACTION =
-  /\b((?:scratch|scrap|discard|erase) that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
+  /\b((?:scratch|scrap|discard|erase|delete) that|ignore (?:all of )?(?:the|everything) above|(?:ignore|disregard) (?:it|that|this|the above)(?=\s*(?:[.,;!)]|$))|cross that out|strike that)/gi;
 
 /**
  * Retractions of one line ("ignore that line", "(that line is wrong)", "disregard the previous
@@ -79,7 +79,9 @@ export const CORRECTION = new RegExp(
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,
     // "that can't be right, …", "I've got the ratio the wrong way up".
     String.raw`\b(?:can'?t|cannot|can\s+not|couldn'?t)\s+be\s+right\b`,
-    String.raw`\bthe\s+wrong\s+way\s+(?:up|round|around)\b`,
+    String.raw`\b(?:the\s+)?wrong\s+way\s+(?:up|round|around)\b`,
+    // "I had the masses upside down".
+    String.raw`\bupside[\s-]+down\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
     String.raw`(?:^|\n)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
     // "…, should be mg = mv²/R" after a comma; "that's missing a square" says what was typed is wrong.

@@ -47,6 +47,19 @@ describe('compareLists (the accuracy metric)', () => {
     const a = L('Eq(2*1360/(12*(3*10**8)), 7.6*10**(-7))', 'Eq(u + (v + w), t)');
     const b = L('Eq(2*1360/(12*3*10**8), 7.6*10**(-7))', 'Eq(u + v + w, t)');
     assert.equal((await engine.compareLists(a, b, DOMAINS.R1)).equivalent, true);
+    // A statement about numbers only is the same statement when its sides have the same values
+    // ("1e4" read as 1*10**4 by one reader and 10**4 by another), whether or not it holds.
+    assert.equal(
+      (
+        await engine.compareLists(
+          L('Eq(1.6*10**(-19)*(1*10**4), 1.6*10**(-15))', 'Eq(2/3, 0.67)'),
+          L('Eq(1.6*10**(-19)*10**4, 1.6*10**(-15))', 'Eq(0.67, 4/6)'),
+          DOMAINS.R1,
+        )
+      ).equivalent,
+      true,
+    );
+    assert.equal((await engine.compareLists(L('Eq(2/3, 0.67)'), L('Eq(2/3, 0.667)'), DOMAINS.R1)).equivalent, false);
     // A bracket that changes the meaning is not one of them.
     assert.equal((await engine.compareLists(L('Eq(2*1360/(12*3), 7.6)'), L('Eq(2*1360/12*3, 7.6)'), DOMAINS.R1)).equivalent, false);
   });

@@ -300,3 +300,14 @@ test('a revision in words that may replace only a piece of the right side, or a 
   // Without a cue right before it, an expression in prose stays unread as before.
   assert.notEqual(x('t = L/c, and 2L/c for both ways').status, 'read');
 });
+
+test('"delete that" takes back the line before (a caret pointing up at it is no maths); "upside down" and "wrong way round" are corrections', () => {
+  assert.deepEqual(sources('t = c/L\n^ wrong way round, delete that\nt = L/c'), ['Eq(t, L/c)']);
+  assert.equal(x('t = c/L\n^ wrong way round, delete that\nt = L/c').status, 'read');
+  const flipped = x('t = c/2L\nthat is too small, I had it upside down\nt = 2L/c');
+  assert.deepEqual(
+    flipped.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.equal(flipped.status, 'read');
+});

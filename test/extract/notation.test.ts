@@ -626,3 +626,24 @@ test('a relation with a rounded number ("a ≈ 0.707 g") is a doubt; one between
   assert.match(r.why, /rounded number/);
   assert.equal(read('a ≈ g when β is near 90°, a = g sin β', RAMP).status, 'read');
 });
+
+test('a d glued to a letter whose change the question names ("dT" with ΔT) is a doubt; LaTeX "\\Delta L" is ΔL', () => {
+  const ROD = Q(
+    [
+      ['L', 'length of the rod'],
+      ['d', 'gap left at the end'],
+      ['alpha', 'expansion coefficient'],
+      ['Delta_L', 'expansion of the rod'],
+      ['Delta_T', 'temperature rise'],
+    ],
+    'Delta_L',
+    'A rod of length L warms by Delta_T. How much does it expand, and what gap d must be left?',
+  );
+  const r = read('dL = alpha L dT', ROD);
+  assert.notEqual(r.status, 'read');
+  assert.match(r.why, /'d[LT]'/);
+  assert.notEqual(read('dL = alpha*L*dT', ROD).status, 'read');
+  assert.match(read('sigma_x = dL/L', ROD).why, /'dL' could be Delta_L/);
+  assert.deepEqual(read('$\\Delta L = \\alpha L \\Delta T$', ROD), { status: 'read', eqs: ['Eq(Delta_L, alpha*L*Delta_T)'], why: '' });
+  assert.deepEqual(read('d = ΔL = αLΔT', ROD).eqs, ['Eq(d, Delta_L)', 'Eq(Delta_L, alpha*L*Delta_T)']);
+});

@@ -380,3 +380,37 @@ test('a description ends its name at a clause word: "force between the charges" 
   assert.deepEqual(r.equations, []);
   assert.match(r.unread[0].reason, /not the question's/);
 });
+
+test('numbers stated as a named quantity\'s value and worked out ("The time is 2 × 3 = 6 s") begin with the quantity; a name that may be a paraphrase is a doubt', () => {
+  assert.deepEqual(
+    extractEmbedded('The time in the air is 2 × 1.5 = 3 s', CLIFF).equations.map((e) => e.source),
+    ['Eq(T, 2*1.5)', 'Eq(2*1.5, 3)'],
+  );
+  const unsure = extractEmbedded('The flight is 2 × 1.5 = 3 s', CLIFF);
+  assert.deepEqual(
+    unsure.equations.map((e) => e.source),
+    ['Eq(2*1.5, 3)'],
+  );
+  assert.notEqual(unsure.status, 'read');
+});
+
+test('a chain that opens with a symbol of a quantity the question has no variable for keeps its later links ("F = ma = kx")', () => {
+  const r = extractEmbedded('F = m a = k x', SPRING_PUSH);
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(m*a, k*x)'],
+  );
+  assert.equal(r.status, 'read');
+});
+
+// A block pushed by a spring, with no force variable (invented here).
+const SPRING_PUSH = Q(
+  [
+    ['m', 'mass of the block'],
+    ['a', 'acceleration of the block'],
+    ['k', 'spring constant'],
+    ['x', 'compression of the spring'],
+  ],
+  'a',
+  'A spring of constant k compressed by x pushes a block of mass m. Find its acceleration a.',
+);

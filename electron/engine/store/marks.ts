@@ -370,7 +370,11 @@ function updateItemRow(st: Statements, responseId: number, was: StoredItemMarks[
   const set = ITEM_COLUMNS.filter(differ);
   if (set.length === 0) return;
   // One statement per set of columns (one, the evidence, in a re-grade), prepared once.
-  st.sql(`UPDATE marks SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE response_id = ? AND item_id = ?`).run(...set.map((c) => w[c]), responseId, mark.itemId);
+  st.sql(`UPDATE marks SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE response_id = ? AND item_id = ?`).run(
+    ...set.map((c) => w[c]),
+    responseId,
+    mark.itemId,
+  );
 }
 
 /** Every column of an item's row, unless all are as they were. */

@@ -35,7 +35,7 @@ import { reduceEquation } from './reduce.ts';
 import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
 import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
-import { canonicalEquation, leftGrouped } from './canonical.ts';
+import { canonicalEquation, exactValue, leftGrouped } from './canonical.ts';
 import type { VerdictStore } from './types.ts';
 
 export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict, VerdictStore };
@@ -109,11 +109,29 @@ function groupedKey(eq: Equation): [string, string] {
   return k;
 }
 
-/** The same equation as written, up to brackets that change nothing (leftGrouped), or the same with its sides swapped. */
+/** The exact values of an equation's two sides when it is a statement about numbers only ("1.6e-19 × 1e4 / 9.11e-31 = 1.76e15"), else null. */
+const sideValues = new WeakMap<Equation, [string, string] | null>();
+function numbersOnly(eq: Equation): [string, string] | null {
+  if (sideValues.has(eq)) return sideValues.get(eq)!;
+  const l = exactValue(eq.lhs);
+  const r = l && exactValue(eq.rhs);
+  const v: [string, string] | null = l && r ? [`${l.n}/${l.d}`, `${r.n}/${r.d}`] : null;
+  sideValues.set(eq, v);
+  return v;
+}
+
+/**
+ * The same equation as written, up to brackets that change nothing (leftGrouped), or the same
+ * with its sides swapped; for a statement about numbers only, the same two values ("1e4" written
+ * 1*10**4 or 10**4), which makes it the same statement whether or not it holds (a rounded result).
+ */
 export function identicalEquations(a: Equation, b: Equation): boolean {
   const [ka, ks] = groupedKey(a);
   const kb = groupedKey(b)[0];
-  return ka === kb || ks === kb;
+  if (ka === kb || ks === kb) return true;
+  const va = numbersOnly(a);
+  const vb = va && numbersOnly(b);
+  return !!va && !!vb && ((va[0] === vb[0] && va[1] === vb[1]) || (va[0] === vb[1] && va[1] === vb[0]));
 }
 
 /** The symbols of an equation, as a set (kept per equation object: lists are compared many times). */
