@@ -93,7 +93,8 @@ for (const stream of [true, false]) {
 for (const kind of ['refuse', 'http-500', 'truncate', 'invalid-json'] as const) {
   test(`retries with back-off after a fault: ${kind}`, async () => {
     const f = await start({ rules: [{ reply: ['Eq(v, 1)'] }], faults: [{ kind, times: 2 }] });
-    const c = clientFor(f, { timeoutMs: 150, retries: 2 });
+    // (These faults answer at once: the time-out is ample so that a loaded machine can't turn the last, good answer into a stall.)
+    const c = clientFor(f, { timeoutMs: 10_000, retries: 2 });
     const r = await c.chat({ ...chatReq('x'), validate: (s) => (s.startsWith('{') ? null : 'not JSON') });
     assert.equal(r.content, '{"equations":["Eq(v, 1)"]}');
     assert.equal(r.attempts, 3);
