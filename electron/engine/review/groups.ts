@@ -224,6 +224,10 @@ export async function answerGroupsOf<R>(
   const decide = (a: Equation[], b: Equation[], domain: Domain) => (): Promise<boolean> =>
     lane(async (pause) => {
       await pause?.();
+      // Stopped while this comparison waited for its turn in the lane (its check before it passed
+      // earlier): it does not start. (Under load, comparisons queued before a grade or the app's
+      // close began started after it.)
+      stopped();
       return equivalent(engine, a, b, domain, pause);
     });
   const before = async (): Promise<void> => {
