@@ -30,19 +30,20 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
   // "dL = αL dT" where the question has ΔL and ΔT: a d glued to a letter may be a change of it
   // (ΔL) as much as d times it; which is the marker's call.
   // (Looked for in the text as typed: "dT" with no T in the question would lose its T as a unit.)
-  const typed = spanOf(ctx, all);
-  const change = [...ctx.original.slice(typed.start, typed.end).matchAll(/(?<![A-Za-z_])d([A-Za-z]+)(?![A-Za-z0-9_])/g)].find((m) => changeOf(ctx, m[1]));
+  const span = spanOf(ctx, all);
+  const change = [...ctx.original.slice(span.start, span.end).matchAll(/(?<![A-Za-z_])d([A-Za-z]+)(?![A-Za-z0-9_])/g)].find((m) => changeOf(ctx, m[1]));
   if (change) {
     unread(ctx, all, `'${change[0]}' could be ${changeOf(ctx, change[1])} (a change of ${change[1]}) or d times ${change[1]}`);
     return;
   }
   // "F = eE = ma" in a question with no force: the link about the foreign quantity is left out
   // (gold convention 3), the links after it are between the question's quantities (convention 5).
+  const lone = parts[0].length === 1 ? parts[0][0].text : null;
   if (parts.length >= 3) {
     const first = renderReadings(parts[0]);
-    const lone = parts[0].length === 1 ? parts[0][0].text : null;
-    if (!first.ok && first.unmapped?.length && first.unmapped.every((u) => !(UNIT_WORDS.has(u) && u !== lone) && ctx.lex.foreignQuantity(u))) {
-      const what = first.unmapped.map((u) => `'${u}' (${ctx.lex.foreignQuantity(u)})`).join(', ');
+    const foreign = first.ok ? null : foreignOnly(ctx, first.unmapped, lone);
+    if (foreign) {
+      const what = foreign.map(([u, q]) => `'${u}' (${q})`).join(', ');
       ctx.notes.push(note('unread', `left out the first link of a chain: ${what} is no quantity of the question`));
       emitChain(ctx, parts.slice(1), all);
       return;
@@ -50,7 +51,6 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
   }
   const pmCount = all.filter((t) => t.kind === 'pm').length;
   const signs = pmCount ? ['+', '-'] : [''];
-  const span = spanOf(ctx, all);
   // Per sign, the readings of the chain: one equation list per combination of its sides' readings.
   const perSign: { sources: string[]; reasons: string[] }[][] = [];
   for (const sign of signs) {
@@ -61,14 +61,10 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
       if (!r.ok) {
         // "F = GMm/r²" in a question with no force: an equation about a quantity the question has
         // no variable for, left out (gold convention 3), not a doubt.
-        // A unit letter (N, W, m, s) is foreign only as the lone left side ("m = v/u"): after a number
-        // it is a unit ("G = 6.67 × 10^-11 N m^2/kg^2"), and a value's unit is no reason to drop it.
-        const lone = parts[0].length === 1 ? parts[0][0].text : null;
-        const foreign = r.unmapped?.length ? r.unmapped.map((u) => [u, UNIT_WORDS.has(u) && u !== lone ? null : ctx.lex.foreignQuantity(u)] as const) : [];
-        if (foreign.length && foreign.every(([, q]) => q)) {
-          const where = spanOf(ctx, all);
-          const what = foreign.map(([u, q]) => `'${u.replace(/^[Dd]elta(?=[A-Za-z])/, 'Δ')}' (${/^[aeiou]/.test(q!) ? 'an' : 'a'} ${q})`).join(', ');
-          ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: ${what} is no quantity of the question`));
+        const foreign = foreignOnly(ctx, r.unmapped, lone);
+        if (foreign) {
+          const what = foreign.map(([u, q]) => `'${u.replace(/^[Dd]elta(?=[A-Za-z])/, 'Δ')}' (${/^[aeiou]/.test(q) ? 'an' : 'a'} ${q})`).join(', ');
+          ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(span.start, span.end))}: ${what} is no quantity of the question`));
           return;
         }
         if (r.unmapped) {
@@ -142,4 +138,21 @@ function sideCombinations(sides: SideReading[][]): SideReading[][] | null {
 /** The question's variable for a change of `x` (Delta_L for "L"), or null. */
 function changeOf(ctx: Ctx, x: string): string | null {
   return ctx.lex.variables.find((v) => v === `Delta_${x}` || v === `Delta${x}`) ?? null;
+}
+
+/**
+ * Each unmapped symbol with the quantity it conventionally names, when every one names a quantity
+ * the question has no variable for; else null. A unit letter (N, W, m, s) is foreign only as the
+ * lone left side `lone` ("m = v/u"): after a number it is a unit ("G = 6.67 × 10^-11 N m^2/kg^2"),
+ * and a value's unit is no reason to drop it.
+ */
+function foreignOnly(ctx: Ctx, unmapped: readonly string[] | undefined, lone: string | null): [string, string][] | null {
+  if (!unmapped?.length) return null;
+  const out: [string, string][] = [];
+  for (const u of unmapped) {
+    const q = UNIT_WORDS.has(u) && u !== lone ? null : ctx.lex.foreignQuantity(u);
+    if (!q) return null;
+    out.push([u, q]);
+  }
+  return out;
 }

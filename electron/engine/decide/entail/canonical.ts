@@ -6,7 +6,6 @@
 // every verdict about the representative (a proof, a counterexample point, a vacuous premise) is
 // a verdict about the equation as written. Nothing is expanded or cancelled: x/x = 1 stays itself.
 import { equationToSympy, numberToRational, type Equation, type Expr } from '../../../../shared/equation/index.ts';
-import { rat, ratAdd, ratDiv, ratMul, ratSub, type Rat } from '../../../../shared/equation/rational.ts';
 
 const isZero = (e: Expr): boolean => e.kind === 'num' && numberToRational(e.text).n === 0n;
 
@@ -77,35 +76,3 @@ export function leftGrouped(e: Expr): Expr {
   return terms.reduce((left, right) => ({ kind: 'bin', op, left, right }));
 }
 
-/** Powers of ten and other integer exponents beyond this are not worked out exactly (bigints of that size are slow). */
-const MAX_EXPONENT = 400;
-
-/**
- * The exact value of a number written with + − × ÷ and integer powers ("1.6*10**(-19)*(1*10**4)"),
- * or null (a symbol, a function, a fractional power, a division by zero).
- */
-export function exactValue(e: Expr): Rat | null {
-  switch (e.kind) {
-    case 'num':
-      return numberToRational(e.text);
-    case 'neg': {
-      const a = exactValue(e.arg);
-      return a && rat(-a.n, a.d);
-    }
-    case 'bin': {
-      const a = exactValue(e.left);
-      const b = exactValue(e.right);
-      if (!a || !b) return null;
-      if (e.op === '+') return ratAdd(a, b);
-      if (e.op === '-') return ratSub(a, b);
-      if (e.op === '*') return ratMul(a, b);
-      if (e.op === '/') return b.n === 0n ? null : ratDiv(a, b);
-      if (b.d !== 1n || b.n > BigInt(MAX_EXPONENT) || b.n < -BigInt(MAX_EXPONENT) || (a.n === 0n && b.n < 0n)) return null;
-      const k = Number(b.n);
-      const p = rat(a.n ** BigInt(Math.abs(k)), a.d ** BigInt(Math.abs(k)));
-      return k >= 0 ? p : rat(p.d, p.n);
-    }
-    default:
-      return null;
-  }
-}

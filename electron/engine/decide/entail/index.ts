@@ -35,7 +35,8 @@ import { reduceEquation } from './reduce.ts';
 import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
 import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
-import { canonicalEquation, exactValue, leftGrouped } from './canonical.ts';
+import { canonicalEquation, leftGrouped } from './canonical.ts';
+import { constRational } from './rational.ts';
 import type { VerdictStore } from './types.ts';
 
 export type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict, VerdictStore };
@@ -113,8 +114,8 @@ function groupedKey(eq: Equation): [string, string] {
 const sideValues = new WeakMap<Equation, [string, string] | null>();
 function numbersOnly(eq: Equation): [string, string] | null {
   if (sideValues.has(eq)) return sideValues.get(eq)!;
-  const l = exactValue(eq.lhs);
-  const r = l && exactValue(eq.rhs);
+  const l = constRational(eq.lhs);
+  const r = l && constRational(eq.rhs);
   const v: [string, string] | null = l && r ? [`${l.n}/${l.d}`, `${r.n}/${r.d}`] : null;
   sideValues.set(eq, v);
   return v;
