@@ -75,4 +75,3 @@ export function leftGrouped(e: Expr): Expr {
   collect(e);
   return terms.reduce((left, right) => ({ kind: 'bin', op, left, right }));
 }
-
