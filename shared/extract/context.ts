@@ -44,6 +44,17 @@ export function spanOf(ctx: Ctx, toks: Tok[]): Span {
   return { start, end: Math.max(end, start) };
 }
 
+/**
+ * The index in ctx.equations of the last equation read whose span ends at or before `at`
+ * (original offset), or -1. Runs are read in the order of the text, so it is among the last
+ * pushed: looked for from the end (constant time per look, whatever the response's length).
+ */
+export function lastEquationBefore(ctx: Ctx, at: number): number {
+  let k = ctx.equations.length - 1;
+  while (k >= 0 && !(ctx.equations[k].span && ctx.equations[k].span!.end <= at)) k--;
+  return k;
+}
+
 export function unread(ctx: Ctx, toks: Tok[], reason: string): void {
   const span = spanOf(ctx, toks);
   ctx.unread.push({ span, text: ctx.original.slice(span.start, span.end), reason });

@@ -299,25 +299,16 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
     ctx.mathSeen = true;
     // "T_f ≈ 10 °C": a quantity's value stated approximately, no limit: markers differ on
     // recording it (a value found, or an estimate), so it is a doubt, never dropped unseen.
-    const approxValue =
-      t.length >= 3 &&
-      t[1].kind === 'rel' &&
-      t[1].text === '~' &&
-      isSymbol(t[0]) &&
-      t.slice(2).every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+    // "X ≈ …": a symbol, then an approximation sign.
+    const symbolApprox = t.length >= 3 && t[1].kind === 'rel' && t[1].text === '~' && isSymbol(t[0]);
+    const approxValue = symbolApprox && t.slice(2).every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
     // (Not a limit: "t ≈ 0", or under a condition, "when F >> Ma, t ≈ 0".)
     const limit = t.slice(2).every((x) => x.kind !== 'num' || Number(x.text) === 0) || limitingConditionBefore(toks, i0) !== null;
     if (approxValue && !hasEq && !limit) unread(ctx, t, `an approximate value of ${t[0].text}: whether it stands as the student's result is the marker's call`);
     // "V_rms ≈ 0.707V_0": a relation with a rounded coefficient (1/√2), not a limit between
     // quantities ("v ≈ u"): markers differ on recording it, so it is a doubt too.
     const roundedRelation =
-      !approxValue &&
-      t.length >= 3 &&
-      t[1].kind === 'rel' &&
-      t[1].text === '~' &&
-      isSymbol(t[0]) &&
-      t.slice(2).every((x) => x.kind !== 'rel') &&
-      t.slice(2).some((x) => x.kind === 'num' && x.text.includes('.'));
+      symbolApprox && !approxValue && t.slice(2).every((x) => x.kind !== 'rel') && t.slice(2).some((x) => x.kind === 'num' && x.text.includes('.'));
     if (roundedRelation && !hasEq && limitingConditionBefore(toks, i0) === null)
       unread(ctx, t, `an approximate relation with a rounded number: whether it stands as the student's statement is the marker's call`);
     if (hasEq) unread(ctx, t, 'an equation mixed with an inequality or approximation');

@@ -12,7 +12,7 @@
 // a note says it was left out. Pure.
 
 import { note } from '../extraction.ts';
-import { spanOf, symTok, unread, type Ctx } from './context.ts';
+import { lastEquationBefore, spanOf, symTok, unread, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import type { Tok } from './tokens.ts';
 import { isUnitWord } from './runs.ts';
@@ -96,10 +96,7 @@ function statementBefore(toks: Tok[], i0: number): Statement | null {
 
 /** The variable alone on one side of the equation read just before `at` (original offset) in the same sentence, or null. */
 function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
-  // Runs are read in the order of the text, so the nearest equation before is among the last
-  // pushed: look back from the end (constant time per result, whatever the response's length).
-  let k = ctx.equations.length - 1;
-  while (k >= 0 && !(ctx.equations[k].span && ctx.equations[k].span!.end <= at)) k--;
+  let k = lastEquationBefore(ctx, at);
   if (k < 0) return null;
   const span = ctx.equations[k].span!;
   if (at - span.end > 200 || SENTENCE_END.test(ctx.original.slice(span.end, at))) return null; // not 'just before'

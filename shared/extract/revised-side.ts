@@ -13,7 +13,7 @@
 
 import { note } from '../extraction.ts';
 import { parseEquation, symbolsOf, exprToSympy } from '../equation/index.ts';
-import { spanOf, symTok, unread, type Ctx } from './context.ts';
+import { lastEquationBefore, spanOf, symTok, unread, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
 import type { Tok } from './tokens.ts';
 
@@ -33,8 +33,7 @@ export function readRevisedSide(ctx: Ctx, t: Tok[]): boolean {
   const lead = ctx.original.slice(Math.max(0, where.start - 40), where.start);
   if (!REVISION_LEAD.test(lead)) return false;
   // The equation just before: the last one read whose span ends before the expression, near it.
-  let k = ctx.equations.length - 1;
-  while (k >= 0 && !(ctx.equations[k].span && ctx.equations[k].span!.end <= where.start)) k--;
+  const k = lastEquationBefore(ctx, where.start);
   if (k < 0) return false;
   const target = ctx.equations[k];
   const span = target.span!;
