@@ -141,6 +141,7 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   if ((pointsBack || s.subject.length === 0) && REVISING.test(s.verb.join(' '))) return false;
   let v: string | null = null;
   let other = false;
+  let maybeVariable = false;
   if (pointsBack) {
     const before = toks[s.firstWord - 1];
     // Right after the equation's maths or a comma ending it: "x = …, which comes to".
@@ -154,7 +155,17 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
     if (/^(i|we)$/i.test(s.subject[k] ?? '') && HEDGE.test(s.subject[k + 1] ?? '')) k += /^that$/i.test(s.subject[k + 2] ?? '') ? 3 : 2;
     const phrase = s.subject.slice(k).join(' ');
     v = ctx.lex.labelVariable(phrase);
-    other = !v && ctx.lex.labelKind(phrase) === 'other';
+    const kind = v ? 'variable' : ctx.lex.labelKind(phrase);
+    other = kind === 'other';
+    maybeVariable = !v && kind === 'unknown' && phrase !== '';
+  }
+  // "the speed works out at roughly 480 m/s": a quantity of the question (or one that may be,
+  // in the student's words) given a value approximately, as "v ≈ 480" is (read-run.ts): markers
+  // differ on recording it, so it is a doubt, never left out unseen.
+  if (s.approximate && (v || maybeVariable)) {
+    ctx.mathSeen = true;
+    unread(ctx, t, `an approximate value ${v ? `of ${v} ` : ''}stated in words (${said}): whether it stands as the student's result is the marker's call`);
+    return true;
   }
   if (s.approximate) {
     ctx.notes.push(note('unread', `left out an approximate value stated in words (${said} ${shown}): approximations are not recorded`));

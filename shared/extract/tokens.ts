@@ -377,6 +377,14 @@ function bracketArgument(items: Item[], p: number): Rendered | null {
   let n = 1;
   if (a.k === 'num' && b?.k === 'sym') {
     if (it.text === 'sqrt') return { ok: false, reason: `unclear how far '√' reaches` };
+    // "cos2φ" glued: cos(2φ), or cos²φ typed without its superscript (Malus's law is I₀cos²φ;
+    // "sin2α" in a range is sin(2α)): the two differ, so not guessed. With a space ("sin 2θ")
+    // the 2 is the argument's coefficient.
+    if (TRIG.has(it.text) && !a.sp && !b.sp && (a.text === '2' || a.text === '3'))
+      return {
+        ok: false,
+        reason: `'${it.text}${a.text}${b.text}' could be ${it.text}(${a.text}·${b.text}) or ${it.text}^${a.text}(${b.text}), its power typed on the line`,
+      };
     n = 2;
   }
   const after = items[p + 1 + n];

@@ -46,15 +46,24 @@ test('words naming a variable of the question state its value (symbolic or a num
   assert.deepEqual(sources('and the height is 0.51 m'), ['Eq(H, 0.51)']);
 });
 
-test('an approximate value is left out (noted), not recorded', () => {
+test("an approximate value of a quantity that is, or may be, the question's is a doubt; of no quantity told, it is left out (noted)", () => {
   const r = x('H = u²/(2g), which is about 0.5 m');
   assert.deepEqual(
     r.equations.map((e) => e.source),
     ['Eq(H, u**2/(2*g))'],
   );
-  assert.equal(r.status, 'read');
-  assert.ok(r.notes.some((n) => n.kind === 'unread' && /approximate value stated in words/.test(n.text)));
-  assert.deepEqual(sources('so the height is roughly 0.5 m'), []);
+  assert.equal(r.status, 'partial');
+  assert.match(r.unread[0].reason, /approximate value of H stated in words .*marker's call/);
+  const named = x('so the height is roughly 0.5 m');
+  assert.deepEqual(named.equations, []);
+  assert.match(named.unread[0].reason, /approximate value of H stated in words/);
+  // "the top speed": a speed the question may mean (a paraphrase), or another: still a doubt.
+  assert.match(x('the top speed works out at roughly 4 m/s').unread[0]?.reason ?? '', /approximate value stated in words/);
+  // Nothing named: left out, with a note.
+  const bare = x('it comes to roughly 0.5');
+  assert.deepEqual(bare.equations, []);
+  assert.deepEqual(bare.unread, []);
+  assert.ok(bare.notes.some((n) => n.kind === 'unread' && /approximate value stated in words/.test(n.text)));
 });
 
 test('a result whose quantity the sentence does not make clear is left unread, not guessed', () => {

@@ -323,8 +323,14 @@ test('an unknown letter run after "=" is not taken for a definition in words', (
   );
 });
 
-test('a function glued to a number: sin2φ', () => {
-  assert.deepEqual(read('a = F sin2φ/M', CART), ['Eq(a, F*sin(2*phi)/M)']);
+test('a function glued to a 2 or 3 and a letter ("sin2φ") is a doubt: sin(2φ), or sin²φ typed on the line; spaced, it is sin(2φ)', () => {
+  const glued = extractEmbedded('a = F sin2φ/M', CART);
+  assert.equal(glued.status, 'abstained');
+  assert.match(glued.unread[0].reason, /'sin2phi' could be sin\(2·phi\) or sin\^2\(phi\)/);
+  assert.equal(extractEmbedded('a = F cos3φ/M', CART).status, 'abstained');
+  assert.deepEqual(read('a = F sin 2φ/M', CART), ['Eq(a, F*sin(2*phi)/M)']);
+  assert.deepEqual(read('a = F sin(2φ)/M', CART), ['Eq(a, F*sin(2*phi)/M)']);
+  assert.deepEqual(read('a = F sin²φ/M', CART), ['Eq(a, F*sin(phi)**2/M)']);
 });
 
 // A mass dropped onto a spring, invented for these tests: m, h, k, g and y are all variables, and
