@@ -231,11 +231,16 @@ const SYMBOL_MEANINGS: Record<string, string[]> = {
   m: ['mass', 'magnification'],
   r: ['radius', 'distance', 'separation'],
   I: ['current', 'inertia', 'intensity'],
+  k: ['stiffness', 'spring', 'boltzmann', 'coulomb', 'wavenumber'],
+  M: ['mass', 'moment', 'magnification'],
   // Greek letters with one conventional kind of meaning: "τ₁ = m₁g·d₁" in a question with no
   // torque or time is a torque; "tanθ" in one with no angle is an angle of the student's own.
   tau: ['torque', 'moment', 'time', 'lifetime', 'constant', 'tension'],
   theta: ['angle', 'inclination', 'incline', 'slope', 'bank', 'banking', 'direction', 'temperature'],
 };
+
+/** How a foreign symbol's quantity is named where its first meaning alone would say too little. */
+const SYMBOL_NAMES: Record<string, string> = { k: "constant (a spring's, Boltzmann's or Coulomb's)" };
 
 /** Nouns that name the same kind of quantity: a label's head and a description's head match through them. */
 const SAME_HEAD: Record<string, string> = { velocity: 'speed', duration: 'time' };
@@ -501,7 +506,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (variables.some((v) => v.replace(/_.*$/, '').replace(/\d+$/, '').toLowerCase() === root.toLowerCase())) return null;
     const meanings = SYMBOL_MEANINGS[root];
     if (!meanings || meanings.some((m) => described.has(headKind(m)!))) return null;
-    return meanings[0];
+    return SYMBOL_NAMES[root] ?? meanings[0];
   };
   const unitOf = (name: string): Unit | null => variableUnits(q).get(name) ?? null;
   const lex: Lexicon = {

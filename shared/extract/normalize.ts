@@ -366,8 +366,18 @@ const UNICODE: Record<string, string> = {
   ₚ: '_p',
   ₛ: '_s',
   ₜ: '_t',
+  ᵢ: '_i',
+  ⱼ: '_j',
+  ᵣ: '_r',
+  ᵤ: '_u',
+  ᵥ: '_v',
+  // Unicode has no subscript y: students type the subscript gamma ("vᵧ") for it.
+  ᵧ: '_y',
   ℓ: 'l', // the script l of a length
 };
+
+/** Ends a name where the student typed none (a subscript digit before a letter): the tokenizer splits there, as at no space. */
+export const NAME_BREAK = '\u2060';
 
 const SUPERSCRIPT: Record<string, string> = {
   '⁰': '0',
@@ -466,7 +476,9 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
       let j = i;
       let pow = '';
       while (j < s.length && SUPERSCRIPT[s[j]] !== undefined) pow += SUPERSCRIPT[s[j++]];
-      b.put(/^\d$/.test(pow) ? `^${pow}` : `^(${pow})`, i, j);
+      // A digit right after it starts the next factor ("sin²2θ" is sin(2θ)², not sin to the 22).
+      const digitAfter = /[\d.]/.test(s[j] ?? '') ? ' ' : '';
+      b.put(/^\d$/.test(pow) ? `^${pow}${digitAfter}` : `^(${pow})`, i, j);
       i = j - 1;
       continue;
     }
@@ -482,7 +494,9 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
       // A run of subscript characters is one subscript: "vₘₐₓ" is v_max, "T₁₂" T_12.
       const continues = u.startsWith('_') && UNICODE[s[i - 1]]?.startsWith('_');
       const put = continues ? u.slice(1) : u;
-      b.put(endsName ? `${put} ` : put, i, i + 1);
+      // Ended by NAME_BREAK, not a space: "k₁k₂" stays a tight product (after '/', the whole
+      // denominator), as "k_1k_2" would if the grammar could tell where k_1 ends.
+      b.put(endsName ? `${put}${NAME_BREAK}` : put, i, i + 1);
       continue;
     }
     b.copy(i);

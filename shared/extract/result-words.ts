@@ -177,7 +177,16 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   }
   // "is" states a result only of a quantity the sentence names ("the range is 41 m"); otherwise
   // ("it is 45 degrees") the words are the reader's usual business.
-  if (!v && !s.approximate && COPULA.test(s.verb.join(' '))) return false;
+  // But "… . Using the numbers this is 4.8 × 10⁻¹⁹ C": a value said of what came before, across
+  // a sentence's end (or after words of their own), is someone's result, and whose is not told:
+  // a doubt, never dropped unseen.
+  if (!v && COPULA.test(s.verb.join(' '))) {
+    const saidOfBefore = pointsBack || /^(this|that|it)$/i.test(s.subject[s.subject.length - 1] ?? '');
+    if (!saidOfBefore || ctx.equations.length === 0 || !t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp')) return false;
+    ctx.mathSeen = true;
+    unread(ctx, t, `a value stated in words (${said}), but which quantity it is can't be told from the sentence`);
+    return true;
+  }
   ctx.mathSeen = true;
   if (goesOn) {
     unread(ctx, t, `a result stated in words (${said}) that goes on in words ("${after.text}")`);

@@ -6,6 +6,7 @@ import { STOPWORDS } from '../text/stopwords.ts';
 import { LOG_UNSURE, type Lexicon, type Piece, splitRun } from './lexicon.ts';
 import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
 import { combine, MAX_SIDE_READINGS, scopeChoices, sqrtReaches } from './scope-choices.ts';
+import { NAME_BREAK } from './normalize.ts';
 
 export type TokKind = 'num' | 'id' | 'word' | 'usym' | 'op' | 'eq' | 'lp' | 'rp' | 'pm' | 'rel' | 'arrow' | 'punct' | 'nl';
 
@@ -57,6 +58,10 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     if (c === ' ' || c === '\t' || c === '\r') {
       i++;
       sp = true;
+      continue;
+    }
+    if (c === NAME_BREAK) {
+      i++;
       continue;
     }
     // "1,500": a thousands separator, or a decimal comma (1.5) as much of Europe writes it; not
@@ -418,8 +423,10 @@ function bracketDenominators(items: Item[]): Rendered | null {
     if (e < 0) continue;
     let factors = 1;
     let bracketAfter = false; // a bracket of the student's among the factors after the first
+    let fnAfter: string | null = null; // a function among them ("I₀/2cos²φ")
     while (e < items.length && startsOperand(items[e]) && !items[e].sp) {
       if (items[e].k === 'lp' && !items[e].made) bracketAfter = true;
+      if (items[e].k === 'fn') fnAfter ??= items[e].text;
       const f = factorEnd(items, e);
       if (f < 0) break;
       e = f;
@@ -432,6 +439,9 @@ function bracketDenominators(items: Item[]): Rendered | null {
       const what = items[g0].k === 'lp' ? `'/(…)' divides by what follows the bracket` : `'/${items[g0].text}(…)' divides by the bracket`;
       return { ok: false, reason: `unclear whether ${what} too` };
     }
+    // "I₀/2cos²φ": half of I₀, times cos²φ (Malus's law), or I₀ over 2cos²φ? People read it
+    // both ways where a function follows the number or letter after '/': don't choose.
+    if (fnAfter) return { ok: false, reason: `unclear whether '/${items[g0].text}' divides by '${fnAfter}' too` };
     const numer = items[p - 1];
     const beforeNumer = items[p - 2];
     if (numer?.k === 'num' && !isOperand(beforeNumer) && !(beforeNumer?.k === 'op' && beforeNumer.text === '^')) {

@@ -60,3 +60,41 @@ test("a letter with a 2 glued after it read as the numbered symbol ('v2' as v) t
   // Balanced, the numbered symbol stands as read.
   assert.equal(checked('v2 = S/t').status, 'read');
 });
+
+// A gas in a cylinder (invented here): both N (molecules) and n (moles) are variables.
+const GAS: Question = {
+  id: 'gas',
+  title: '',
+  prompt: 'A cylinder of volume V holds gas at pressure p and temperature T. Find the number of moles n and of molecules N.',
+  variables: [
+    ['p', 'pressure of the gas'],
+    ['V', 'volume of the cylinder'],
+    ['T', 'absolute temperature of the gas'],
+    ['R', 'molar gas constant'],
+    ['n', 'number of moles of gas'],
+    ['N', 'number of molecules'],
+    ['N_A', 'Avogadro constant'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 'N',
+  scheme: [],
+};
+
+test("a letter whose other case is also a variable, and balances the equation in its place ('pV = NRT' with n the moles), is a doubt", () => {
+  const gas = (text: string): Extraction => withCaseMappedCheck(GAS, extractEmbedded(text, GAS), text);
+  const out = gas('pV = NRT');
+  assert.equal(out.status, 'needs-review');
+  assert.deepEqual(out.flags, ['unmapped-symbol']);
+  assert.match(
+    out.notes.at(-1)?.text ?? '',
+    /^"pV = NRT": read with the question's N, the equation doesn't balance; with n in its place it does: 'N' may stand for n/,
+  );
+  assert.deepEqual(
+    out.equations.map((e) => e.source),
+    ['Eq(p*V, N*R*T)'],
+    'the reading itself is never changed',
+  );
+  // Balanced as written: no doubt.
+  for (const text of ['pV = nRT', 'N = n N_A', 'N = pV N_A/(RT)']) assert.equal(gas(text).status, 'read', text);
+  // Unbalanced with either case: the student's physics, kept as read.
+  assert.equal(gas('pV = N T').status, 'read');
+});

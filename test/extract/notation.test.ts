@@ -647,3 +647,90 @@ test('a d glued to a letter whose change the question names ("dT" with ΔT) is a
   assert.deepEqual(read('$\\Delta L = \\alpha L \\Delta T$', ROD), { status: 'read', eqs: ['Eq(Delta_L, alpha*L*Delta_T)'], why: '' });
   assert.deepEqual(read('d = ΔL = αLΔT', ROD).eqs, ['Eq(d, Delta_L)', 'Eq(Delta_L, alpha*L*Delta_T)']);
 });
+
+// Two springs and a light beam through polarisers, invented for the tests below.
+const SPRINGS: Question = {
+  id: 'springs',
+  title: '',
+  prompt: 'Two springs of stiffness k_1 and k_2 hang a mass m in series; find the extension x. Light of intensity I_0 passes polarisers at angle phi; find I.',
+  variables: [
+    ['k_1', 'stiffness of the first spring'],
+    ['k_2', 'stiffness of the second spring'],
+    ['m', 'hanging mass'],
+    ['g', 'gravitational field strength'],
+    ['x', 'extension of the pair'],
+    ['I_0', 'intensity of the incident light'],
+    ['I', 'intensity after the polarisers'],
+    ['phi', 'angle between the polarisers'],
+    ['v_y', 'vertical speed'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 'x',
+  scheme: [],
+};
+const springs = (text: string) => extractEmbedded(text, SPRINGS);
+
+test('a unicode subscript digit ends its name without making a gap: "/k₁k₂" is the whole denominator, as "/k_1k_2" would be', () => {
+  assert.deepEqual(
+    springs('x = mg(k₁+k₂)/k₁k₂').equations.map((e) => e.source),
+    ['Eq(x, m*g*(k_1 + k_2)/(k_1*k_2))'],
+  );
+  // A space the student typed still ends the denominator's product.
+  assert.deepEqual(
+    springs('x = mg/k₁ k₂').equations.map((e) => e.source),
+    ['Eq(x, m*g/k_1*k_2)'],
+  );
+});
+
+test('subscript letters: "vᵧ" (the subscript gamma, which students type for y) is v_y; ᵢ ᵣ ᵤ ᵥ ⱼ are letters too', () => {
+  assert.deepEqual(
+    springs('vᵧ = g·x').equations.map((e) => e.source),
+    ['Eq(v_y, g*x)'],
+  );
+});
+
+test('a power glued to a number after a function ("sin²2θ") is the square of the function of 2θ, not a power 22', () => {
+  assert.deepEqual(
+    springs('I = (I_0/8)sin²2φ').equations.map((e) => e.source),
+    ['Eq(I, I_0/8*sin(2*phi)**2)'],
+  );
+});
+
+test('a function inside a tight product after "/" ("I₀/2cos²φ") is a doubt: (I₀/2)cos²φ or I₀/(2cos²φ)', () => {
+  const r = springs('I = I_0/2cos²φ');
+  assert.equal(r.status, 'abstained');
+  assert.match(r.unread[0].reason, /unclear whether '\/2' divides by 'cos' too/);
+  // Written so the reading is plain, it is read.
+  assert.deepEqual(
+    springs('I = I_0 cos²φ/2').equations.map((e) => e.source),
+    ['Eq(I, I_0*cos(phi)**2/2)'],
+  );
+  assert.deepEqual(
+    springs('I = I_0/(2cos²φ)').equations.map((e) => e.source),
+    ['Eq(I, I_0/(2*cos(phi)**2))'],
+  );
+});
+
+test("k and M as quantities a question doesn't have (Boltzmann's constant, a molar mass) are left out, noted; where the question has a stiffness, k is a doubt", () => {
+  // A gas question: no stiffness, spring or mass anywhere in it.
+  const GAS: Question = {
+    id: 'gas',
+    title: '',
+    prompt: 'A gas at temperature T has molecules of mean kinetic energy E.',
+    variables: [
+      ['T', 'absolute temperature of the gas'],
+      ['E', 'mean kinetic energy of a molecule'],
+      ['R', 'molar gas constant'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'E',
+    scheme: [],
+  };
+  const r = extractEmbedded('E = 3RT/2 with k = 1.38×10^-23\nv = √(3RT/M)', GAS);
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(E, 3*R*T/2)'],
+  );
+  assert.ok(r.notes.some((n) => /left out "k = 1\.38×10\^-23": 'k' \(a constant/.test(n.text)));
+  // v is no quantity of this question either, so the whole line is left out; what matters is that k is not read.
+  const s = springs('k = 1.38×10^-23');
+  assert.equal(s.status, 'abstained', 'a k where the question has stiffnesses may be one of them');
+});

@@ -140,3 +140,20 @@ test('"works out to be", "is given by" and a hedge before the subject ("I think 
   // A hedge with no quantity named after it is no subject.
   assert.notEqual(x('I think it is kd²/(2Mg)').status, 'read');
 });
+
+test('a value said of what came before across a sentence ("… . Using the numbers this is 0.5 m") is a doubt, not dropped unseen', () => {
+  for (const text of ['H = u²/(2g). Using the numbers from the question this is 0.51 m.', 'H = u²/(2g). It is 0.51 m.']) {
+    const r = x(text);
+    assert.deepEqual(
+      r.equations.map((e) => e.source),
+      ['Eq(H, u**2/(2*g))'],
+      text,
+    );
+    assert.equal(r.status, 'partial', text);
+    assert.match(r.unread[0].reason, /a value stated in words .* can't be told/, text);
+  }
+  // Right after the equation, "which is" points back to it: read as its quantity's value.
+  assert.deepEqual(sources('H = u²/(2g), which is 0.51 m'), ['Eq(H, u**2/(2*g))', 'Eq(H, 0.51)']);
+  // Words, not a value: the reader's usual business.
+  assert.equal(x('H = u²/(2g). It is positive.').status, 'read');
+});

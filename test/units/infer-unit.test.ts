@@ -45,3 +45,11 @@ test("unitOfKind names the table's kinds only", () => {
   assert.ok(unitOfKind('tension'));
   assert.equal(unitOfKind('happiness'), null);
 });
+
+test('a number of moles is an amount of substance (mol), a number of things a count; the Avogadro constant is per mole', () => {
+  assert.equal(dim('number of moles of gas'), 'mol');
+  assert.equal(dim('amount of substance in the flask'), 'mol');
+  assert.equal(dim('number of molecules'), '1');
+  assert.equal(dim('Avogadro constant'), '1/mol');
+  assert.equal(dim("Avogadro's number"), '1/mol');
+});

@@ -7,13 +7,18 @@
 // the reading goes to review (flag 'unmapped-symbol', a note naming the letter and the equation as
 // typed). The reading is never changed.
 //
+// And where both cases are the question's variables: "pV = NRT" with N the number of molecules
+// and n the moles doesn't balance, and does with n in N's place. The student may mean n (gold
+// maps a symbol by its meaning) or have slipped in the physics; the reader can't tell which.
+//
 // The same holds for a letter with a 2 or 3 glued after it ("v2 = 2gh"): read as the numbered
 // symbol v₂, that is v by the gold conventions, but v² is as likely, and dimensions tell.
 //
 // Only equations with a span (the extractor's), whose numbers are plain coefficients, and whose
 // dimensions are checked (every symbol has a unit from the exam or its description).
 import { variableUnits } from '../../../shared/units/infer-unit.ts';
-import { symbolsOf } from '../../../shared/equation/index.ts';
+import { substituteEquation, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
+import type { Unit } from '../../../shared/units/parse-unit.ts';
 import type { Question } from '../../../shared/exam.ts';
 import type { Extraction } from '../../../shared/extraction.ts';
 import { checkDimensions } from './dimensions.ts';
@@ -48,6 +53,23 @@ function writtenWithPowerDigit(names: readonly string[], typed: string): [string
 }
 
 /**
+ * A one-letter variable of the unbalanced equation, typed as such, whose other case is a variable
+ * too and makes the equation balance in its place ("pV = NRT" with N the molecules and n the
+ * moles): [the letter, the other variable], or null. The student may have meant the other one
+ * (gold maps a symbol by its meaning), or slipped in the physics: which, the reader can't tell.
+ */
+function balancesInOtherCase(eq: Equation, typed: string, variables: ReadonlySet<string>, units: ReadonlyMap<string, Unit>): [string, string] | null {
+  for (const v of symbolsOf(eq)) {
+    if (v.length !== 1) continue;
+    const o = otherCase(v);
+    if (o === v || !variables.has(o) || !units.has(o)) continue;
+    if (!typed.includes(v)) continue; // read from words, not typed: the reader chose the letter
+    if (checkDimensions(substituteEquation(eq, v, { kind: 'sym', name: o }), units).status === 'consistent') return [v, o];
+  }
+  return null;
+}
+
+/**
  * The reading with its confidence lowered when an unbalanced equation writes one of its letters
  * only in the other case: a `read` becomes `needs-review`. Returns the reading itself when there
  * is nothing to say (no text, no such equation).
@@ -71,6 +93,16 @@ export function withCaseMappedCheck(question: Question, x: Extraction, response?
         CASE_MAPPED_FLAG,
         'unmapped-symbol',
         `${JSON.stringify(typed)}: '${power[0]}' was read as the question's ${power[1]}, and the equation then doesn't balance; '${power[0]}' may be ${power[1]} to the power ${power[0].slice(-1)}`,
+      );
+    }
+    const swapped = balancesInOtherCase(eq, typed, variables, units);
+    if (swapped) {
+      const [letter, other] = swapped;
+      return lowered(
+        x,
+        CASE_MAPPED_FLAG,
+        'unmapped-symbol',
+        `${JSON.stringify(typed)}: read with the question's ${letter}, the equation doesn't balance; with ${other} in its place it does: '${letter}' may stand for ${other}`,
       );
     }
     const found = writtenInOtherCase(symbolsOf(eq), typed, variables);
