@@ -86,7 +86,7 @@ function marksFor(q: Exam['questions'][number], key: string): ResponseMarks {
 }
 
 /** Build the workspace: responses with texts, readings, marks, marks by hand, overrides, regrade requests. */
-function build(service: AppService, exam: Exam): { responses: number; overrides: number; manualMarks: number } {
+export function build(service: AppService, exam: Exam): { responses: number; overrides: number; manualMarks: number } {
   const ws = service.ws;
   ws.importExam(exam);
   const gen = scaleRows(DATA, N);

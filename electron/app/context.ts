@@ -38,6 +38,8 @@ export type ServiceOptions = {
    * cross a thread); false: on the main thread. `entry`: another worker file (tests).
    */
   groupsWorker?: false | { entry?: URL };
+  /** Responses per slice as a long review list is read (review-index.ts SLICE; tests give a small one). */
+  reviewSlice?: number;
 };
 
 export const notFound = (what: string): never => {
@@ -99,7 +101,7 @@ export class AppContext {
 
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);
-    this.reviews = new ReviewIndexes(this.ws);
+    this.reviews = new ReviewIndexes(this.ws, opts.reviewSlice);
     this.settingsPath = opts.settingsPath ?? (opts.workspacePath === ':memory:' ? '' : `${opts.workspacePath}.settings.json`);
     const loaded = loadSettings(this.settingsPath, { ollamaUrl: defaultOllamaUrl(), models: [], pythonPath: '', gpu: '' });
     this.settings = loaded.settings;

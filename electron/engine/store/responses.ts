@@ -145,6 +145,19 @@ export function responseIds(st: Statements, examId: string): number[] {
   return (st.sql('SELECT id FROM responses WHERE exam_id = ? ORDER BY id').all(examId) as Row[]).map((r) => Number(r.id));
 }
 
+/**
+ * Each response of the exam as its id, student and question, in import order: what never changes
+ * for a response, so enough to order the review list by student or question (and count it)
+ * without reading its readings and marks.
+ */
+export function responseKeys(st: Statements, examId: string): { id: number; studentId: string; questionId: string }[] {
+  return (st.sql('SELECT id, student_id, question_id FROM responses WHERE exam_id = ? ORDER BY id').raw().all(examId) as unknown[][]).map((r) => ({
+    id: Number(r[0]),
+    studentId: String(r[1]),
+    questionId: String(r[2]),
+  }));
+}
+
 /** Responses that still need a step (see Workspace.pending). */
 export function pending(
   st: Statements,

@@ -367,6 +367,11 @@ export class Workspace {
     return marking.storedItemMarks(this.#st, responseIds, itemIds);
   }
 
+  /** Each response of the exam as its id, student and question, in import order. */
+  responseKeys(examId: string): { id: number; studentId: string; questionId: string }[] {
+    return responses.responseKeys(this.#st, examId);
+  }
+
   /** Ids of responses of the exam, in import order. */
   responseIds(examId: string): number[] {
     return responses.responseIds(this.#st, examId);
