@@ -92,6 +92,16 @@ export function sortByNames<R extends Pick<ReviewRow, 'studentId' | 'questionId'
   return sort === 'student' ? ordered(rows, student, question, dir) : ordered(rows, question, student, dir);
 }
 
+/**
+ * Whether these distinct values, in another order (a database's binary order), are in the order
+ * sortByNames ranks them in, with no two ranked equal: then a database sorting by them gives
+ * sortByNames' order itself.
+ */
+export function inNameOrder(values: readonly string[]): boolean {
+  for (let i = 1; i < values.length; i++) if (collator.compare(values[i - 1], values[i]) >= 0) return false;
+  return true;
+}
+
 /** Rows by `first`, then `then`, in direction `dir`; ties keep their order. */
 function ordered<R>(rows: readonly R[], first: number[], then: number[] | null, dir: 1 | -1): R[] {
   const order = rows.map((_, i) => i);

@@ -10,9 +10,78 @@
 // being counted.
 import type { Exam } from '../../shared/exam.ts';
 import type { ReviewRow } from '../../shared/api.ts';
-import { sortByNames } from '../../shared/review-filter.ts';
+import { inNameOrder, sortByNames } from '../../shared/review-filter.ts';
 import type { Workspace } from '../engine/store/workspace.ts';
 import { entryOf, type ReviewQuery } from './review-index.ts';
+
+type Key = { id: number; studentId: string; questionId: string };
+
+/**
+ * The exam's responses as id, student and question (what never changes for a response), and the
+ * orders sorted from them, kept while no response of the exam comes or goes (checked against the
+ * workspace's change log at each use), so that each page asked while the list is read does not
+ * read and sort them again.
+ */
+class ResponseKeys {
+  #keys: Key[] = [];
+  #members = new Set<number>();
+  #seen = -1;
+  #orders = new Map<string, Key[]>();
+
+  constructor(
+    readonly ws: Workspace,
+    readonly examId: string,
+  ) {}
+
+  #current(): Key[] {
+    if (this.#seen >= 0) {
+      const changed = this.ws.reviewChangesSince(this.#seen);
+      if (changed.responseIds.length > 0) {
+        const present = new Set(this.ws.examResponsesAmong(this.examId, changed.responseIds));
+        if (changed.responseIds.some((id) => present.has(id) !== this.#members.has(id))) this.#seen = -1;
+        else this.#seen = changed.last;
+      }
+    }
+    if (this.#seen < 0) {
+      this.#seen = this.ws.lastReviewChange();
+      this.#keys = this.ws.responseKeys(this.examId);
+      this.#members = new Set(this.#keys.map((k) => k.id));
+      this.#orders.clear();
+    }
+    return this.#keys;
+  }
+
+  size(): number {
+    return this.#current().length;
+  }
+
+  /** The responses (of one question, or all), in import order or sorted by name. */
+  order(question: string | undefined, sort: 'student' | 'question' | undefined, dir: 1 | -1): Key[] {
+    const keys = this.#current();
+    const k = `${question ?? ''}\u0000${sort ?? ''}\u0000${dir}`;
+    let order = this.#orders.get(k);
+    if (!order) {
+      const passing = question === undefined ? keys : keys.filter((x) => x.questionId === question);
+      this.#orders.set(k, (order = sort ? sortByNames(passing, sort, dir) : passing));
+    }
+    return order;
+  }
+}
+
+const held = new WeakMap<Workspace, Map<string, ResponseKeys>>();
+
+function keysOf(ws: Workspace, examId: string): ResponseKeys {
+  let byExam = held.get(ws);
+  if (!byExam) held.set(ws, (byExam = new Map()));
+  let keys = byExam.get(examId);
+  if (!keys) byExam.set(examId, (keys = new ResponseKeys(ws, examId)));
+  return keys;
+}
+
+/** Drops what earlyPage keeps for the exam (its list is read: the index answers now). */
+export function forgetEarly(ws: Workspace, examId: string): void {
+  held.get(ws)?.delete(examId);
+}
 
 export type EarlyPage = { rows: ReviewRow[]; total: number; located: number | null; all: number };
 
@@ -26,21 +95,51 @@ export function answersEarly(q: ReviewQuery): boolean {
 /** The page the review index would give for the query, read from the workspace; null where that can't be exact. */
 export function earlyPage(ws: Workspace, exam: Exam, q: ReviewQuery): EarlyPage | null {
   if (!answersEarly(q)) return null;
-  const keys = ws.responseKeys(exam.id);
-  const question = q.question !== undefined && q.question !== 'all' ? q.question : null;
-  const passing = question === null ? keys : keys.filter((k) => k.questionId === question);
-  const order = q.sort === 'student' || q.sort === 'question' ? sortByNames(passing, q.sort, q.dir ?? 1) : passing;
+  const question = q.question !== undefined && q.question !== 'all' ? q.question : undefined;
   const offset = q.offset ?? 0;
-  const page = order.slice(offset, offset + (q.limit ?? 0));
-  const ids = page.map((k) => k.id);
+  const limit = q.limit ?? 0;
+  // In import order, nothing to locate: the page itself, and two counts.
+  if (q.sort === undefined && q.locate === undefined) {
+    const list = ws.listResponses(exam.id, { ...(question !== undefined ? { questionId: question } : {}), offset, limit });
+    const texts = ws.textsOf(list.map((r) => r.id));
+    const all = ws.countResponses(exam.id);
+    return {
+      rows: list.map((r) => entryOf(r, exam, texts.get(r.id) ?? null).row),
+      total: question === undefined ? all : ws.countResponses(exam.id, question),
+      located: null,
+      all,
+    };
+  }
+  const sort = q.sort === 'student' || q.sort === 'question' ? q.sort : undefined;
+  // By name, nothing to locate, where the store's order of the names is the list's (ids such as
+  // S000123: almost always): the page's ids from the store's index, not every response's.
+  if (sort && q.locate === undefined) {
+    const names = ws.responseNames(exam.id);
+    if (inNameOrder(names.students) && inNameOrder(names.questions)) {
+      const ids = ws.responsesByName(exam.id, { ...(question !== undefined ? { questionId: question } : {}), by: sort, desc: q.dir === -1, offset, limit });
+      const rows = rowsOf(ws, exam, ids);
+      const all = ws.countResponses(exam.id);
+      return rows && { rows, total: question === undefined ? all : ws.countResponses(exam.id, question), located: null, all };
+    }
+  }
+  const keys = keysOf(ws, exam.id);
+  const order = keys.order(question, sort, q.dir ?? 1);
+  const ids = order.slice(offset, offset + limit).map((k) => k.id);
+  const rows = rowsOf(ws, exam, ids);
+  if (!rows) return null;
+  const located = q.locate === undefined ? -1 : order.findIndex((k) => String(k.id) === q.locate);
+  return { rows, total: order.length, located: located < 0 ? null : located, all: keys.size() };
+}
+
+/** The rows of these responses, in this order (null where one is gone since: another process wrote the workspace). */
+function rowsOf(ws: Workspace, exam: Exam, ids: readonly number[]): ReviewRow[] | null {
   const read = new Map(ws.listResponses(exam.id, { ids }).map((r) => [r.id, r]));
   const texts = ws.textsOf(ids);
   const rows: ReviewRow[] = [];
   for (const id of ids) {
     const r = read.get(id);
-    if (!r) return null; // gone since (another process wrote the workspace): the index answers instead
+    if (!r) return null;
     rows.push(entryOf(r, exam, texts.get(id) ?? null).row);
   }
-  const located = q.locate === undefined ? -1 : order.findIndex((k) => String(k.id) === q.locate);
-  return { rows, total: order.length, located: located < 0 ? null : located, all: keys.length };
+  return rows;
 }

@@ -17,6 +17,7 @@ import type { ReviewRow } from '../../shared/api.ts';
 import type { Exam } from '../../shared/exam.ts';
 import { passes, searchText, sortRows, type ReviewFilters, type SortKey } from '../../shared/review-filter.ts';
 import type { ResponseSummary, Workspace } from '../engine/store/workspace.ts';
+import { performance } from 'node:perf_hooks';
 import { row } from './views.ts';
 
 /** What a query asks for: the list's filters (absent: none), an order (absent: import order), one page. */
@@ -42,8 +43,14 @@ type Entry = { row: ReviewRow; text: string };
 /** A read of the whole list under way: the exam it reads under, the change number it started at, the rows read so far. */
 type Read = { exam: Exam; key: string; seen: number; afterId: number; entries: Map<number, Entry>; order: number[] };
 
-/** Responses read per slice of a whole read (about 50-100 ms of work each at 67,500 responses on 2 loaded cores). */
-export const SLICE = 2000;
+/**
+ * How a whole read is sliced: the first slice's size; each next one sized from the last one's
+ * time to take about `ms` (between a quarter and sixteen times the first's), so a request waits
+ * for at most about one slice whatever the machine's load; lists of up to `atOnceUpTo` responses
+ * are read at once by the review handler (a fraction of a second).
+ */
+export type Slicing = { first: number; ms: number; atOnceUpTo: number };
+export const SLICING: Slicing = { first: 250, ms: 30, atOnceUpTo: 5000 };
 
 /** The review list's row of a response and the text a search looks in. */
 export function entryOf(r: ResponseSummary, exam: Exam, text: string | null): Entry {
@@ -85,8 +92,7 @@ export class ReviewIndex {
   constructor(
     readonly ws: Workspace,
     readonly examId: string,
-    /** Responses per slice of a whole read. */
-    readonly slice = SLICE,
+    readonly slicing: Slicing = SLICING,
   ) {}
 
   /** Whether the rows can be brought up to date without reading the whole list (then refresh() is quick). */
@@ -147,6 +153,8 @@ export class ReviewIndex {
    */
   complete(): Promise<void> {
     this.#completing ??= (async () => {
+      const { first, ms } = this.slicing;
+      let size = first;
       try {
         for (;;) {
           // A turn first: the request that asked is answered before the first slice is read.
@@ -158,7 +166,10 @@ export class ReviewIndex {
             this.refresh(exam);
             return;
           }
-          this.#step(this.#readFor(exam, key), this.slice);
+          const t = performance.now();
+          this.#step(this.#readFor(exam, key), size);
+          const took = Math.max(1, performance.now() - t);
+          size = Math.round(Math.min(first * 16, Math.max(first / 4, (size * ms) / took)));
         }
       } finally {
         this.#completing = null;
@@ -288,8 +299,8 @@ export class ReviewIndexes {
 
   constructor(
     readonly ws: Workspace,
-    /** Responses per slice of a whole read (ReviewIndex.complete). */
-    readonly slice = SLICE,
+    /** How a whole read is sliced (ReviewIndex.complete). */
+    readonly slicing: Slicing = SLICING,
   ) {}
 
   /** The exam's index, brought up to date with the workspace (reading the whole list at once if need be). */
@@ -300,7 +311,7 @@ export class ReviewIndexes {
   /** The exam's index as it stands, not brought up to date: whether it is current, its read in slices. */
   held(examId: string): ReviewIndex {
     let index = this.#byExam.get(examId);
-    if (!index) this.#byExam.set(examId, (index = new ReviewIndex(this.ws, examId, this.slice)));
+    if (!index) this.#byExam.set(examId, (index = new ReviewIndex(this.ws, examId, this.slicing)));
     return index;
   }
 }

@@ -3,7 +3,7 @@ import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
 import { prepareGroups } from '../answer-groups.ts';
 import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
-import { earlyPage } from '../review-early-page.ts';
+import { earlyPage, forgetEarly } from '../review-early-page.ts';
 
 /**
  * While a long list is read, the answer groups' worker thread starts (its engine loads meanwhile),
@@ -35,12 +35,15 @@ export function reviewHandlers(ctx: AppContext): Handlers {
       // slices, the event loop turning between them (review-index.ts `complete`); meanwhile a page
       // that needs no row but its own comes from the workspace (review-early-page.ts), its
       // counts said to be still counting, and any other request waits for the read.
-      if (!held.current(exam) && ctx.ws.countResponses(examId) > held.slice) {
+      if (!held.current(exam) && ctx.ws.countResponses(examId) > held.slicing.atOnceUpTo) {
         startGroupsEarly(ctx);
         const read = held.complete();
         // The exam's answer groups are prepared in the background once its rows are read (answer-groups.ts).
         read.then(
-          () => prepareGroups(ctx, examId, 'loaded'),
+          () => {
+            forgetEarly(ctx.ws, examId);
+            prepareGroups(ctx, examId, 'loaded');
+          },
           () => undefined,
         );
         const early = earlyPage(ctx.ws, exam, query);
