@@ -188,7 +188,9 @@ export class ReviewIndex {
   #step(r: Read, size: number): void {
     // All at once from the start: the exam's list and texts in bulk; else the next slice (by id, after the last read).
     const bulk = r.afterId === 0 && !Number.isFinite(size);
-    const list = bulk ? this.ws.listResponses(this.examId) : this.ws.listResponses(this.examId, { afterId: r.afterId, limit: Number.isFinite(size) ? size : 2 ** 31 });
+    const list = bulk
+      ? this.ws.listResponses(this.examId)
+      : this.ws.listResponses(this.examId, { afterId: r.afterId, limit: Number.isFinite(size) ? size : 2 ** 31 });
     if (list.length > 0) {
       const texts = bulk ? this.ws.responseTexts(this.examId) : this.ws.textsOf(list.map((x) => x.id));
       for (const x of list) {
