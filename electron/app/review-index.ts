@@ -178,6 +178,11 @@ export class ReviewIndex {
     return this.#completing;
   }
 
+  /** The read in slices under way, if any. */
+  reading(): Promise<void> | null {
+    return this.#completing;
+  }
+
   /** The whole read under this exam: the one under way, or a new one. */
   #readFor(exam: Exam, key: string): Read {
     if (this.#read?.key !== key) this.#read = { exam, key, seen: this.ws.lastReviewChange(), afterId: 0, entries: new Map(), order: [] };
@@ -308,6 +313,11 @@ export class ReviewIndexes {
   /** The exam's index, brought up to date with the workspace (reading the whole list at once if need be). */
   of(exam: Exam): ReviewIndex {
     return this.held(exam.id).refresh(exam);
+  }
+
+  /** Once the reads in slices under way are done (tests, the bench). */
+  async reading(): Promise<void> {
+    await Promise.all([...this.#byExam.values()].map((i) => i.reading()?.catch(() => undefined)));
   }
 
   /** The exam's index as it stands, not brought up to date: whether it is current, its read in slices. */
