@@ -169,7 +169,7 @@ export class ReviewIndex {
           const t = performance.now();
           this.#step(this.#readFor(exam, key), size);
           const took = Math.max(1, performance.now() - t);
-          size = Math.round(Math.min(first * 16, Math.max(first / 4, (size * ms) / took)));
+          size = Math.max(1, Math.round(Math.min(first * 16, Math.max(first / 4, (size * ms) / took))));
         }
       } finally {
         this.#completing = null;

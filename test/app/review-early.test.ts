@@ -214,7 +214,8 @@ describe('a long review list read in slices, its first page before', () => {
 
   it('a mark typed, a response imported and a scheme changed while the list is read show once it is read', async () => {
     const ws = service.ws;
-    const index = new ReviewIndex(ws, 'plain', { first: 3, ms: 1000, atOnceUpTo: 0 });
+    // One response per slice (however long a slice takes).
+    const index = new ReviewIndex(ws, 'plain', { first: 1, ms: 0.001, atOnceUpTo: 0 });
     const reading = index.complete();
     // After the first slices: a mark typed in a row already read, and in one not read yet.
     await new Promise((r) => setImmediate(r));
