@@ -462,6 +462,11 @@ export const API = {
    * answer's start, case-insensitive), `sort` and `dir` as the review view names them;
    * `responseIds` or `studentId` restrict the list; `locate` asks where that response is in the
    * filtered, sorted list (`located`, null when it isn't in it). `counts` are over the whole list.
+   * While the main process still reads a long list (seconds at tens of thousands of responses),
+   * a first page it can give exactly (import order, by student or by question, no filter but a
+   * question, no search) comes at once with `counting` (how many responses the exam has) and no
+   * `counts` (not known yet: never shown as final); `review.ready` answers once the list is
+   * read, and the list asked again then has every count. Any other request waits for the read.
    */
   'review.list': method(
     z.object({
@@ -487,8 +492,12 @@ export const API = {
       counts: z.object({ all: z.number(), needing: z.number(), openManual: z.number(), notGraded: z.number() }).optional(),
       /** Where `locate` is in the filtered, sorted list (0-based), or null. */
       located: z.number().nullable().optional(),
+      /** The list is still being read: the rows and `total` are exact, the counts other than `all` are not given yet (see review.ready). */
+      counting: z.object({ all: z.number() }).optional(),
     }),
   ),
+  /** Answers once the exam's review list is read whole (at once when it is): its counts are then known. */
+  'review.ready': method(z.object({ examId: Id }), z.object({})),
   'response.get': method(z.object({ responseId: Id }), ResponseDetailSchema),
   /** Replace the equations of a response (the instructor's correction); regrades at once, audited. */
   'response.setEquations': method(z.object({ responseId: Id, equations: Equations, comment: z.string().max(2000).optional() }), ResponseDetailSchema),

@@ -14,7 +14,7 @@ import { ModelDownloads } from './model-download.ts';
 import { SympyDetails } from './sympy-detail.ts';
 import { loadSettings } from './settings-file.ts';
 import type { Job } from './job.ts';
-import { ReviewIndexes, type ReviewIndex } from './review-index.ts';
+import { ReviewIndexes, type ReviewIndex, type Slicing } from './review-index.ts';
 import { GroupsThread, groupsWorkerFromSource, type ThreadEngineOptions } from '../engine/review/groups-thread.ts';
 
 export type ServiceOptions = {
@@ -38,6 +38,8 @@ export type ServiceOptions = {
    * cross a thread); false: on the main thread. `entry`: another worker file (tests).
    */
   groupsWorker?: false | { entry?: URL };
+  /** How a long review list is read in slices (review-index.ts SLICING; tests give small ones). */
+  reviewSlicing?: Slicing;
 };
 
 export const notFound = (what: string): never => {
@@ -99,7 +101,7 @@ export class AppContext {
 
   constructor(readonly opts: ServiceOptions) {
     this.ws = Workspace.open(opts.workspacePath);
-    this.reviews = new ReviewIndexes(this.ws);
+    this.reviews = new ReviewIndexes(this.ws, opts.reviewSlicing);
     this.settingsPath = opts.settingsPath ?? (opts.workspacePath === ':memory:' ? '' : `${opts.workspacePath}.settings.json`);
     const loaded = loadSettings(this.settingsPath, { ollamaUrl: defaultOllamaUrl(), models: [], pythonPath: '', gpu: '' });
     this.settings = loaded.settings;

@@ -16,8 +16,12 @@ import { filtersRequest, PAGE, WHOLE_LIST } from '../review-query.ts';
 
 type List = ApiResponse<'review.list'>;
 type Counts = NonNullable<List['counts']>;
-/** What the view knows of the exam's list: every row when it is short (else null), the items, the counts. */
-type Base = { examId: string; whole: ReviewRow[] | null; items: List['items']; counts: Counts };
+/**
+ * What the view knows of the exam's list: every row when it is short (else null), the items, the
+ * counts (null while the main process still reads a long list: `all` is then known, the others
+ * are being counted and never shown as final).
+ */
+type Base = { examId: string; whole: ReviewRow[] | null; items: List['items']; counts: Counts | null; all: number };
 /** Pages of a long list under one set of filters (`key`). */
 type Pages = { key: string; total: number; counts: Counts | null; located: { id: string; at: number | null } | null; rows: Map<number, ReviewRow[]> };
 
@@ -57,21 +61,32 @@ function useReviewRows(examId: string, f: ReviewFilters, focus: string | null): 
   useEffect(() => {
     let live = true;
     setBase(lastBase?.examId === examId ? lastBase : undefined);
-    // A list known to be long: only its counts (its rows come by pages); else the whole list, if short.
-    const long = lastBase?.examId === examId && lastBase.whole === null;
+    // First how long the list is (one row): a long one's rows come by pages; a short one is then read whole.
     const load = async (): Promise<Base> => {
-      let d = await api['review.list']({ examId, limit: long ? 1 : WHOLE_LIST });
+      let d = await api['review.list']({ examId, limit: 1 });
       const total = d.total ?? d.rows.length;
-      if (long && total <= WHOLE_LIST) d = await api['review.list']({ examId, limit: WHOLE_LIST });
-      return { examId, whole: total <= WHOLE_LIST ? d.rows : null, items: d.items, counts: d.counts ?? countsOf(d.rows) };
+      if (total > 1 && total <= WHOLE_LIST) d = await api['review.list']({ examId, limit: WHOLE_LIST });
+      const whole = total <= WHOLE_LIST ? d.rows : null;
+      // While a long list is read, its counts are not known yet (`counting`): said so, and read once it is.
+      if (d.counting && live)
+        api['review.ready']({ examId }).then(
+          () => live && load().then(show, fail),
+          () => undefined,
+        );
+      return {
+        examId,
+        whole,
+        items: d.items,
+        counts: d.counts ?? (whole && !d.counting ? countsOf(whole) : null),
+        all: d.counts?.all ?? d.counting?.all ?? total,
+      };
     };
-    load().then(
-      (b) => {
-        lastBase = b;
-        if (live) setBase(b);
-      },
-      (e) => live && setError(errorText(e)),
-    );
+    const show = (b: Base) => {
+      lastBase = b;
+      if (live) setBase(b);
+    };
+    const fail = (e: unknown) => live && setError(errorText(e));
+    load().then(show, fail);
     return () => {
       live = false;
     };
@@ -172,7 +187,7 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
   const virtual = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => 52, overscan: 12 });
   const needing = counts?.needing ?? 0;
   const openManual = counts?.openManual ?? 0;
-  const all = counts?.all ?? 0;
+  const all = counts?.all ?? base?.all ?? 0;
 
   // The focused row: the address's, else the first. Moving focus keeps it in the address (replaced, not a new entry).
   const focusIndex = Math.max(0, shown.indexOf(nav.focus));
@@ -275,7 +290,9 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
       {base && all > 0 && (
         <>
           <p className="lead">
-            {needing ? (
+            {!counts ? (
+              <span data-testid="counting">{all} responses; counting those that need your eyes… </span>
+            ) : needing ? (
               <>
                 <strong>{needing}</strong> of {all} responses need your eyes.{' '}
               </>
@@ -286,7 +303,7 @@ export function ReviewView({ nav, examId }: { nav: Nav; examId: string }) {
             ) : (
               <>All {all} responses were read with confidence. </>
             )}
-            {openManual > 0 && (
+            {counts && openManual > 0 && (
               <>
                 <strong>{openManual}</strong> wait for a manual mark.{' '}
               </>

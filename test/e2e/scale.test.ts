@@ -1,6 +1,9 @@
 // The review table stays smooth with thousands of responses: it is virtualised, so only the rows
 // in view are in the page, and scrolling to the end shows the last one. A list this long (over
-// 2,000) is filtered, searched and sorted by the main process and comes a page at a time.
+// 2,000) is filtered, searched and sorted by the main process and comes a page at a time. The
+// list here is read in slices (as a list of tens of thousands is): its first page comes before it
+// is read, the lead line says the counts are being counted, and shows them once they are, never
+// a number before.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +21,8 @@ describe('review table with thousands of responses', { skip: skip ?? false }, ()
   let errors: string[];
 
   before(async () => {
-    app = await startApp();
+    // Read in slices of about 100 responses, at once only up to 1,000 (the app: 250 and 5,000).
+    app = await startApp(undefined, { reviewSlicing: { first: 100, ms: 30, atOnceUpTo: 1000 } });
     const h = app.service.handlers();
     const ex = await h['exam.import']({ json: readFileSync(join(DATA, 'exam.json'), 'utf8') });
     assert.ok(ex.ok);
@@ -35,6 +39,15 @@ describe('review table with thousands of responses', { skip: skip ?? false }, ()
   });
 
   it('renders only the rows in view and reaches the last one by scrolling', async () => {
+    // Every text the lead line shows, from the first (watched from before the view opens).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { leads: string[] }).leads = seen;
+      new MutationObserver(() => {
+        const t = document.querySelector('.review .lead')?.textContent;
+        if (t && seen.at(-1) !== t) seen.push(t);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.click('[data-view="review"]');
     await page.waitForSelector('[data-testid="review-table"] [data-response]');
     assert.equal(await page.getAttribute('.vtable', 'aria-rowcount'), String(STUDENTS * 3));
@@ -48,6 +61,11 @@ describe('review table with thousands of responses', { skip: skip ?? false }, ()
     await page.waitForSelector(`[data-response] >> text=X${String(STUDENTS).padStart(5, '0')}`);
     assert.ok(Date.now() - t0 < 3000, 'the end of the table shows at once');
     assert.ok((await page.locator('[data-testid="review-table"] [data-response]').count()) < 60);
+    // The counts once the list is read (nothing graded); before, only that they are being counted.
+    const final = `${STUDENTS * 3} of ${STUDENTS * 3} responses are not graded yet.`;
+    await page.waitForFunction((t) => document.querySelector('.review .lead')?.textContent?.startsWith(t) ?? false, final);
+    const leads = await page.evaluate(() => (window as unknown as { leads: string[] }).leads);
+    for (const t of leads) assert.ok(t.startsWith(final) || t.startsWith(`${STUDENTS * 3} responses; counting those that need your eyes…`), t);
     assert.deepEqual(errors, []);
   });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { AppService } from '../../electron/app/service.ts';
+import { AppService, type ServiceOptions } from '../../electron/app/service.ts';
 import { serveBrowserMode, type BrowserServer } from '../../electron/server/http.ts';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,9 +48,9 @@ export function ensureRendererBuilt(): string {
 
 export type App = { service: AppService; server: BrowserServer; dir: string; close(): Promise<void> };
 
-export async function startApp(settings?: { ollamaUrl?: string }): Promise<App> {
+export async function startApp(settings?: { ollamaUrl?: string }, options: Partial<ServiceOptions> = {}): Promise<App> {
   const dir = mkdtempSync(join(tmpdir(), 'equimark-e2e-'));
-  const service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources') });
+  const service = new AppService({ workspacePath: join(dir, 'w.sqlite'), mode: 'browser', resourcesDir: resolve(REPO, 'resources'), ...options });
   if (settings?.ollamaUrl) await service.handlers()['settings.set']({ ollamaUrl: settings.ollamaUrl, models: [], pythonPath: '' });
   const server = await serveBrowserMode({ handlers: service.handlers(), rendererDir: ensureRendererBuilt() });
   return {

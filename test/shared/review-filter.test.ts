@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReviewRow } from '../../shared/api.ts';
-import { NO_FILTERS, filterRows, passes, searchText, sortRows, type SortKey } from '../../shared/review-filter.ts';
+import { NO_FILTERS, filterRows, inNameOrder, passes, searchText, sortByNames, sortRows, type SortKey } from '../../shared/review-filter.ts';
 import { mulberry32 } from '../../electron/engine/decide/entail/rng.ts';
 
 function rows(n: number): ReviewRow[] {
@@ -61,4 +61,28 @@ test('the search finds the student id or the excerpt, in any case; the other fil
     combined.length,
     all.filter((r) => r.questionId === 'q1' && r.chips.includes('needs-review') && r.needsReview && r.excerpt.startsWith('Energy')).length,
   );
+});
+
+test('the orders by name need only the student and the question: the same order as the whole rows', () => {
+  const all = rows(400);
+  for (const sort of ['student', 'question'] as const)
+    for (const dir of [1, -1] as const)
+      assert.deepEqual(
+        sortByNames(
+          all.map((r) => ({ id: r.responseId, studentId: r.studentId, questionId: r.questionId })),
+          sort,
+          dir,
+        ).map((r) => r.id),
+        sortRows(all, sort, dir).map((r) => r.responseId),
+      );
+});
+
+test('names in the order the list sorts them, none ranked equal: only then may a store’s order stand for it', () => {
+  assert.ok(inNameOrder(['S000001', 'S000002', 'S000010']));
+  assert.ok(inNameOrder(['q1', 'q2', 'q3']));
+  assert.ok(inNameOrder([]));
+  // A binary order (capitals first, accents last) is not the collator's.
+  assert.ok(!inNameOrder(['B', 'a']));
+  assert.ok(!inNameOrder(['arno', 'zed', 'Ärnö']));
+  assert.ok(!inNameOrder(['S1', 'S1']));
 });

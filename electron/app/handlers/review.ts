@@ -3,34 +3,79 @@ import { ApiFailure, type ApiHandlers } from '../../../shared/api.ts';
 import type { AppContext } from '../context.ts';
 import { prepareGroups } from '../answer-groups.ts';
 import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
+import { earlyPage, forgetEarly } from '../review-early-page.ts';
+
+/**
+ * While a long list is read, the answer groups' worker thread starts (its engine loads meanwhile),
+ * as prepareGroups would start it; their comparisons wait for the rows (no grade, no close under way).
+ */
+function startGroupsEarly(ctx: AppContext): void {
+  if (!ctx.grading() && !ctx.closing) ctx.groupsThread();
+}
 
 type Handlers = Pick<
   ApiHandlers,
-  'review.list' | 'response.get' | 'response.setEquations' | 'response.pickReading' | 'response.override' | 'response.resolveEarlier'
+  'review.list' | 'review.ready' | 'response.get' | 'response.setEquations' | 'response.pickReading' | 'response.override' | 'response.resolveEarlier'
 >;
 
 export function reviewHandlers(ctx: AppContext): Handlers {
   return {
     'review.list': async ({ examId, questionId, offset, limit, locate, ...rest }) => {
       const exam = ctx.exam(examId);
-      // The exam's list is loaded: its answer groups are prepared in the background (answer-groups.ts),
-      // once this reply is sent; asked first, so the engine starts while the list is read.
-      prepareGroups(ctx, examId, 'loaded');
-      // The exam's review index (review-index.ts): filtered, searched, sorted and paged here; only the page goes back.
-      const page = ctx.reviewIndex(examId).query({
+      const items = Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))]));
+      const query = {
         ...rest,
         ...(questionId ? { question: questionId } : {}),
         ...(offset !== undefined ? { offset } : {}),
         ...(limit ? { limit } : {}),
         ...(locate !== undefined ? { locate } : {}),
-      });
+      };
+      const held = ctx.reviews.held(examId);
+      // A long list not read yet (or read again: a scheme change, most rows changed) is read in
+      // slices, the event loop turning between them (review-index.ts `complete`); meanwhile a page
+      // that needs no row but its own comes from the workspace (review-early-page.ts), its
+      // counts said to be still counting, and any other request waits for the read.
+      if (!held.current(exam) && ctx.ws.countResponses(examId) > held.slicing.atOnceUpTo) {
+        startGroupsEarly(ctx);
+        const read = held.complete();
+        // The exam's answer groups are prepared in the background once its rows are read (answer-groups.ts).
+        read.then(
+          () => {
+            forgetEarly(ctx.ws, examId);
+            prepareGroups(ctx, examId, 'loaded');
+          },
+          () => undefined,
+        );
+        const early = earlyPage(ctx.ws, exam, query);
+        if (early)
+          return {
+            rows: early.rows,
+            items,
+            total: early.total,
+            counting: { all: early.all },
+            ...(locate !== undefined ? { located: early.located } : {}),
+          };
+        await read;
+      } else {
+        // The exam's list is loaded: its answer groups are prepared in the background (answer-groups.ts),
+        // once this reply is sent; asked first, so the engine starts while the list is read.
+        prepareGroups(ctx, examId, 'loaded');
+      }
+      // The exam's review index (review-index.ts): filtered, searched, sorted and paged here; only the page goes back.
+      const page = ctx.reviewIndex(examId).query(query);
       return {
         rows: page.rows,
-        items: Object.fromEntries(exam.questions.map((q) => [q.id, q.scheme.map((s) => ({ id: s.id, marks: s.marks }))])),
+        items,
         total: page.total,
         counts: page.counts,
         ...(locate !== undefined ? { located: page.located } : {}),
       };
+    },
+
+    'review.ready': async ({ examId }) => {
+      ctx.exam(examId);
+      await ctx.reviews.held(examId).complete();
+      return {};
     },
 
     'response.get': async ({ responseId }) => withSympy(ctx, detail(ctx, ctx.responseId(responseId))),

@@ -145,6 +145,51 @@ export function responseIds(st: Statements, examId: string): number[] {
   return (st.sql('SELECT id FROM responses WHERE exam_id = ? ORDER BY id').all(examId) as Row[]).map((r) => Number(r.id));
 }
 
+/**
+ * Each response of the exam as its id, student and question, in import order: what never changes
+ * for a response, so enough to order the review list by student or question (and count it)
+ * without reading its readings and marks.
+ */
+export function responseKeys(st: Statements, examId: string): { id: number; studentId: string; questionId: string }[] {
+  // Read from the (exam, student, question) index alone, not the table's rows with their texts; then put in id order.
+  return (st.sql('SELECT id, student_id, question_id FROM responses WHERE exam_id = ?').raw().all(examId) as unknown[][])
+    .map((r) => ({ id: Number(r[0]), studentId: String(r[1]), questionId: String(r[2]) }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** The exam's distinct student ids and question ids, each in SQLite's own (binary) order. */
+export function responseNames(st: Statements, examId: string): { students: string[]; questions: string[] } {
+  const col = (c: 'student_id' | 'question_id'): string[] =>
+    (st.sql(`SELECT DISTINCT ${c} FROM responses WHERE exam_id = ? ORDER BY ${c}`).raw().all(examId) as unknown[][]).map((r) => String(r[0]));
+  return { students: col('student_id'), questions: col('question_id') };
+}
+
+/**
+ * Ids of a page of the exam's responses (optionally one question's) ordered by student then
+ * question, or question then student, in SQLite's binary order of the ids (each pair is one response).
+ */
+export function responsesByName(
+  st: Statements,
+  examId: string,
+  q: { questionId?: string; by: 'student' | 'question'; desc: boolean; offset: number; limit: number },
+): number[] {
+  const d = q.desc ? ' DESC' : '';
+  const order = q.by === 'student' ? `student_id${d}, question_id${d}` : `question_id${d}, student_id${d}`;
+  return (
+    st
+      .sql(`SELECT id FROM responses WHERE exam_id = ? AND (? IS NULL OR question_id = ?) ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .raw()
+      .all(examId, q.questionId ?? null, q.questionId ?? null, q.limit, q.offset) as unknown[][]
+  ).map((r) => Number(r[0]));
+}
+
+/** Which of these ids are responses of the exam. */
+export function examResponsesAmong(st: Statements, examId: string, ids: readonly number[]): number[] {
+  return (st.sql('SELECT id FROM responses WHERE id IN (SELECT value FROM json_each(?)) AND +exam_id = ?').all(JSON.stringify(ids), examId) as Row[]).map((r) =>
+    Number(r.id),
+  );
+}
+
 /** Responses that still need a step (see Workspace.pending). */
 export function pending(
   st: Statements,

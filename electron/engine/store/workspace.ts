@@ -367,6 +367,26 @@ export class Workspace {
     return marking.storedItemMarks(this.#st, responseIds, itemIds);
   }
 
+  /** Each response of the exam as its id, student and question, in import order. */
+  responseKeys(examId: string): { id: number; studentId: string; questionId: string }[] {
+    return responses.responseKeys(this.#st, examId);
+  }
+
+  /** The exam's distinct student ids and question ids, each in the store's own (binary) order. */
+  responseNames(examId: string): { students: string[]; questions: string[] } {
+    return responses.responseNames(this.#st, examId);
+  }
+
+  /** Ids of a page of the exam's responses ordered by student then question (or the reverse), in the store's binary order. */
+  responsesByName(examId: string, q: { questionId?: string; by: 'student' | 'question'; desc: boolean; offset: number; limit: number }): number[] {
+    return responses.responsesByName(this.#st, examId, q);
+  }
+
+  /** Which of these ids are responses of the exam. */
+  examResponsesAmong(examId: string, ids: readonly number[]): number[] {
+    return responses.examResponsesAmong(this.#st, examId, ids);
+  }
+
   /** Ids of responses of the exam, in import order. */
   responseIds(examId: string): number[] {
     return responses.responseIds(this.#st, examId);
