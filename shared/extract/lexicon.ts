@@ -94,6 +94,8 @@ const STOP_LABEL = new Set([
   'its',
   'our',
   'my',
+  // "the line's own voltage drop": the owner is said, not another quantity.
+  'own',
   'this',
   'that',
   'is',

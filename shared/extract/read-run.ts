@@ -501,10 +501,14 @@ function labelClash(ctx: Ctx, run: Run, lhs: Tok[]): string | null {
   const colon = before?.kind === 'punct' && before.text === ':';
   if (!colon && !(before?.kind === 'word' && !STOPWORDS.has(before.text.toLowerCase()))) return null;
   const lab = labelOf(ctx, run.toks, run.realStart, false);
-  // Only a short label is a name ("max speed", "speed at x"); a longer one says what was done ("Bernoulli between the surface and the hole").
-  if (!lab || lab.label.split(/\s+/).length > 3 || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
+  if (!lab || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
   const piece = lhs[0].pieces![0];
   const written = piece.kind === 'sym' ? piece.name : null;
+  // Only a short label is a name ("max speed", "speed at x"); a longer one says what was done
+  // ("Bernoulli between the surface and the hole"), unless it names the variable whose subscript
+  // the symbol lacks ("the line's own voltage drop V = IR" with V_d the drop, V the line voltage).
+  const subscriptDropped = !!lab.v && !!written && lab.v !== written && lab.v.replace(/_.*$/, '') === written;
+  if (lab.label.split(/\s+/).length > 3 && !subscriptDropped) return null;
   // "energy density u = ½ε₀E²" with U the energy stored: the words name a quantity the question
   // has no variable for, so the symbol is that quantity's, not the variable it resembles.
   if (lab.kind === 'other' && written)

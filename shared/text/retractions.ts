@@ -72,6 +72,9 @@ export const CORRECTION = new RegExp(
     // the brackets"): the equation as typed is not what was meant.
     String.raw`\b(?:should\s+(?:be|have\s+been|have)|forgot|missed|missing|left\s+out|needs?|meant\s+to\s+(?:have|put))\b[^.!?\n]{0,25}\b(?:brackets?|parenthes[ie]s)\b`,
     String.raw`\b(?:brackets?|parenthes[ie]s)\b[^.!?\n]{0,30}\b(?:missing|forgot(?:ten)?|left\s+out|should\s+(?:be|go))\b`,
+    // "qE = qvB² — typo, the B isn't squared: qE = qvB": the word alone, set off by punctuation,
+    // says what came before is mistyped ("sorry for the typos" and "a typo in the question" don't).
+    String.raw`(?:^|[—–,;:.(]\s*|\s[-–—]\s*)typo\s*[,:;.!—–)-]`,
     // "…, redo:" (the working that follows replaces what came before).
     String.raw`\bredo(?:ing)?\b\s*[:,.!]`,
     String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF])\s+no\s*[-–—]\s`,

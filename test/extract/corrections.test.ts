@@ -311,3 +311,10 @@ test('"delete that" takes back the line before (a caret pointing up at it is no 
   );
   assert.equal(flipped.status, 'read');
 });
+
+test('"typo" set off by punctuation after an equation is a correction cue; "the typos" in prose is not', () => {
+  assert.deepEqual(sources("t = 2L/c² — typo, c isn't squared: t = 2L/c"), ['Eq(t, 2*L/c)']);
+  assert.ok(x("t = 2L/c² — typo, c isn't squared: t = 2L/c").notes.some((n) => n.kind === 'retraction' && /typo/.test(n.text)));
+  // Not a cue: the word inside a sentence about something else.
+  assert.deepEqual(sources('t = 2L/c, sorry about the typos in my working'), ['Eq(t, 2*L/c)']);
+});

@@ -414,3 +414,11 @@ const SPRING_PUSH = Q(
   'a',
   'A spring of constant k compressed by x pushes a block of mass m. Find its acceleration a.',
 );
+
+test("a long label naming the variable whose subscript the left side lacks ('the glider's own maximum speed v = …') is a clash too; other long labels name no side", () => {
+  const r = extractEmbedded("the glider's own maximum speed v = Aω", OSC);
+  assert.equal(r.status, 'abstained');
+  assert.match(r.unread[0].reason, /"the glider's own maximum speed"\) name v_max, but its left side is v/);
+  // A long label naming another variable than the symbol's own subscripted one stays what was done, not a name.
+  assert.equal(read('using the energy of the glider at x: v = ω√(A² − x²)', OSC).status, 'read');
+});
