@@ -59,7 +59,8 @@ export type GroupsThreadOptions = {
   onFailure?: (reason: string) => void;
 };
 
-type Pending = { resolve: (g: ThreadGroup[]) => void; reject: (e: Error) => void };
+/** A request posted and not answered: a question's groups, or a prepare (its count of questions compared). */
+type Pending = { resolve: (v: ThreadGroup[] | number) => void; reject: (e: Error) => void };
 
 export class GroupsThread {
   /** Null until started. */
@@ -68,6 +69,7 @@ export class GroupsThread {
   readonly #opts: GroupsThreadOptions;
   #next = 1;
   #answered = 0;
+  #prepared = 0;
   #stats: EntailerStats | null = null;
   #failure: string | null = null;
   #closed = false;
@@ -109,6 +111,11 @@ export class GroupsThread {
     return this.#answered;
   }
 
+  /** How many questions the worker prepared before their rows were posted (prepare), in all (tests, the bench). */
+  get prepared(): number {
+    return this.#prepared;
+  }
+
   /** The worker's engine's counts as of its last answer (null before one): what it decided, what it found kept. */
   get stats(): EntailerStats | null {
     return this.#stats;
@@ -127,13 +134,51 @@ export class GroupsThread {
   group(question: Question, ids: string[], lists: string[], run: { background: boolean; signal?: AbortSignal }): Promise<ThreadGroup[]> {
     if (this.#failure !== null || this.#closed) return Promise.reject(new GroupsThreadFailed(this.#failure ?? 'the worker is closed'));
     if (run.signal?.aborted) return Promise.reject(new GroupsStopped());
+    return this.#request((id) => ({ type: 'group', id, question, ids, lists, background: run.background }), run.signal) as Promise<ThreadGroup[]>;
+  }
+
+  /**
+   * Prepare the groups of `questions` of the exam before their rows are posted: the worker reads
+   * each question's lists through its own connection and compares them in the background, so
+   * that the rows posted later (group()) find their groups formed, or their pairs decided.
+   * Resolves with the number of questions prepared; `signal` stops it (GroupsStopped), as a
+   * grade, a scheme preview or closing stops the background. Rejects with GroupsThreadFailed
+   * when the worker can't answer.
+   */
+  prepare(examId: string, questions: Question[], signal?: AbortSignal): Promise<number> {
+    if (this.#failure !== null || this.#closed) return Promise.reject(new GroupsThreadFailed(this.#failure ?? 'the worker is closed'));
+    if (signal?.aborted) return Promise.reject(new GroupsStopped());
+    return this.#request((id) => ({ type: 'prepare', id, examId, questions }), signal) as Promise<number>;
+  }
+
+  /** Posts a request (`make` given its id) and waits for its answer; `signal` stops it. */
+  #request(make: (id: number) => ThreadRequest & { id: number }, signal?: AbortSignal): Promise<ThreadGroup[] | number> {
     const id = this.#next++;
-    return new Promise<ThreadGroup[]>((resolve, reject) => {
+    return new Promise<ThreadGroup[] | number>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       if (this.#pending.size === 1) this.#worker?.ref();
-      this.#post({ type: 'group', id, question, ids, lists, background: run.background });
-      run.signal?.addEventListener('abort', () => this.#pending.has(id) && this.#post({ type: 'stop', id }), { once: true });
+      const message = make(id);
+      this.#post(message);
+      signal?.addEventListener('abort', () => this.#stop(id, message), { once: true });
     });
+  }
+
+  /**
+   * Stops a request: one the worker has not been given yet (it is still starting) is taken back and
+   * answered stopped at once, so a grade does not wait for the worker's start to stop it.
+   */
+  #stop(id: number, message: ThreadRequest): void {
+    const p = this.#pending.get(id);
+    if (!p) return;
+    const at = this.#queue?.indexOf(message) ?? -1;
+    if (at < 0) {
+      this.#post({ type: 'stop', id });
+      return;
+    }
+    this.#queue!.splice(at, 1);
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#worker?.unref();
+    p.reject(new GroupsStopped());
   }
 
   /** The worker's engine takes another SymPy (Settings' Python path changed), as the app's does. */
@@ -175,6 +220,10 @@ export class GroupsThread {
         this.#answered++;
         this.#stats = m.stats;
         p.resolve(m.groups);
+      } else if (m.type === 'prepared') {
+        this.#prepared += m.questions;
+        this.#stats = m.stats;
+        p.resolve(m.questions);
       } else if (m.type === 'stopped') p.reject(new GroupsStopped());
       else p.reject(new Error(m.message));
     }
