@@ -27,6 +27,8 @@ export type ThreadReply =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
   | { type: 'notice'; message: string }
+  /** Z3's WASM as the worker compiled it, for this thread's engine (z3-pool.ts provideCompiledZ3). */
+  | { type: 'z3'; wasm: WebAssembly.Module }
   /** `stats`: the worker's engine's counts so far (what it decided, what it found kept). */
   | { type: 'groups'; id: number; groups: { key: string; responseIds: string[] }[]; stats: EntailerStats }
   /** A prepare done: `questions` of them compared. */

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { GroupsStopped } from './groups.ts';
 import { bundleFromSource } from '../worker-bundle.ts';
+import { provideCompiledZ3 } from '../decide/entail/z3-pool.ts';
 import type { EntailerStats } from '../decide/entail/types.ts';
 import type { ThreadEngineOptions, ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-messages.ts';
 
@@ -73,8 +74,6 @@ export class GroupsThread {
   #stats: EntailerStats | null = null;
   #failure: string | null = null;
   #closed = false;
-  /** Requests posted before the worker said it was ready wait here. */
-  #queue: ThreadRequest[] | null = [];
   #exited: Promise<void>;
 
   constructor(opts: GroupsThreadOptions) {
@@ -157,28 +156,14 @@ export class GroupsThread {
     return new Promise<ThreadGroup[] | number>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       if (this.#pending.size === 1) this.#worker?.ref();
-      const message = make(id);
-      this.#post(message);
-      signal?.addEventListener('abort', () => this.#stop(id, message), { once: true });
+      this.#post(make(id));
+      signal?.addEventListener('abort', () => this.#stop(id), { once: true });
     });
   }
 
-  /**
-   * Stops a request: one the worker has not been given yet (it is still starting) is taken back and
-   * answered stopped at once, so a grade does not wait for the worker's start to stop it.
-   */
-  #stop(id: number, message: ThreadRequest): void {
-    const p = this.#pending.get(id);
-    if (!p) return;
-    const at = this.#queue?.indexOf(message) ?? -1;
-    if (at < 0) {
-      this.#post({ type: 'stop', id });
-      return;
-    }
-    this.#queue!.splice(at, 1);
-    this.#pending.delete(id);
-    if (this.#pending.size === 0) this.#worker?.unref();
-    p.reject(new GroupsStopped());
+  /** Stops a request (the worker answers it 'stopped' at its next check, or with its answer if it came first). */
+  #stop(id: number): void {
+    if (this.#pending.has(id)) this.#post({ type: 'stop', id });
   }
 
   /** The worker's engine takes another SymPy (Settings' Python path changed), as the app's does. */
@@ -199,17 +184,19 @@ export class GroupsThread {
   }
 
   #post(m: ThreadRequest): void {
-    if (this.#queue || !this.#worker) (this.#queue ??= []).push(m);
-    else this.#worker.postMessage(m);
+    // Posted at once, even before the worker is ready: its port keeps messages until it listens.
+    // (Kept here until its 'ready' came, they were posted only when this thread next took a turn
+    // of its event loop: after the review list's first read, 2 to 3.5 s at 67,500 responses, so
+    // the worker prepared nothing meanwhile.)
+    this.#worker?.postMessage(m);
   }
 
   #onMessage(m: ThreadReply): void {
     if (m.type === 'ready') {
-      const q = this.#queue ?? [];
-      this.#queue = null;
-      for (const x of q) this.#worker?.postMessage(x);
+      /* started: nothing waits for it (requests were posted as they came) */
     } else if (m.type === 'fatal') this.#fail(`the worker could not start: ${m.message}`);
     else if (m.type === 'notice') this.#opts.onNotice?.(m.message);
+    else if (m.type === 'z3') provideCompiledZ3(m.wasm);
     else if (m.type === 'closed') void this.#worker?.terminate();
     else {
       const p = this.#pending.get(m.id);

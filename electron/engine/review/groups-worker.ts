@@ -16,6 +16,7 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { createEngine, type Engine, type EngineOptions } from '../decide/engine-factory.ts';
+import { compiledZ3 } from '../decide/entail/z3-pool.ts';
 import type { SympyOptions } from '../decide/sympy/index.ts';
 import { Workspace } from '../store/workspace.ts';
 import { answerGroupsOf, groupList, GroupsStopped } from './groups.ts';
@@ -53,6 +54,9 @@ async function main(): Promise<void> {
     engine = await createEngine(options);
     ws = Workspace.open(start.workspacePath);
     engine.setVerdictStore?.(ws.decidedStore());
+    // Z3's WASM, compiled here as the engine started, handed to the app's thread too: its engine
+    // (started when a response is opened) then compiles it no second time.
+    void compiledZ3().then((wasm) => wasm && post({ type: 'z3', wasm }));
   } catch (e) {
     post({ type: 'fatal', message: e instanceof Error ? e.message : String(e) });
     process.exit(1);
