@@ -8,7 +8,10 @@
 // has worked 30 ms, checked before each comparison of two lists, before each pair of equations
 // inside it and every few hundred rows, and waits while a comparison someone asked for runs), and
 // never writes a mark. The engine is
-// started as the exam's list is first asked for, so Z3 loads while the list is read. It
+// started as the exam's list is first asked for, so Z3 loads while the list is read; where the
+// groups are compared in the worker thread, the worker is asked then to prepare the exam's groups
+// from its own reading of the lists (engine/review/groups-worker.ts), on the other core while
+// this thread reads the list, and answers this thread's rows from them when they are the same. It
 // stops when a grade starts, when a scheme preview starts and when the app closes; what it
 // decided is kept (the engine's memo and the workspace's verdict store), so stopping loses
 // nothing but time. Which responses a group holds depends only on the question's lists (and

@@ -6,6 +6,14 @@
 // one short transaction). It is given the rows' lists (response ids and lists, in the order of the
 // ids) and answers with the groups' keys and member ids; it reads no mark and writes none.
 //
+// It can also be asked to prepare an exam's groups before any rows are posted (`prepare`, posted
+// as the exam's list is first asked for, while the app's thread reads it): it then reads each
+// question's read and marked lists itself (store/group-lists.ts; a row's list built by groups.ts
+// `groupList`, as the review list's row builds it) and compares them, in the background. The rows
+// posted afterwards are still what a question's groups are formed from: the same rows (ids and
+// lists) are answered with the groups the prepare formed, other rows (a reading corrected
+// meanwhile) are grouped again, the pairs of lists the prepare decided found in the engine's memo.
+//
 // Requests asked for (not the background's) run at once; the background's give way to them
 // between two comparisons of lists, as on the main thread (a comparison of the same pair of lists
 // is then waited for, never made twice: the engine's memo in groups.ts). Every 30 ms of work it
