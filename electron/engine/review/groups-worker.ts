@@ -76,12 +76,22 @@ async function main(): Promise<void> {
     await new Promise((r) => setImmediate(r));
     sliceFrom = performance.now();
   };
-  /** Requests asked for under way, and the background's runs waiting for them to end. */
+  /**
+   * Requests asked for under way, and the background's runs waiting for them to end; of those
+   * asked, how many wait for the prepare of their question (see groupsOf): the background does
+   * not give way to them.
+   */
   let asked = 0;
+  let waitingForPrepare = 0;
   let idle: (() => void)[] = [];
+  const wake = (): void => {
+    const w = idle;
+    idle = [];
+    for (const r of w) r();
+  };
   const giveWay = async (): Promise<void> => {
     await turnIfDue();
-    while (asked > 0) await new Promise<void>((r) => idle.push(r));
+    while (asked - waitingForPrepare > 0) await new Promise<void>((r) => idle.push(r));
   };
   const stops = new Map<number, AbortController>();
   /**
@@ -115,9 +125,12 @@ async function main(): Promise<void> {
   /**
    * The questions a prepare will compare (or is comparing), settled once it has: a request of the
    * background for one of them waits for it and is then answered from `latest` (its rows are
-   * those the prepare read unless a reading changed meanwhile); one asked for does not wait.
+   * those the prepare read unless a reading changed meanwhile); one asked for waits only for the
+   * question the prepare is comparing now (`preparingNow`), and runs at once for the others.
    */
   const preparing = new Map<string, Promise<void>>();
+  /** The question the prepare is comparing now (its JSON), or null. */
+  let preparingNow: string | null = null;
   const sameInput = (a: Input, b: Input): boolean =>
     a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i]) && a.lists.every((l, i) => l === b.lists[i]);
 
@@ -125,6 +138,18 @@ async function main(): Promise<void> {
   const groupsOf = async (input: Input, background: boolean, signal: AbortSignal, waitForPrepare: boolean): Promise<Grouped> => {
     const key = JSON.stringify(input.question);
     if (waitForPrepare) await preparing.get(key);
+    else if (!background && preparingNow === key) {
+      // Asked for the question the prepare is comparing now: it goes on without giving way, and
+      // this request takes its groups (or, for other rows, the pairs it decided) when it ends,
+      // instead of reading and keying the same lists beside it.
+      waitingForPrepare++;
+      wake();
+      try {
+        await preparing.get(key);
+      } finally {
+        waitingForPrepare--;
+      }
+    }
     const last = latest.get(key);
     if (last && sameInput(last, input)) return last.groups;
     const rows = input.ids.map((_, i) => i);
@@ -155,11 +180,7 @@ async function main(): Promise<void> {
       else post({ type: 'failed', id, message: e instanceof Error ? e.message : String(e) });
     } finally {
       stops.delete(id);
-      if (!background && --asked === 0) {
-        const w = idle;
-        idle = [];
-        for (const r of w) r();
-      }
+      if (!background && --asked === 0) wake();
     }
   };
 
@@ -196,8 +217,13 @@ async function main(): Promise<void> {
           await giveWay();
           if (signal.aborted) throw new GroupsStopped();
           const key = JSON.stringify(q);
-          const rows = ws.markedLists(m.examId, q.id);
-          await groupsOf({ question: q, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)) }, true, signal, false);
+          preparingNow = key;
+          try {
+            const rows = ws.markedLists(m.examId, q.id);
+            await groupsOf({ question: q, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)) }, true, signal, false);
+          } finally {
+            preparingNow = null;
+          }
           done.get(key)?.();
           n++;
         }
