@@ -87,7 +87,11 @@ export class GroupsThread {
   /** Starts the worker (`code`: its bundle from the sources, else its file); resolves when it has exited. */
   #start(code: string | null): Promise<void> {
     const opts = this.#opts;
-    const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine: opts.engine };
+    // One Z3 thread unless the caller says otherwise: a question's comparisons ask Z3 a few dozen
+    // checks (18 for 22,000 responses), and a second thread's start and first check (about 1 s of
+    // CPU) came while the app's thread read the review list beside it, on a 2-core machine.
+    const engine = { ...opts.engine, entailer: { z3Workers: 1, ...opts.engine.entailer } };
+    const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine };
     if (this.#closed) return Promise.resolve();
     let worker: Worker;
     try {
