@@ -15,7 +15,10 @@
 // marker or blank, responses not graded yet, manual marks by hand, overrides with a reason and
 // open regrade requests. The answer groups are the real ones: the engine (Z3, no SymPy) compares
 // the lists, in the background from the list's first open (as the app does), beside the views
-// timed after it. SymPy's evidence is left out of opening a response (the app sends it later anyway).
+// timed after it; last, a fresh app on a copy of the workspace as built asks for a question's
+// groups as soon as the list's first page comes (nothing compared before: the worker had only
+// the list's first read to prepare them). SymPy's evidence is left out of opening a response (the
+// app sends it later anyway).
 // Run: npm run bench -- app-scale   (BENCH_APP_N=6750 npm run bench -- app-scale for a quick run)
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
