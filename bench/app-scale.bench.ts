@@ -168,7 +168,11 @@ function build(service: AppService, exam: Exam): { responses: number; overrides:
 
 /** The answer groups' worker thread as the service reports it, in words. */
 const said = (w: ReturnType<AppService['groupsWorker']>): string =>
-  !w ? 'none (compared on the main thread)' : w.failure ? `failed (${w.failure}), compared on the main thread` : `${w.answered} requests answered by it, ${w.prepared} questions prepared in it before their rows were posted`;
+  !w
+    ? 'none (compared on the main thread)'
+    : w.failure
+      ? `failed (${w.failure}), compared on the main thread`
+      : `${w.answered} requests answered by it, ${w.prepared} questions prepared in it before their rows were posted`;
 
 type Timing = { name: string; ms: number; goal: number | null; note?: string };
 

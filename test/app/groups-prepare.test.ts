@@ -107,7 +107,10 @@ describe("the answer groups' worker prepares before the rows are posted", () => 
       assert.ok(prepared.pairs + (prepared.storeHits ?? 0) > 0, 'the prepare asked its engine for pairs');
       const { ids, lists } = postedRows(ws);
       const expected = await reference(ref, ws);
-      assert.ok(expected.some((g) => g.responseIds.length > 2), 'lists equivalent only by proof are one group');
+      assert.ok(
+        expected.some((g) => g.responseIds.length > 2),
+        'lists equivalent only by proof are one group',
+      );
       assert.deepEqual(await thread.group(q, ids, lists, { background: false }), expected);
       assert.deepEqual(thread.stats, prepared, 'the rows posted were answered from what the prepare decided');
     } finally {
@@ -127,7 +130,11 @@ describe("the answer groups' worker prepares before the rows are posted", () => 
       const before = await reference(ref, ws);
       // S03's list (equivalent to S00's by proof) corrected to S05's, which is in another group.
       const id = ws.findResponse(exam.exam.id, 'S03', 'q1')!;
-      ws.saveExtraction(id, { equations: [{ source: 'Eq(v, 2*u)' }, { source: 'Eq(t, 2*S/v)' }], status: 'read', source: 'manual', flags: [], unread: [], notes: [] }, 'instructor');
+      ws.saveExtraction(
+        id,
+        { equations: [{ source: 'Eq(v, 2*u)' }, { source: 'Eq(t, 2*S/v)' }], status: 'read', source: 'manual', flags: [], unread: [], notes: [] },
+        'instructor',
+      );
       await markResponse(ws, engine, exam.questions.get('q1'), { id, studentId: 'S03', questionId: 'q1' });
       const expected = await reference(ref, ws);
       assert.notDeepEqual(expected, before);
@@ -183,7 +190,10 @@ describe("the answer groups' worker prepares before the rows are posted", () => 
     await gradedWorkspace(path);
     // A stand-in worker that holds every request until it is stopped, and logs what it is told.
     const log = `${path}.worker-log`;
-    const service = openService(path, { engineOptions: { sympy: false }, groupsWorker: { entry: pathToFileURL(resolve(REPO, 'test/support/groups-worker-holds.mjs')) } });
+    const service = openService(path, {
+      engineOptions: { sympy: false },
+      groupsWorker: { entry: pathToFileURL(resolve(REPO, 'test/support/groups-worker-holds.mjs')) },
+    });
     try {
       const { call, settle } = serviceApi(() => service);
       await call('review.list', { examId: exam.exam.id, limit: 50 });
