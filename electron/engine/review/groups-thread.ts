@@ -3,9 +3,10 @@
 // CPU is spent off this thread; `prepare` has it read and compare an exam's lists before any are
 // posted (while this thread reads its review list), so that the rows posted later find their
 // groups formed. Requests are posted at once, not when the worker says it is ready: this thread
-// may not take a turn of its event loop for seconds (the list's first read). A worker that can't start, or dies, fails every request under
-// way and every later one with GroupsThreadFailed (its reason in `failure`, and told once to
-// `onFailure`): the caller then compares on its own thread. Nothing here is retried.
+// may not take a turn of its event loop for seconds (the list's first read). A worker that can't
+// start, or dies, fails every request under way and every later one with GroupsThreadFailed (its
+// reason in `failure`, and told once to `onFailure`): the caller then compares on its own
+// thread. Nothing here is retried.
 // The worker's code: from the sources (tests, the browser mode, the bench), groups-worker.ts
 // bundled once per process (../worker-bundle.ts), else ./groups-worker-boot.mjs, which registers
 // tsx and loads it; in the esbuild CJS bundle (scripts/build-electron.mjs)
