@@ -205,9 +205,10 @@ async function main(): Promise<void> {
       const key = JSON.stringify(q);
       const settled = new Promise<void>((r) => done.set(key, r));
       const before = preparing.get(key);
-      preparing.set(key, before ? before.then(() => settled) : settled);
-      void settled.then(() => {
-        if (preparing.get(key) === settled) preparing.delete(key);
+      const entry = before ? before.then(() => settled) : settled;
+      preparing.set(key, entry);
+      void entry.then(() => {
+        if (preparing.get(key) === entry) preparing.delete(key);
       });
     }
     return request(m.id, true, async (signal) => {
