@@ -15,9 +15,12 @@
 // marker or blank, responses not graded yet, manual marks by hand, overrides with a reason and
 // open regrade requests. The answer groups are the real ones: the engine (Z3, no SymPy) compares
 // the lists, in the background from the list's first open (as the app does), beside the views
-// timed after it. SymPy's evidence is left out of opening a response (the app sends it later anyway).
+// timed after it; last, a fresh app on a copy of the workspace as built asks for a question's
+// groups as soon as the list's first page comes (nothing compared before: the worker had only
+// the list's first read to prepare them). SymPy's evidence is left out of opening a response (the
+// app sends it later anyway).
 // Run: npm run bench -- app-scale   (BENCH_APP_N=6750 npm run bench -- app-scale for a quick run)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -165,15 +168,19 @@ export function build(service: AppService, exam: Exam): { responses: number; ove
 
 /** The answer groups' worker thread as the service reports it, in words. */
 const said = (w: ReturnType<AppService['groupsWorker']>): string =>
-  !w ? 'none (compared on the main thread)' : w.failure ? `failed (${w.failure}), compared on the main thread` : `${w.answered} questions compared in it`;
+  !w
+    ? 'none (compared on the main thread)'
+    : w.failure
+      ? `failed (${w.failure}), compared on the main thread`
+      : `${w.answered} requests answered by it, ${w.prepared} questions prepared in it before their rows were posted`;
 
 type Timing = { name: string; ms: number; goal: number | null; note?: string };
 
 export async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'equimark-app-scale-'));
-  const openService = (): AppService =>
+  const openService = (file = 'w.sqlite'): AppService =>
     new AppService({
-      workspacePath: join(dir, 'w.sqlite'),
+      workspacePath: join(dir, file),
       mode: 'browser',
       resourcesDir: resolve(here, '../resources'),
       // Options, not an engine: the answer groups' worker thread builds its engine from the same ones.
@@ -186,6 +193,11 @@ export async function main(): Promise<void> {
     const t = performance.now();
     const built = build(service, exam);
     const buildMs = performance.now() - t;
+    // A copy of the workspace as built, before any list was read or group compared: the last
+    // measure opens it in a fresh app (see there).
+    await service.close();
+    copyFileSync(join(dir, 'w.sqlite'), join(dir, 'fresh.sqlite'));
+    service = openService();
     console.log(
       `workspace: ${built.responses} responses of ${exam.questions.length} questions, ${built.manualMarks} marks by hand, ${built.overrides} overrides, 50 regrade requests; built in ${(buildMs / 1000).toFixed(1)} s (bulk writes through the store, no grading)`,
     );
@@ -358,6 +370,25 @@ export async function main(): Promise<void> {
     console.log(
       `after a restart, the groups of all ${exam.questions.length} questions prepared in the background in ${(restartPrepMs / 1000).toFixed(1)} s after the list's first open`,
     );
+
+    // A fresh app on the workspace as built (nothing compared yet), the groups of q1 asked as the
+    // list's first page comes, as an instructor going straight to them would: the measure above
+    // asks for them once the views are done (1 to 2 s later), when the background may have
+    // compared them already.
+    await service.close();
+    service = openService('fresh.sqlite');
+    handlers = service.handlers();
+    const freshFrom = performance.now();
+    const freshList = await call('review.list', first);
+    const freshGroups = await call('groups.list', { examId, questionId: q1.id });
+    timings.push({ name: 'fresh app: review list, first open', ms: freshList.ms, goal: null });
+    timings.push({
+      name: `fresh app: groups of ${q1.id} asked at the list's reply`,
+      ms: freshGroups.ms,
+      goal: 1000,
+      note: `ready ${((performance.now() - freshFrom) / 1000).toFixed(1)} s after the list was asked for`,
+    });
+    await service.groupsPrepared();
 
     console.log(`\n${'view'.padEnd(52)} ${'ms'.padStart(8)}  goal      vs the unpaged full list (${base.toFixed(0)} ms)`);
     for (const x of timings) {

@@ -8,7 +8,10 @@
 // has worked 30 ms, checked before each comparison of two lists, before each pair of equations
 // inside it and every few hundred rows, and waits while a comparison someone asked for runs), and
 // never writes a mark. The engine is
-// started as the exam's list is first asked for, so Z3 loads while the list is read. It
+// started as the exam's list is first asked for, so Z3 loads while the list is read; where the
+// groups are compared in the worker thread, the worker is asked then to prepare the exam's groups
+// from its own reading of the lists (engine/review/groups-worker.ts), on the other core while
+// this thread reads the list, and answers this thread's rows from them when they are the same. It
 // stops when a grade starts, when a scheme preview starts and when the app closes; what it
 // decided is kept (the engine's memo and the workspace's verdict store), so stopping loses
 // nothing but time. Which responses a group holds depends only on the question's lists (and
@@ -244,7 +247,7 @@ const listOf = (r: ReviewRow): string[] | null => (r.group !== null && r.total !
  * unless a grading job is running or the exam has nothing marked. Returns at once; a preparation
  * already running for another exam is stopped first.
  */
-export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | 'loaded'): void {
+export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | 'loaded', rowsRead?: Promise<unknown>): void {
   if (ctx.grading() || ctx.closing || previewRunning(ctx)) return;
   let seen = loaded.get(ctx);
   if (!seen) loaded.set(ctx, (seen = new Set()));
@@ -258,14 +261,41 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
   // with nothing marked starts it for nothing; opening a response would start it anyway).
   // Where the groups are compared in a worker thread, the worker starts instead: it builds its
   // own engine meanwhile, and the app's starts when a response is opened.
-  if (!ctx.groupsThread()) void ctx.engine().catch(() => undefined);
+  const thread = ctx.groupsThread();
+  if (!thread) void ctx.engine().catch(() => undefined);
   const current = prep.get(ctx);
   if (current && !current.controller.signal.aborted && current.examId === examId && why === 'loaded') return;
   current?.controller.abort();
   const controller = new AbortController();
   const signal = controller.signal;
+  // The worker prepares the exam's groups now, before this thread reads the list (2 to 3.5 s at
+  // 67,500 responses, this thread busy): it reads the questions' lists through its own
+  // connection and compares them on the other core meanwhile. The rows this thread posts below
+  // (the review index's, the one place that says what a row's list is) are still what the groups
+  // are formed from: the worker answers them from what it prepared where they are the rows it
+  // read, else forms them again with the pairs it decided (a reading corrected meanwhile).
+  const exam = thread && thread.failure === null ? ctx.ws.getExam(examId) : null;
+  const prepared =
+    thread && exam
+      ? thread.prepare(examId, exam.questions, signal).catch((e: unknown) => {
+          // Stopped, or the worker failed (the requests below are then compared here).
+          if (!(e instanceof GroupsStopped) && !(e instanceof GroupsThreadFailed) && process.env.EQUIMARK_DEBUG) console.error(e);
+        })
+      : null;
   const run = (async () => {
+    try {
+      await background();
+    } finally {
+      // The worker's prepare ends too (stopped with the rest): a grade waits for it.
+      await prepared;
+    }
+  })();
+  async function background(): Promise<void> {
     await current?.run;
+    // A long list read in slices (review-index.ts `complete`): its rows are this thread's to
+    // compare once read; asking for them before would read the rest at once, holding the views.
+    // (The worker's prepare above needs none of them and has begun.)
+    await rowsRead?.catch(() => undefined);
     await yieldTurn(); // after the reply that asked for it
     if (signal.aborted || ctx.grading()) return;
     const exam = ctx.ws.getExam(examId);
@@ -296,7 +326,7 @@ export function prepareGroups(ctx: AppContext, examId: string, why: 'graded' | '
         if (signal.aborted) return;
       }
     }
-  })();
+  }
   prep.set(ctx, { examId, controller, run });
   void run.finally(() => {
     if (prep.get(ctx)?.run === run) prep.delete(ctx);

@@ -55,11 +55,12 @@ export class AppService {
 
   /**
    * The answer groups' worker thread as it stands (null: none was started, or none is used):
-   * whether it failed, and why; how many requests it answered; its engine's counts. For tests and the bench.
+   * whether it failed, and why; how many requests it answered; how many questions it prepared
+   * before their rows were posted; its engine's counts. For tests and the bench.
    */
-  groupsWorker(): { failure: string | null; answered: number; stats: EntailerStats | null } | null {
+  groupsWorker(): { failure: string | null; answered: number; prepared: number; stats: EntailerStats | null } | null {
     const t = this.#ctx.startedGroupsThread();
-    return t && { failure: t.failure, answered: t.answered, stats: t.stats };
+    return t && { failure: t.failure, answered: t.answered, prepared: t.prepared, stats: t.stats };
   }
 
   handlers(): ApiHandlers {

@@ -5,6 +5,7 @@ import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import type { Exam } from '../../shared/exam.ts';
 import type { Extraction } from '../../shared/extraction.ts';
 import type { ResponseSummary } from '../engine/store/workspace.ts';
+import { groupList } from '../engine/review/groups.ts';
 import { effectiveTotal, openManualItems, overridesAutomatic, reviewOfResponse, schemeOf } from '../engine/review/state.ts';
 
 /** Add a chip named in words, only when the API's chip list (shared/api.ts CHIPS) has it. */
@@ -55,7 +56,7 @@ export function row(r: ResponseSummary, exam: Exam, text: string | null, availab
     marks: r.effective,
     total: effectiveTotal(r),
     available: r.marks?.available ?? available,
-    group: r.extraction ? JSON.stringify([...r.extraction.equations].sort()) : null,
+    group: r.extraction ? groupList(r.extraction.equations) : null,
     equationCount: r.extraction?.equations.length ?? 0,
   };
 }

@@ -5,14 +5,6 @@ import { prepareGroups } from '../answer-groups.ts';
 import { correct, detail, override, pick, resolveEarlier, withSympy } from '../detail.ts';
 import { earlyPage, forgetEarly } from '../review-early-page.ts';
 
-/**
- * While a long list is read, the answer groups' worker thread starts (its engine loads meanwhile),
- * as prepareGroups would start it; their comparisons wait for the rows (no grade, no close under way).
- */
-function startGroupsEarly(ctx: AppContext): void {
-  if (!ctx.grading() && !ctx.closing) ctx.groupsThread();
-}
-
 type Handlers = Pick<
   ApiHandlers,
   'review.list' | 'review.ready' | 'response.get' | 'response.setEquations' | 'response.pickReading' | 'response.override' | 'response.resolveEarlier'
@@ -36,16 +28,14 @@ export function reviewHandlers(ctx: AppContext): Handlers {
       // that needs no row but its own comes from the workspace (review-early-page.ts), its
       // counts said to be still counting, and any other request waits for the read.
       if (!held.current(exam) && ctx.ws.countResponses(examId) > held.slicing.atOnceUpTo) {
-        startGroupsEarly(ctx);
         const read = held.complete();
-        // The exam's answer groups are prepared in the background once its rows are read (answer-groups.ts).
         read.then(
-          () => {
-            forgetEarly(ctx.ws, examId);
-            prepareGroups(ctx, examId, 'loaded');
-          },
+          () => forgetEarly(ctx.ws, examId),
           () => undefined,
         );
+        // The exam's answer groups are prepared in the background (answer-groups.ts): the worker
+        // thread's from its own reading of the lists at once, this thread's once the rows are read.
+        prepareGroups(ctx, examId, 'loaded', read);
         const early = earlyPage(ctx.ws, exam, query);
         if (early)
           return {

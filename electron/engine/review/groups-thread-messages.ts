@@ -13,6 +13,12 @@ export type ThreadStart = { workspacePath: string; engine: ThreadEngineOptions }
 export type ThreadRequest =
   /** A question's rows, in the order of their ids: `ids[i]`'s list is `lists[i]` (its sources, sorted, as JSON). */
   | { type: 'group'; id: number; question: Question; ids: string[]; lists: string[]; background: boolean }
+  /**
+   * Prepare the groups of these questions of the exam ahead of any request: the worker reads their
+   * lists itself (store/group-lists.ts) and compares them, in the background, one question after
+   * another; answered 'prepared' (or 'stopped', 'failed').
+   */
+  | { type: 'prepare'; id: number; examId: string; questions: Question[] }
   | { type: 'stop'; id: number }
   | { type: 'setSympy'; options: ThreadEngineOptions['sympy'] }
   | { type: 'close' };
@@ -21,8 +27,12 @@ export type ThreadReply =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
   | { type: 'notice'; message: string }
+  /** Z3's WASM as the worker compiled it, for this thread's engine (z3-pool.ts provideCompiledZ3). */
+  | { type: 'z3'; wasm: WebAssembly.Module }
   /** `stats`: the worker's engine's counts so far (what it decided, what it found kept). */
   | { type: 'groups'; id: number; groups: { key: string; responseIds: string[] }[]; stats: EntailerStats }
+  /** A prepare done: `questions` of them compared. */
+  | { type: 'prepared'; id: number; questions: number; stats: EntailerStats }
   | { type: 'stopped'; id: number }
   | { type: 'failed'; id: number; message: string }
   | { type: 'closed' };

@@ -1,8 +1,12 @@
 // The answer groups' worker thread (./groups-worker.ts), seen from the thread that starts it: a
 // question's rows' lists go in, its groups (keys and member ids) come back, and the comparisons'
-// CPU is spent off this thread. A worker that can't start, or dies, fails every request under
-// way and every later one with GroupsThreadFailed (its reason in `failure`, and told once to
-// `onFailure`): the caller then compares on its own thread. Nothing here is retried.
+// CPU is spent off this thread; `prepare` has it read and compare an exam's lists before any are
+// posted (while this thread reads its review list), so that the rows posted later find their
+// groups formed. Requests are posted at once, not when the worker says it is ready: this thread
+// may not take a turn of its event loop for seconds (the list's first read). A worker that can't
+// start, or dies, fails every request under way and every later one with GroupsThreadFailed (its
+// reason in `failure`, and told once to `onFailure`): the caller then compares on its own
+// thread. Nothing here is retried.
 // The worker's code: from the sources (tests, the browser mode, the bench), groups-worker.ts
 // bundled once per process (../worker-bundle.ts), else ./groups-worker-boot.mjs, which registers
 // tsx and loads it; in the esbuild CJS bundle (scripts/build-electron.mjs)
@@ -11,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { GroupsStopped } from './groups.ts';
 import { bundleFromSource } from '../worker-bundle.ts';
+import { provideCompiledZ3 } from '../decide/entail/z3-pool.ts';
 import type { EntailerStats } from '../decide/entail/types.ts';
 import type { ThreadEngineOptions, ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-messages.ts';
 
@@ -59,7 +64,8 @@ export type GroupsThreadOptions = {
   onFailure?: (reason: string) => void;
 };
 
-type Pending = { resolve: (g: ThreadGroup[]) => void; reject: (e: Error) => void };
+/** A request posted and not answered: a question's groups, or a prepare (its count of questions compared). */
+type Pending = { resolve: (v: ThreadGroup[] | number) => void; reject: (e: Error) => void };
 
 export class GroupsThread {
   /** Null until started. */
@@ -68,11 +74,10 @@ export class GroupsThread {
   readonly #opts: GroupsThreadOptions;
   #next = 1;
   #answered = 0;
+  #prepared = 0;
   #stats: EntailerStats | null = null;
   #failure: string | null = null;
   #closed = false;
-  /** Requests posted before the worker said it was ready wait here. */
-  #queue: ThreadRequest[] | null = [];
   #exited: Promise<void>;
 
   constructor(opts: GroupsThreadOptions) {
@@ -83,7 +88,11 @@ export class GroupsThread {
   /** Starts the worker (`code`: its bundle from the sources, else its file); resolves when it has exited. */
   #start(code: string | null): Promise<void> {
     const opts = this.#opts;
-    const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine: opts.engine };
+    // One Z3 thread unless the caller says otherwise: a question's comparisons ask Z3 a few dozen
+    // checks (18 for 22,000 responses), and a second thread's start and first check (about 1 s of
+    // CPU) came while the app's thread read the review list beside it, on a 2-core machine.
+    const engine = { ...opts.engine, entailer: { z3Workers: 1, ...opts.engine.entailer } };
+    const workerData: ThreadStart = { workspacePath: opts.workspacePath, engine };
     if (this.#closed) return Promise.resolve();
     let worker: Worker;
     try {
@@ -109,6 +118,11 @@ export class GroupsThread {
     return this.#answered;
   }
 
+  /** How many questions the worker prepared before their rows were posted (prepare), in all (tests, the bench). */
+  get prepared(): number {
+    return this.#prepared;
+  }
+
   /** The worker's engine's counts as of its last answer (null before one): what it decided, what it found kept. */
   get stats(): EntailerStats | null {
     return this.#stats;
@@ -127,13 +141,37 @@ export class GroupsThread {
   group(question: Question, ids: string[], lists: string[], run: { background: boolean; signal?: AbortSignal }): Promise<ThreadGroup[]> {
     if (this.#failure !== null || this.#closed) return Promise.reject(new GroupsThreadFailed(this.#failure ?? 'the worker is closed'));
     if (run.signal?.aborted) return Promise.reject(new GroupsStopped());
+    return this.#request((id) => ({ type: 'group', id, question, ids, lists, background: run.background }), run.signal) as Promise<ThreadGroup[]>;
+  }
+
+  /**
+   * Prepare the groups of `questions` of the exam before their rows are posted: the worker reads
+   * each question's lists through its own connection and compares them in the background, so
+   * that the rows posted later (group()) find their groups formed, or their pairs decided.
+   * Resolves with the number of questions prepared; `signal` stops it (GroupsStopped), as a
+   * grade, a scheme preview or closing stops the background. Rejects with GroupsThreadFailed
+   * when the worker can't answer.
+   */
+  prepare(examId: string, questions: Question[], signal?: AbortSignal): Promise<number> {
+    if (this.#failure !== null || this.#closed) return Promise.reject(new GroupsThreadFailed(this.#failure ?? 'the worker is closed'));
+    if (signal?.aborted) return Promise.reject(new GroupsStopped());
+    return this.#request((id) => ({ type: 'prepare', id, examId, questions }), signal) as Promise<number>;
+  }
+
+  /** Posts a request (`make` given its id) and waits for its answer; `signal` stops it. */
+  #request(make: (id: number) => ThreadRequest & { id: number }, signal?: AbortSignal): Promise<ThreadGroup[] | number> {
     const id = this.#next++;
-    return new Promise<ThreadGroup[]>((resolve, reject) => {
+    return new Promise<ThreadGroup[] | number>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       if (this.#pending.size === 1) this.#worker?.ref();
-      this.#post({ type: 'group', id, question, ids, lists, background: run.background });
-      run.signal?.addEventListener('abort', () => this.#pending.has(id) && this.#post({ type: 'stop', id }), { once: true });
+      this.#post(make(id));
+      signal?.addEventListener('abort', () => this.#stop(id), { once: true });
     });
+  }
+
+  /** Stops a request (the worker answers it 'stopped' at its next check, or with its answer if it came first). */
+  #stop(id: number): void {
+    if (this.#pending.has(id)) this.#post({ type: 'stop', id });
   }
 
   /** The worker's engine takes another SymPy (Settings' Python path changed), as the app's does. */
@@ -154,17 +192,19 @@ export class GroupsThread {
   }
 
   #post(m: ThreadRequest): void {
-    if (this.#queue || !this.#worker) (this.#queue ??= []).push(m);
-    else this.#worker.postMessage(m);
+    // Posted at once, even before the worker is ready: its port keeps messages until it listens.
+    // (Kept here until its 'ready' came, they were posted only when this thread next took a turn
+    // of its event loop: after the review list's first read, 2 to 3.5 s at 67,500 responses, so
+    // the worker prepared nothing meanwhile.)
+    this.#worker?.postMessage(m);
   }
 
   #onMessage(m: ThreadReply): void {
     if (m.type === 'ready') {
-      const q = this.#queue ?? [];
-      this.#queue = null;
-      for (const x of q) this.#worker?.postMessage(x);
+      /* started: nothing waits for it (requests were posted as they came) */
     } else if (m.type === 'fatal') this.#fail(`the worker could not start: ${m.message}`);
     else if (m.type === 'notice') this.#opts.onNotice?.(m.message);
+    else if (m.type === 'z3') provideCompiledZ3(m.wasm);
     else if (m.type === 'closed') void this.#worker?.terminate();
     else {
       const p = this.#pending.get(m.id);
@@ -175,6 +215,10 @@ export class GroupsThread {
         this.#answered++;
         this.#stats = m.stats;
         p.resolve(m.groups);
+      } else if (m.type === 'prepared') {
+        this.#prepared += m.questions;
+        this.#stats = m.stats;
+        p.resolve(m.questions);
       } else if (m.type === 'stopped') p.reject(new GroupsStopped());
       else p.reject(new Error(m.message));
     }

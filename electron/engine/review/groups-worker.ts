@@ -6,6 +6,14 @@
 // one short transaction). It is given the rows' lists (response ids and lists, in the order of the
 // ids) and answers with the groups' keys and member ids; it reads no mark and writes none.
 //
+// It can also be asked to prepare an exam's groups before any rows are posted (`prepare`, posted
+// as the exam's list is first asked for, while the app's thread reads it): it then reads each
+// question's read and marked lists itself (store/group-lists.ts; a row's list built by groups.ts
+// `groupList`, as the review list's row builds it) and compares them, in the background. The rows
+// posted afterwards are still what a question's groups are formed from: the same rows (ids and
+// lists) are answered with the groups the prepare formed, other rows (a reading corrected
+// meanwhile) are grouped again, the pairs of lists the prepare decided found in the engine's memo.
+//
 // Requests asked for (not the background's) run at once; the background's give way to them
 // between two comparisons of lists, as on the main thread (a comparison of the same pair of lists
 // is then waited for, never made twice: the engine's memo in groups.ts). Every 30 ms of work it
@@ -16,9 +24,10 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Question } from '../../../shared/exam.ts';
 import { createEngine, type Engine, type EngineOptions } from '../decide/engine-factory.ts';
+import { compiledZ3 } from '../decide/entail/z3-pool.ts';
 import type { SympyOptions } from '../decide/sympy/index.ts';
 import { Workspace } from '../store/workspace.ts';
-import { answerGroupsOf, GroupsStopped } from './groups.ts';
+import { answerGroupsOf, groupList, GroupsStopped } from './groups.ts';
 import type { ThreadReply, ThreadRequest, ThreadStart } from './groups-thread-messages.ts';
 
 /** How long a piece of work runs before a turn of the event loop (messages posted meanwhile are read then). */
@@ -53,6 +62,9 @@ async function main(): Promise<void> {
     engine = await createEngine(options);
     ws = Workspace.open(start.workspacePath);
     engine.setVerdictStore?.(ws.decidedStore());
+    // Z3's WASM, compiled here as the engine started, handed to the app's thread too: its engine
+    // (started when a response is opened) then compiles it no second time.
+    void compiledZ3().then((wasm) => wasm && post({ type: 'z3', wasm }));
   } catch (e) {
     post({ type: 'fatal', message: e instanceof Error ? e.message : String(e) });
     process.exit(1);
@@ -64,12 +76,22 @@ async function main(): Promise<void> {
     await new Promise((r) => setImmediate(r));
     sliceFrom = performance.now();
   };
-  /** Requests asked for under way, and the background's runs waiting for them to end. */
+  /**
+   * Requests asked for under way, and the background's runs waiting for them to end; of those
+   * asked, how many wait for the prepare of their question (see groupsOf): the background does
+   * not give way to them.
+   */
   let asked = 0;
+  let waitingForPrepare = 0;
   let idle: (() => void)[] = [];
+  const wake = (): void => {
+    const w = idle;
+    idle = [];
+    for (const r of w) r();
+  };
   const giveWay = async (): Promise<void> => {
     await turnIfDue();
-    while (asked > 0) await new Promise<void>((r) => idle.push(r));
+    while (asked - waitingForPrepare > 0) await new Promise<void>((r) => idle.push(r));
   };
   const stops = new Map<number, AbortController>();
   /**
@@ -89,41 +111,136 @@ async function main(): Promise<void> {
     putCanonicalKeys: (space: string, keys: Iterable<readonly [string, string | null]>) => kept(() => ws.putCanonicalKeys(space, keys)),
   };
 
-  const group = async (m: Extract<ThreadRequest, { type: 'group' }>): Promise<void> => {
-    const background = m.background;
-    const controller = new AbortController();
-    if (background) stops.set(m.id, controller);
-    else asked++;
-    try {
-      const rows = m.ids.map((_, i) => i);
-      const lists = m.lists.map((l) => JSON.parse(l) as string[]);
-      const run = background ? { signal: controller.signal, between: giveWay, turnIfDue } : { turnIfDue };
-      let groups: Awaited<ReturnType<typeof answerGroupsOf<number>>>;
+  /** A question's rows as posted (or as the worker read them): `ids[i]`'s list is `lists[i]`. */
+  type Input = { question: Question; ids: string[]; lists: string[] };
+  type Grouped = { key: string; responseIds: string[] }[];
+  /**
+   * The last groups formed per question (by the question's JSON), with the rows they were formed
+   * from: rows posted that are exactly these (the same ids, the same lists, in the same order)
+   * are answered with them, without bucketing again. Any other rows are grouped afresh, their
+   * pairs of lists found decided in the engine's memo where they were.
+   */
+  const latest = new Map<string, Input & { groups: Grouped }>();
+  const MAX_LATEST = 64;
+  /**
+   * The questions a prepare will compare (or is comparing), settled once it has: a request of the
+   * background for one of them waits for it and is then answered from `latest` (its rows are
+   * those the prepare read unless a reading changed meanwhile); one asked for waits only for the
+   * question the prepare is comparing now (`preparingNow`), and runs at once for the others.
+   */
+  const preparing = new Map<string, Promise<void>>();
+  /** The question the prepare is comparing now (its JSON), or null. */
+  let preparingNow: string | null = null;
+  const sameInput = (a: Input, b: Input): boolean =>
+    a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i]) && a.lists.every((l, i) => l === b.lists[i]);
+
+  /** The groups of `input`, compared here; `background`: at low priority, stopped by `signal`. */
+  const groupsOf = async (input: Input, background: boolean, signal: AbortSignal, waitForPrepare: boolean): Promise<Grouped> => {
+    const key = JSON.stringify(input.question);
+    if (waitForPrepare) await preparing.get(key);
+    else if (!background && preparingNow === key) {
+      // Asked for the question the prepare is comparing now: it goes on without giving way, and
+      // this request takes its groups (or, for other rows, the pairs it decided) when it ends,
+      // instead of reading and keying the same lists beside it.
+      waitingForPrepare++;
+      wake();
       try {
-        groups = await answerGroupsOf(engine, m.question as Question, rows, (i) => lists[i], keyStore, run);
+        await preparing.get(key);
       } finally {
-        kept(() => ws.flushDecided());
-      }
-      post({ type: 'groups', id: m.id, groups: groups.map((g) => ({ key: g.key, responseIds: g.members.map((i) => m.ids[i]) })), stats: engine.stats() });
-    } catch (e) {
-      if (e instanceof GroupsStopped) post({ type: 'stopped', id: m.id });
-      else post({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) });
-    } finally {
-      stops.delete(m.id);
-      if (!background && --asked === 0) {
-        const w = idle;
-        idle = [];
-        for (const r of w) r();
+        waitingForPrepare--;
       }
     }
+    const last = latest.get(key);
+    if (last && sameInput(last, input)) return last.groups;
+    const rows = input.ids.map((_, i) => i);
+    const parsed: (string[] | undefined)[] = [];
+    const listOf = (i: number): string[] => (parsed[i] ??= JSON.parse(input.lists[i]) as string[]);
+    const run = background ? { signal, between: giveWay, turnIfDue } : { turnIfDue };
+    let groups: Awaited<ReturnType<typeof answerGroupsOf<number>>>;
+    try {
+      groups = await answerGroupsOf(engine, input.question, rows, listOf, keyStore, run);
+    } finally {
+      kept(() => ws.flushDecided());
+    }
+    const out = groups.map((g) => ({ key: g.key, responseIds: g.members.map((i) => input.ids[i]) }));
+    if (latest.size >= MAX_LATEST && !latest.has(key)) latest.clear();
+    latest.set(key, { ...input, groups: out });
+    return out;
+  };
+
+  /** Runs a request: counted as asked (the background gives way to it) unless `background`; its stop registered at once. */
+  const request = async (id: number, background: boolean, work: (signal: AbortSignal) => Promise<ThreadReply>): Promise<void> => {
+    const controller = new AbortController();
+    if (background) stops.set(id, controller);
+    else asked++;
+    try {
+      post(await work(controller.signal));
+    } catch (e) {
+      if (e instanceof GroupsStopped) post({ type: 'stopped', id });
+      else post({ type: 'failed', id, message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      stops.delete(id);
+      if (!background && --asked === 0) wake();
+    }
+  };
+
+  const group = (m: Extract<ThreadRequest, { type: 'group' }>): Promise<void> =>
+    request(m.id, m.background, async (signal) => {
+      const groups = await groupsOf({ question: m.question as Question, ids: m.ids, lists: m.lists }, m.background, signal, m.background);
+      return { type: 'groups', id: m.id, groups, stats: engine.stats() };
+    });
+
+  /**
+   * The groups of the exam's questions prepared before anyone posts their rows: each question's
+   * lists read here, through this thread's connection (store/group-lists.ts, the lists the review
+   * list's rows give: app/views.ts and this both build them with groups.ts `groupList`), while the
+   * app's main thread reads its review list. Pairs decided stay in the engine's memo and the
+   * workspace; the groups formed answer the rows posted later if they are the same rows.
+   */
+  const prepare = (m: Extract<ThreadRequest, { type: 'prepare' }>): Promise<void> => {
+    // Registered now, before the first turn: the background's requests for these questions,
+    // posted behind this one, wait for it.
+    const done = new Map<string, () => void>();
+    for (const q of m.questions) {
+      const key = JSON.stringify(q);
+      const settled = new Promise<void>((r) => done.set(key, r));
+      const before = preparing.get(key);
+      const entry = before ? before.then(() => settled) : settled;
+      preparing.set(key, entry);
+      void entry.then(() => {
+        if (preparing.get(key) === entry) preparing.delete(key);
+      });
+    }
+    return request(m.id, true, async (signal) => {
+      let n = 0;
+      try {
+        for (const q of m.questions) {
+          await giveWay();
+          if (signal.aborted) throw new GroupsStopped();
+          const key = JSON.stringify(q);
+          preparingNow = key;
+          try {
+            const rows = ws.markedLists(m.examId, q.id);
+            await groupsOf({ question: q, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)) }, true, signal, false);
+          } finally {
+            preparingNow = null;
+          }
+          done.get(key)?.();
+          n++;
+        }
+      } finally {
+        for (const r of done.values()) r();
+      }
+      return { type: 'prepared', id: m.id, questions: n, stats: engine.stats() };
+    });
   };
 
   /** The requests under way: closing waits for them (the background's are stopped first). */
   const jobs = new Set<Promise<void>>();
   let closing: Promise<void> | null = null;
   port.on('message', (m: ThreadRequest) => {
-    if (m.type === 'group') {
-      const job = group(m);
+    if (m.type === 'group' || m.type === 'prepare') {
+      const job = m.type === 'group' ? group(m) : prepare(m);
       jobs.add(job);
       void job.finally(() => jobs.delete(job));
     } else if (m.type === 'stop') stops.get(m.id)?.abort();

@@ -31,6 +31,13 @@ const AHEAD = 16;
 const ROWS_BETWEEN_PAUSES = 500;
 const KEYS_BETWEEN_PAUSES = 50;
 
+/**
+ * A response's equation list as the answer groups are given it: its sources, sorted, as JSON (the
+ * review list's row `group`, app/views.ts; the worker's own reading of a question's lists,
+ * groups-worker.ts). One function, so the lists the worker prepares are those the app posts.
+ */
+export const groupList = (equations: readonly string[]): string => JSON.stringify([...equations].sort());
+
 /** The key of an equation list: its distinct canonical sources, sorted, as JSON. */
 export const listKey = (equations: readonly string[]): string => JSON.stringify([...new Set(equations)].sort());
 

@@ -22,6 +22,7 @@ import * as responses from './responses.ts';
 import { Statements, type Row } from './statements.ts';
 import * as verdicts from './verdicts.ts';
 import * as canonical from './canonical-keys.ts';
+import * as groupLists from './group-lists.ts';
 import * as earlier from './earlier.ts';
 import * as regrades from './regrades.ts';
 import * as itemMarks from './item-marks.ts';
@@ -613,6 +614,11 @@ export class Workspace {
   /** Keep canonical keys of equation sources in `space` (one transaction). */
   putCanonicalKeys(space: string, keys: Iterable<readonly [string, string | null]>): void {
     canonical.putCanonicalKeys(this.#st, space, keys);
+  }
+
+  /** The read and marked responses of a question with their equation sources, in import order (answer groups' worker). */
+  markedLists(examId: string, questionId: string): groupLists.MarkedList[] {
+    return groupLists.markedLists(this.#st, examId, questionId);
   }
 
   /** Write the engine's buffered verdicts (one transaction). */

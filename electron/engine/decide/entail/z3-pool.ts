@@ -182,6 +182,16 @@ export function compiledZ3(): Promise<WebAssembly.Module | null> {
   return compiled;
 }
 
+/**
+ * Z3's WASM compiled elsewhere in the process (the answer groups' worker thread compiles it as its
+ * engine starts, before the app's engine starts): taken as this thread's, unless this thread has
+ * begun compiling its own. A module crosses threads without being compiled again, so the app's
+ * engine does not spend the CPU again (about 0.3 s, while the views and the worker compete for 2 cores).
+ */
+export function provideCompiledZ3(module: WebAssembly.Module): void {
+  compiled ??= Promise.resolve(module);
+}
+
 export function defaultPoolSize(): number {
   const env = Number(process.env.EQUIMARK_Z3_WORKERS);
   if (Number.isInteger(env) && env >= 1) return Math.min(env, 16);
