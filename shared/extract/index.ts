@@ -131,7 +131,7 @@ export function extractEmbedded(text: string, q: Question): Extraction {
 
   work = applyRetractions(work, ctx);
   work = readSympyForms(work, ctx);
-  ctx.norm = normalize(work, lex.greek, !lex.variables.some((v) => /^[xX](_|$)/.test(v)));
+  ctx.norm = normalize(work, lex.greek, !lex.variables.some((v) => /^[xX](_|$)/.test(v)), lex.variables);
   if (ctx.norm.tooDeep) {
     // LaTeX nested past the bound (a hostile input, or a paste gone wrong): nothing is guessed.
     ctx.unread.push({

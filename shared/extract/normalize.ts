@@ -236,8 +236,10 @@ export function latexToPlain(src: Mapped): Mapped {
           continue;
         }
         if (GREEK_NAMES.has(name) || name === 'varepsilon' || name === 'vartheta' || name === 'varphi') {
-          // Kept joined to a subscript: \theta_0 -> theta_0, one name.
-          b.put(` ${name.replace(/^var/, '')}${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);
+          // Kept joined to a subscript: \theta_0 -> theta_0, one name; and a subscript itself:
+          // K_\alpha -> K_alpha (as "K_α" is).
+          const subscript = s[i - 1] === '_' || (s[i - 1] === '{' && s[i - 2] === '_');
+          b.put(`${subscript ? '' : ' '}${name.replace(/^var/, '')}${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);
           i = cmdEnd;
           continue;
         }
@@ -253,6 +255,13 @@ export function latexToPlain(src: Mapped): Mapped {
           const inner = s.slice(a1[0], a1[1]);
           if (c === '_' && /^[A-Za-z0-9]+$/.test(inner)) {
             b.put(`_${inner}`, i, a1[2]);
+            i = a1[2];
+            continue;
+          }
+          // A Greek subscript, "K_{\alpha}" or "K_{α}": one name, K_alpha.
+          const greek = c === '_' ? (GREEK_CHARS[inner] ?? /^\\([A-Za-z]+)$/.exec(inner)?.[1] ?? '') : '';
+          if (greek && GREEK_NAMES.has(greek)) {
+            b.put(`_${greek}`, i, a1[2]);
             i = a1[2];
             continue;
           }
@@ -438,7 +447,7 @@ function replaceMatches(src: Mapped, re: RegExp, by: (m: RegExpMatchArray) => st
  * question's only Greek variable, which a lone `?` after sin/cos/tan or a digit stands for (a
  * Greek letter lost to encoding).
  */
-export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapped {
+export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string, variables: readonly string[] = []): Mapped {
   const s = src.text;
   const b = new Builder(src);
   for (let i = 0; i < s.length; i++) {
@@ -455,7 +464,12 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string): Mapp
       // factor, so "cos ωt" is not read as cos(ω)*t).
       // Glued to a number before it too ("ω₀/2π" is ω₀/(2π) as "/2g" is /(2g); "4π²" one factor).
       const afterDigit = /[0-9]/.test(s[i - 1] ?? '');
-      b.put(`${afterDigit ? '' : ' '}${g}${/[_0-9₀₁₂\p{L}'′]/u.test(s[i + 1] ?? '') ? '' : ' '}`, i, i + 1);
+      // A subscript: "K_α", "K_{α}" (K_alpha), and "Kα" glued where the question has K_alpha.
+      const prev = s[i - 1] ?? '';
+      const subscript = prev === '_' || (prev === '{' && s[i - 2] === '_');
+      const gluedSubscript = /[A-Za-z]/.test(prev) && !/[A-Za-z]/.test(s[i - 2] ?? '') && variables.includes(`${prev}_${g}`);
+      const after = /[_0-9₀₁₂\p{L}'′]/u.test(s[i + 1] ?? '') ? '' : ' ';
+      b.put(`${afterDigit || subscript ? '' : gluedSubscript ? '_' : ' '}${g}${after}`, i, i + 1);
       continue;
     }
     if (c === '√' || c === '∛') {
@@ -535,10 +549,10 @@ export function groupedThousands(src: Mapped): Mapped {
  * Full normalisation: LaTeX (when present), then unicode, a letter x typed as a times sign (when
  * `xIsTimes`), digits grouped in threes, e-notation, numbers times a power of ten and logs of numbers.
  */
-export function normalize(text: string, greekForQuestionMark?: string, xIsTimes = false): Mapped {
+export function normalize(text: string, greekForQuestionMark?: string, xIsTimes = false, variables: readonly string[] = []): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
-  const plain = unicodeToPlain(m, greekForQuestionMark);
+  const plain = unicodeToPlain(m, greekForQuestionMark, variables);
   const out = lnOfNumber(timesTenToPlain(sciToPlain(groupedThousands(xIsTimes ? letterTimes(plain) : plain))));
   return m.tooDeep ? { ...out, tooDeep: true } : out;
 }

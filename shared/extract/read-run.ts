@@ -518,9 +518,24 @@ function labelClash(ctx: Ctx, run: Run, lhs: Tok[]): string | null {
   return `the words before it ("${lab.label}") name ${lab.v}, but its left side is ${written}`;
 }
 
+/**
+ * "K_α : K_D = M : m", "v:V = M:m": a ratio written with colons. The colons are no label's (the
+ * run between them, "K_D = M", is not what was written), so it is left unread with the reason.
+ */
+function ratioWithColons(ctx: Ctx, t: Tok[]): boolean {
+  const span = spanOf(ctx, t);
+  const before = ctx.original.slice(Math.max(0, span.start - 40), span.start);
+  const after = ctx.original.slice(span.end, span.end + 40);
+  return /[\p{L}\p{N}_)\]}]\s*:\s*$/u.test(before) && !/\p{L}{3,}\s*:\s*$/u.test(before) && /^\s*:\s*[\p{L}\p{N}(]/u.test(after);
+}
+
 /** An equation or chain: its sides, a left side named in words, then emitted (or why not). */
 function readEquation(ctx: Ctx, run: Run): void {
   const { toks, t, prev, next, realStart } = run;
+  if (ratioWithColons(ctx, t)) {
+    unread(ctx, t, `a ratio written with ':' on both sides ("a : b = c : d"): read as written it would be another equation`);
+    return;
+  }
   const parts: Tok[][] = [[]];
   for (const x of t) {
     if (x.kind === 'eq') parts.push([]);

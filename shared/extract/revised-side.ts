@@ -19,7 +19,7 @@ import type { Tok } from './tokens.ts';
 
 /** Cue words ending right before the expression: what follows them replaces what came before. */
 const REVISION_LEAD =
-  /(?:\bi\s+meant?|\bmake\s+that|\bor\s+rather|\b(?:it|that|this)\s+should\s+(?:be|have\s+been|read)|(?:^|[,;]\s*)(?:sorry,?\s+)?should\s+(?:be|have\s+been|read))\s*[,:]?\s*$/i;
+  /(?:\b(?:the\s+)?(?:other|wrong)\s+way\s+(?:up|round|around)|\bi\s+meant?|\bmake\s+that|\bor\s+rather|\b(?:it|that|this)\s+should\s+(?:be|have\s+been|read)|(?:^|[,;]\s*)(?:sorry,?\s+)?should\s+(?:be|have\s+been|read))\s*[,:]?\s*$/i;
 
 /** How far back (characters) the revised equation may end before the expression starts. */
 const REACH = 120;

@@ -26,13 +26,13 @@ const ADDRESSEE = new RegExp(
   'i',
 );
 
-/** What a mark request asks for. */
+/** What a mark request asks for ("the mark for that": one mark is asked for as much as marks). */
 const MARKS =
-  /\b(?:full\s+marks?|marks|credit|(?:full|extra|bonus|all\s+the|all)\s+points|(?:a\s+)?(?:good|high|better|full|perfect)\s+(?:grade|score|mark)|100\s*%|an?\s+A\+?)(?=[\s.,;:!?)\]]|$)|\b(?:all|every)\s+(?:the\s+|\w+\s+)?marks?\b/i;
+  /\b(?:full\s+marks?|marks|(?:the|a|that|this|one|some|partial|any)\s+mark(?=\s+for\b|[\s.,;:!?)\]]*$)|credit|(?:full|extra|bonus|all\s+the|all)\s+points|(?:a\s+)?(?:good|high|better|full|perfect)\s+(?:grade|score|mark)|100\s*%|an?\s+A\+?)(?=[\s.,;:!?)\]]|$)|\b(?:all|every)\s+(?:the\s+|\w+\s+)?marks?\b/i;
 
 /** How it is asked: a request, an entitlement, an award. */
 const REQUEST =
-  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|(?:give|award|grant|allow)\s+(?:\w+\s+){0,2}(?:marks?|credit)|(?:hope|hoping)\s+(?:you|u)\s+(?:can|could|will|would)|(?:hope|hoping)\b[^.!?\n]{0,30}\b(?:gets?|earns?|receives?|deserves?)|appreciate|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:give|award|grant|allow)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
+  /\b(?:please|pls|kindly|(?:give|giving|award|awarding|grant|assign|allocate|output)\s+(?:me|us|this|it|him|her|them|my\s+\w+|the\s+student|full|all|the\s+marks|marks|credit)|(?:give|award|grant|allow)\s+(?:\w+\s+){0,2}(?:marks?|credit)|(?:hope|hoping)\s+(?:you|u)\s+(?:can|could|will|would)|(?:hope|hoping)\b[^.!?\n]{0,30}\b(?:gets?|earns?|receives?|deserves?)|appreciate|(?:can|could|would)\s+(?:you|u)\s+(?:please\s+)?(?:give|award|grant|allow)|(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|receive)|deserve[sd]?|deserving|entitled|owe\s+me|should\s+(?:get|receive|be\s+given)|i\s+(?:want|need))\b/i;
 
 /**
  * Imperatives and claims about grading the response itself: "mark this as correct", "record v = 3

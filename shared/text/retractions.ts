@@ -83,6 +83,8 @@ export const CORRECTION = new RegExp(
     // "that can't be right, …", "I've got the ratio the wrong way up".
     String.raw`\b(?:can'?t|cannot|can\s+not|couldn'?t)\s+be\s+right\b`,
     String.raw`\b(?:the\s+)?wrong\s+way\s+(?:up|round|around)\b`,
+    // "v = B/E... other way up, E/B".
+    String.raw`\b(?:the\s+)?other\s+way\s+(?:up|round|around)\b`,
     // "I had the masses upside down".
     String.raw`\bupside[\s-]+down\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,

@@ -318,3 +318,10 @@ test('"typo" set off by punctuation after an equation is a correction cue; "the 
   // Not a cue: the word inside a sentence about something else.
   assert.deepEqual(sources('t = 2L/c, sorry about the typos in my working'), ['Eq(t, 2*L/c)']);
 });
+
+test('"the other way up/round" revises what was just written; an expression after it is the revised right side', () => {
+  assert.deepEqual(sources('t = c/L... other way up, L/c'), ['Eq(t, L/c)']);
+  assert.deepEqual(sources('t = c/L, the other way round: t = L/c'), ['Eq(t, L/c)']);
+  // Words about turning with no equation before them revise nothing.
+  assert.deepEqual(sources('the ferry turns the other way round, t = L/c'), ['Eq(t, L/c)']);
+});

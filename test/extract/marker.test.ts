@@ -148,3 +148,10 @@ test('which part is the answer, leniency, hopes for credit and a vocative addres
   ])
     assert.ok(!addressesMarker(s), s);
 });
+
+test('asking for one mark ("can I please get the mark for that") addresses the marker; a mark or point in physics does not', () => {
+  for (const s of ['I know the energy is shared, can I please get the mark for that at least', 'can I have the mark for this part', 'please give me the mark'])
+    assert.equal(markerSignal(s), 'it asks for marks', s);
+  for (const s of ['please see the mark on the diagram', 'please note the point for which the speed is zero', 'the mark on the ruler reads 5 cm'])
+    assert.equal(markerSignal(s), null, s);
+});

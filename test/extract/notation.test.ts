@@ -734,3 +734,39 @@ test("k and M as quantities a question doesn't have (Boltzmann's constant, a mol
   const s = springs('k = 1.38×10^-23');
   assert.equal(s.status, 'abstained', 'a k where the question has stiffnesses may be one of them');
 });
+
+test('a Greek subscript is one name with its letter: "K_β", "K_{β}", "K_\\beta", "K_{\\beta}", and "Kβ" glued where the question has K_beta', () => {
+  const BETA: Question = {
+    id: 'beta',
+    title: '',
+    prompt: 'A nucleus emits a beta particle of mass m and speed v. Find its kinetic energy K_beta.',
+    variables: [
+      ['K_beta', 'kinetic energy of the beta particle'],
+      ['m', 'mass of the beta particle'],
+      ['v', 'speed of the beta particle'],
+      ['b', 'a length'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'K_beta',
+    scheme: [],
+  };
+  for (const text of ['K_β = ½mv²', 'K_{β} = ½mv²', '$K_\\beta = \\frac{1}{2}mv^2$', '$K_{\\beta} = \\frac{1}{2}mv^2$', 'Kβ = ½mv²'])
+    assert.deepEqual(
+      extractEmbedded(text, BETA).equations.map((e) => e.source),
+      ['Eq(K_beta, 1/2*m*v**2)'],
+      text,
+    );
+  // Glued to a letter whose subscripted name the question lacks, the Greek letter is a factor of its own.
+  assert.equal(extractEmbedded('bβ = ½mv²', BETA).status, 'abstained');
+});
+
+test('a ratio written with colons ("v₁ : v₂ = m₂ : m₁") is left unread, never read as the equation between the colons; a label\'s colon still names', () => {
+  for (const text of ['k_1 : k_2 = x : g', 'k_1:k_2 = x:g']) {
+    const r = springs(text);
+    assert.deepEqual(r.equations, [], text);
+    assert.match(r.unread[0].reason, /a ratio written with ':' on both sides/);
+  }
+  assert.deepEqual(
+    springs('extension: x = mg/k_1').equations.map((e) => e.source),
+    ['Eq(x, m*g/k_1)'],
+  );
+});
