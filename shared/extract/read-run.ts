@@ -529,6 +529,24 @@ function ratioWithColons(ctx: Ctx, t: Tok[]): boolean {
   return /[\p{L}\p{N}_)\]}]\s*:\s*$/u.test(before) && !/\p{L}{3,}\s*:\s*$/u.test(before) && /^\s*:\s*[\p{L}\p{N}(]/u.test(after);
 }
 
+/** Prepositions after which a symbol is what a quantity is of or in ("across R_1"), not the quantity. */
+const OBJECT_PREPOSITIONS = new Set(['across', 'through', 'in', 'on', 'between', 'into', 'inside', 'onto']);
+
+/** Verbs of putting a value in ("sub in", "plug in", "putting in"): the equation after them is theirs. */
+const PUTTING_IN = /^(?:sub|subs|subbing|substitute|substituting|put|putting|plug|plugging|then|so|and|now)$/i;
+
+/** Why a lone-symbol left side right after such a preposition is the object of words, not the equation's quantity; or null. */
+function objectOfWords(run: Run, lhs: Tok[]): string | null {
+  if (lhs.length !== 1 || !isSymbol(lhs[0])) return null;
+  const before = run.toks[run.realStart - 1];
+  if (before?.kind !== 'word' || !OBJECT_PREPOSITIONS.has(before.text.toLowerCase())) return null;
+  const named = run.toks[run.realStart - 2];
+  if (!named || (named.kind !== 'word' && named.kind !== 'punct')) return null;
+  // "sub in N = mg", "putting in v = 3": the words put a value in, they name no quantity.
+  if (named.kind === 'word' && PUTTING_IN.test(named.text)) return null;
+  return `the words before it ("… ${before.text} ${lhs[0].text}") name a quantity ${before.text.toLowerCase()} ${lhs[0].text}: the left side may be that quantity, not ${lhs[0].text}`;
+}
+
 /** An equation or chain: its sides, a left side named in words, then emitted (or why not). */
 function readEquation(ctx: Ctx, run: Run): void {
   const { toks, t, prev, next, realStart } = run;
@@ -554,6 +572,13 @@ function readEquation(ctx: Ctx, run: Run): void {
       return;
     } else parts[0] = [symTok(lab.v, t[0])];
   } else {
+    // "p.d. across R_1 = 0.03 × 200 = 6 V", "power dissipated in R = I²R": the symbol is the object
+    // of what the words name (a voltage, a power), not the quantity the equation gives.
+    const object = objectOfWords(run, parts[0]);
+    if (object) {
+      unread(ctx, t, object);
+      return;
+    }
     const clash = labelClash(ctx, run, parts[0]);
     if (clash) {
       unread(ctx, t, clash);

@@ -127,7 +127,17 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   // "h is 5": the words follow a symbol or a value of their own, so they are not about the
   // equation before them (reading 5 as that equation's quantity would invent an equation).
   const lead = toks[s.firstWord - 1];
-  if (s.subject.length === 0 && lead && (lead.kind === 'id' || lead.kind === 'usym' || lead.kind === 'num' || lead.kind === 'rp')) return false;
+  if (s.subject.length === 0 && lead && (lead.kind === 'id' || lead.kind === 'usym' || lead.kind === 'num' || lead.kind === 'rp')) {
+    // "so K_2 is 2.5 times K_1", "K_2 is 20": a value said in words of a variable of the
+    // question, typed as its symbol. Read as it stands it is no equation, and dropping it would
+    // lose what the student stated: a doubt.
+    const piece = lead.kind === 'id' && lead.pieces?.length === 1 ? lead.pieces[0] : null;
+    const named = piece?.kind === 'sym' && ctx.lex.variables.includes(piece.name) ? piece.name : null;
+    if (!named || !COPULA.test(s.verb.join(' ')) || s.approximate) return false;
+    ctx.mathSeen = true;
+    unread(ctx, t, `a value stated in words for ${named} ("${lead.text} ${s.phrase}"): read as it stands it is no equation`);
+    return true;
+  }
   // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it. A
   // unit between them doesn't end it ("−13.6 eV divided by n squared").
   let k = i1;

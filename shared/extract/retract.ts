@@ -6,7 +6,7 @@
 // phrases are shared/text/retractions.ts. Pure.
 
 import { exprToSympy, parseEquation, symbolsOf } from '../equation/index.ts';
-import { CORRECTION, LINE_RETRACTION, RETRACTION, WEAK_CORRECTION, mentionsRetraction } from '../text/retractions.ts';
+import { ATTEMPT_FIRST, CORRECTION, LINE_RETRACTION, RETRACTION, WEAK_CORRECTION, mentionsRetraction } from '../text/retractions.ts';
 import { sentences } from '../text/marker.ts';
 import type { Ctx } from './context.ts';
 import { note, type ExtractedEquation } from '../extraction.ts';
@@ -194,6 +194,32 @@ export function applyCorrections(ctx: Ctx): void {
     const cueAt = s.start + cue.index;
     const cueEnd = cueAt + cue[0].length;
     let before = live(i).filter((st) => st.span.end <= cueAt);
+    // "I first had V = A but … it must be V = B": the attempt follows the cue; a later statement of
+    // the same left side revises it (dropped, noted); with none, which one stands is unclear.
+    if (before.length === 0 && strong && ATTEMPT_FIRST.test(cue[0])) {
+      const following: Statement[] = [];
+      for (let j = i; j <= Math.min(i + REVISION_SENTENCES, sents.length - 1); j++) following.push(...live(j).filter((st) => st.span.start >= cueEnd));
+      const attempt = following[0];
+      const revision = attempt && attempt.lhs !== null ? following.slice(1).find((a) => a.lhs === attempt.lhs) : undefined;
+      if (attempt && revision && attempt.equations.length === 1) {
+        for (const e of attempt.equations) dropped.add(e);
+        ctx.notes.push(
+          note(
+            'retraction',
+            `an earlier attempt named by the student (${JSON.stringify(cue[0].trim())}), not recorded: ${JSON.stringify(text.slice(attempt.span.start, attempt.span.end).trim().slice(0, 120))}, revised by ${JSON.stringify(text.slice(revision.span.start, revision.span.end).trim().slice(0, 120))}`,
+          ),
+        );
+      } else if (attempt) {
+        ctx.needsReview = true;
+        ctx.notes.push(
+          note(
+            'correction',
+            `the student names an earlier attempt (${JSON.stringify(cue[0].trim())}) but which equation stands is unclear; all kept as written`,
+          ),
+        );
+      }
+      continue;
+    }
     if (before.length === 0 && i > 0) before = live(i - 1).filter((st) => st.span.end <= sents[i - 1].end);
     if (before.length === 0) continue; // nothing read before it to revise
     // The revision: what follows the cue in its sentence; after a strong cue, also what the next

@@ -42,6 +42,9 @@ export function mentionsRetraction(text: string): boolean {
   return hit;
 }
 
+/** A cue that names an earlier attempt before it is written: the attempt follows the cue ("I first had V = …"). */
+export const ATTEMPT_FIRST = /\bi\s+(?:first|originally|initially)\s+(?:had|wrote|put|got|used)\b|\bat\s+first\s+i\s+(?:had|wrote|put|got|used)\b/i;
+
 /**
  * Self-corrections in discourse: a sentence that revises something said before it ("no wait",
  * "oops", "I mean", "that's only ...", "that should be ...", "or rather", "make that"). Strong cues
@@ -57,9 +60,11 @@ export const CORRECTION = new RegExp(
     // (At the start of any line, not only of the response.)
     String.raw`(?:^|\n)\s*(?:hmm+,?\s+|oh,?\s+)?wait\b\s*[,!.:]`,
     // "no, …" opening a line turns on what came before ("No friction" has no comma).
-    String.raw`(?:^|\n)\s*no\s*[,!.]\s`,
+    String.raw`(?:^|\n)\s*no\s*[,!.—–]\s`,
     // (A colon ends no word: "correction:" can't sit inside \b…\b.)
     String.raw`\bcorrection\s*:`,
+    // "edit: parallel not series!!": a note added to correct what came before.
+    String.raw`(?:^|\n)\s*edit(?:ed)?\s*:`,
     String.raw`\b(?:nope|hold\s+on|on\s+reflection|i\s+(?:messed|mucked|screwed)\s+(?:that\s+|it\s+)?up)\b`,
     String.raw`\b(?:oops|whoops|oh\s+no|my\s+(?:mistake|bad)|i\s+meant?|i\s+made\s+an?\s+(?:mistake|error|typo)|(?:that|this)\s+(?:was|is)\s+a\s+typo|or\s+rather|make\s+that)\b`,
     String.raw`\b(?:actually,?\s+no|no,?\s+actually)\b`,
@@ -75,9 +80,12 @@ export const CORRECTION = new RegExp(
     // "qE = qvB² — typo, the B isn't squared: qE = qvB": the word alone, set off by punctuation,
     // says what came before is mistyped ("sorry for the typos" and "a typo in the question" don't).
     String.raw`(?:^|[—–,;:.(]\s*|\s[-–—]\s*)typo\s*[,:;.!—–)-]`,
-    // "…, redo:" (the working that follows replaces what came before).
+    // An earlier attempt named before it is written ("I first had V = … but … it must be V = …").
+    String.raw`\bi\s+(?:first|originally|initially)\s+(?:had|wrote|put|got|used)\b|\bat\s+first\s+i\s+(?:had|wrote|put|got|used)\b`,
+    // "…, redo:" (the working that follows replaces what came before); "Correct way:" after an attempt.
     String.raw`\bredo(?:ing)?\b\s*[:,.!]`,
-    String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF])\s+no\s*[-–—]\s`,
+    String.raw`\b(?:the\s+)?(?:correct|right|proper)\s+(?:way|method|version|working|approach)\s*:`,
+    String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF?!])\s+no\s*[-–—]\s`,
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
     String.raw`\bthat(?:'s|\s+was)\s+only\b`,
     // "that can't be right, …", "I've got the ratio the wrong way up".

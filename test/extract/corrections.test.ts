@@ -325,3 +325,30 @@ test('"the other way up/round" revises what was just written; an expression afte
   // Words about turning with no equation before them revise nothing.
   assert.deepEqual(sources('the ferry turns the other way round, t = L/c'), ['Eq(t, L/c)']);
 });
+
+test('an earlier attempt named before it is written ("I first had t = … but … t = …") is revised by the later statement of the same quantity', () => {
+  const r = x('I first had t = L/c but it goes there and back so it must be t = 2L/c.');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.ok(r.notes.some((n) => n.kind === 'retraction' && /an earlier attempt named by the student \("I first had"\)/.test(n.text)));
+  // With no later statement of it, which one stands is unclear: kept, needs review.
+  const u = x('I first had t = L/c and f = kL.');
+  assert.equal(u.status, 'needs-review');
+});
+
+test('"Correct way:" after an attempt, and "no —" after "???", revise what came before', () => {
+  assert.deepEqual(sources('t = L/c??? no — it goes both ways, so t = 2L/c'), ['Eq(t, 2*L/c)']);
+  const r = x('I tried t = L/c but that ignores the return. Correct way: t = 2L/c');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+});
+
+test('"edit:" opening a line corrects what came before it', () => {
+  assert.deepEqual(sources('t = L/c\nedit: there and back! t = 2L/c'), ['Eq(t, 2*L/c)']);
+  // Not opening a line, the word revises nothing: both kept.
+  assert.deepEqual(sources('t = L/c and I may edit: t = 2L/c'), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
+});

@@ -422,3 +422,13 @@ test("a long label naming the variable whose subscript the left side lacks ('the
   // A long label naming another variable than the symbol's own subscripted one stays what was done, not a name.
   assert.equal(read('using the energy of the glider at x: v = ω√(A² − x²)', OSC).status, 'read');
 });
+
+test('a symbol right after "across", "through", "in", "on" is what a named quantity is of ("p.d. across k = …"): a doubt; "sub in k = …" is not', () => {
+  const r = extractEmbedded('the speed across x = 3 × 2 = 6', OSC);
+  assert.equal(r.status, 'abstained');
+  assert.match(r.unread[0].reason, /name a quantity across x: the left side may be that quantity, not x/);
+  assert.deepEqual(
+    extractEmbedded('sub in x = A', OSC).equations.map((e) => e.source),
+    ['Eq(x, A)'],
+  );
+});

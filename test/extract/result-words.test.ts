@@ -157,3 +157,14 @@ test('a value said of what came before across a sentence ("… . Using the numbe
   // Words, not a value: the reader's usual business.
   assert.equal(x('H = u²/(2g). It is positive.').status, 'read');
 });
+
+test('a value said in words of a variable typed as its symbol ("so H is 2 times …", "H is 5") is a doubt, never dropped unseen', () => {
+  for (const text of ['so H is 2 times d', 'H is 5']) {
+    const r = x(text);
+    assert.deepEqual(r.equations, [], text);
+    assert.match(r.unread[0]?.reason ?? '', /a value stated in words for H/, text);
+  }
+  // A symbol of no variable, or words that are no value, say nothing to doubt.
+  assert.deepEqual(x('y is 5').unread, []);
+  assert.equal(x('H is positive').status, 'read');
+});
