@@ -241,6 +241,9 @@ const SYMBOL_MEANINGS: Record<string, string[]> = {
   theta: ['angle', 'inclination', 'incline', 'slope', 'bank', 'banking', 'direction', 'temperature'],
 };
 
+/** A description of a quantity that is itself an increase ("rise in temperature", "change in height"). */
+const AN_INCREASE = /^(?:the\s+)?(?:increase|rise|change|gain)\s+(?:in|of)\b/;
+
 /** How a foreign symbol's quantity is named where its first meaning alone would say too little. */
 const SYMBOL_NAMES: Record<string, string> = { k: "constant (a spring's, Boltzmann's or Coulomb's)" };
 
@@ -359,6 +362,7 @@ export function lexiconFor(q: Question): Lexicon {
   const greekCandidates = greekVars.length + (usesPi ? 1 : 0);
   const promptWords = new Set(words(`${q.prompt} ${q.title}`));
   const capitalInitials = new Set((`${q.prompt} ${q.variables.map((v) => v.description).join(' ')}`.match(/\b[A-Z][a-z]+/g) ?? []).map((w) => w[0]));
+
   const descInfo = q.variables.map((v) => {
     // "magnitude of the normal force on the car" names the normal force.
     const ws = words(v.description.replace(/^\s*(?:the\s+)?(?:magnitude|size|value)\s+of\s+/i, ''));
@@ -399,6 +403,14 @@ export function lexiconFor(q: Question): Lexicon {
     if (aliases.has(sym)) return aliases.get(sym) || null;
     const b = base(sym);
     if (b) return b;
+    // "ΔU" where the question's U is itself a change ("increase in internal energy"): the same
+    // quantity, written as the change it is (where the question has no Delta_U of its own).
+    const delta = /^[Dd]elta_?([A-Za-z].*)$/.exec(sym);
+    if (delta) {
+      const x = base(delta[1]);
+      const d = x ? (q.variables.find((v) => v.name === x)?.description ?? '').toLowerCase() : '';
+      return x && !x.startsWith('Delta') && AN_INCREASE.test(d) ? x : null;
+    }
     // Subscripted variant of a variable: t1, t_2, T_group, t_Mali, V_M. A word subscript must be the
     // question's own word: a generic one ("R_total", "v_final") says there is another quantity
     // but not that it is this variable (the total resistance may be R + r, not R), so it is left

@@ -336,6 +336,10 @@ function onlyBreaks(toks: Tok[], a: number, b: number): boolean {
   return true;
 }
 
+/** Words right before "by" that make what follows a change's size ("goes up by", "rises by"). */
+const CHANGE_VERB =
+  /^(?:up|down|rises|rose|risen|increases|increased|changes|changed|falls|fell|drops|dropped|decreases|decreased|grows|grew|gains|gained|loses|lost)$/i;
+
 /** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
 function readExpression(ctx: Ctx, run: Run): void {
   const { toks, i0, i1, raw, t, prev, next, realStart } = run;
@@ -348,7 +352,9 @@ function readExpression(ctx: Ctx, run: Run): void {
   const before = toks[realStart - 1];
   // ("is given by u²/2g" states a value: "by" there is no operation.)
   const givenBy = /^by$/i.test(before?.text ?? '') && /^given$/i.test(toks[realStart - 2]?.text ?? '');
-  if (before?.kind === 'word' && !givenBy && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
+  // ("goes up by 3/2 nRΔT", "rises by 2mgh" says how much a quantity changes: a value, not an operation.)
+  const changesBy = /^by$/i.test(before?.text ?? '') && CHANGE_VERB.test(toks[realStart - 2]?.text ?? '');
+  if (before?.kind === 'word' && !givenBy && !changesBy && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
   const beforeThat = toks[realStart - 2];
   if (before?.kind === 'word' && REFERENT_NOUNS.test(before.text) && beforeThat?.kind === 'word' && REFERRING_WORDS.test(beforeThat.text)) return;
   // "600 kg/m³": the rest of a unit glued to the unit word before it.

@@ -432,3 +432,32 @@ test('a symbol right after "across", "through", "in", "on" is what a named quant
     ['Eq(x, A)'],
   );
 });
+
+test('"ΔE" where the question\'s E is itself an increase ("increase in the stored energy") is E; with no such description it stays a change of its own', () => {
+  const HEAT: Question = {
+    id: 'heat',
+    title: '',
+    prompt: 'A block of mass m is heated through a temperature rise Delta_T. Find the increase in its stored energy E.',
+    variables: [
+      ['m', 'mass of the block'],
+      ['c', 'specific heat capacity of the block'],
+      ['Delta_T', 'rise in temperature'],
+      ['E', 'increase in the stored energy'],
+      ['P', 'power of the heater'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'E',
+    scheme: [],
+  };
+  assert.deepEqual(
+    extractEmbedded('ΔE = mcΔT', HEAT).equations.map((e) => e.source),
+    ['Eq(E, m*c*Delta_T)'],
+  );
+  assert.equal(extractEmbedded('ΔP = mcΔT', HEAT).status, 'abstained', 'P is no change: ΔP is another quantity');
+});
+
+test('"goes up by 3/2 nRΔT" says how much a quantity changes: a doubt, not an operation dropped unseen ("multiply by" still is one)', () => {
+  const r = extractEmbedded('The amplitude goes up by 2Aω', OSC);
+  assert.equal(r.status, 'abstained');
+  assert.match(r.unread[0].reason, /an expression in prose/);
+  assert.equal(extractEmbedded('multiply by 2Aω', OSC).unread.length, 0);
+});
