@@ -105,7 +105,8 @@ const followsOperand = (t: Tok[], k: number): boolean => !!t[k - 1] && ['num', '
 /** No symbol between k and the '=' before it (a value, so a unit after it is a unit). */
 function sideIsNumeric(t: Tok[], k: number): boolean {
   for (let j = k - 1; j >= 0 && t[j].kind !== 'eq'; j--) {
-    if (t[j].kind === 'usym' || (t[j].kind === 'id' && t[j].pieces!.some((p) => p.kind === 'sym'))) return false;
+    // (π is a number: "A = 1600π m²" is an area in square metres.)
+    if (t[j].kind === 'usym' || (t[j].kind === 'id' && t[j].pieces!.some((p) => p.kind === 'sym' && p.name !== 'pi'))) return false;
   }
   return true;
 }

@@ -88,3 +88,27 @@ test('a ratio written with colons ("x : L = 1 : 800") is not read as one side of
   assert.deepEqual(next.eqs, ['Eq(d, 2)', 'Eq(A, pi*d**2/4)']);
   assert.equal(next.status, 'read');
 });
+
+test('π is a number: a unit after "1600π" is a unit ("A = 1600π m²" with m a mass in the question)', () => {
+  const WIND: Question = {
+    id: 'wind',
+    title: '',
+    prompt: 'Air of density rho and mass m per second passes blades sweeping area A.',
+    variables: [
+      ['A', 'area swept by the blades'],
+      ['m', 'mass of air per second'],
+      ['rho', 'density of air'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'A',
+    scheme: [],
+  };
+  assert.deepEqual(
+    extractEmbedded('A = 1600π m²', WIND).equations.map((e) => e.source),
+    ['Eq(A, 1600*pi)'],
+  );
+  // After a symbol the letter stays the question's m.
+  assert.deepEqual(
+    extractEmbedded('A = ρ m²', WIND).equations.map((e) => e.source),
+    ['Eq(A, rho*m**2)'],
+  );
+});
