@@ -6,10 +6,11 @@
 //     whose one side is a lone variable;
 //   - or the words before the verb name a variable of the question unambiguously ("the time", "the
 //     final temperature", "the answer"), by the question's own descriptions (lexicon.ts).
-// Otherwise it is left unread, with the reason; never guessed. An approximate value ("which is
-// about 1.6 m/s", "so the range is roughly 41 m") is not recorded, as the gold conventions and
-// every labelled set have it (an approximation is not what the student wrote the quantity is);
-// a note says it was left out. Pure.
+// Otherwise it is left unread, with the reason; never guessed. An approximate value of a quantity
+// that is, or may be, the question's ("which is about 1.6 m/s" after v = …, "so the range is
+// roughly 41 m") is a doubt: markers differ on recording it. One of no quantity the sentence
+// names is left out, with a note. A value said in words of a symbol ("K_2 is 20") or of what came
+// before across a sentence ("… this is 4.8 × 10⁻¹⁹ C") is a doubt too. Pure.
 
 import { note } from '../extraction.ts';
 import { lastEquationBefore, spanOf, symTok, unread, type Ctx } from './context.ts';
