@@ -101,19 +101,26 @@ export class ReviewIndex {
   }
 
   #wholeReadDue(key: string): boolean {
-    if (this.#read || key !== this.#examKey) return true;
-    const n = this.ws.reviewChangesSince(this.#seen).responseIds.length;
-    return n > Math.max(1000, this.#entries.size * REBUILD_SHARE);
+    return this.#changesUnlessWholeRead(key) === null;
+  }
+
+  /** The responses changed since the rows were read, or null when the whole list is to be read (again). */
+  #changesUnlessWholeRead(key: string): ReturnType<Workspace['reviewChangesSince']> | null {
+    if (this.#read || key !== this.#examKey) return null;
+    const changes = this.ws.reviewChangesSince(this.#seen);
+    return changes.responseIds.length > Math.max(1000, this.#entries.size * REBUILD_SHARE) ? null : changes;
   }
 
   /** Bring the rows up to date with the workspace: nothing to do, the changed rows, or all of them (what a read under way has left, at once). */
   refresh(exam: Exam): this {
     const key = JSON.stringify(exam);
-    if (this.#wholeReadDue(key)) {
+    // The change log read once per refresh (every list request, every keystroke asks for one).
+    let changes = this.#changesUnlessWholeRead(key);
+    if (!changes) {
       const r = this.#readFor(exam, key);
       while (this.#read === r) this.#step(r, Infinity);
+      changes = this.ws.reviewChangesSince(this.#seen);
     }
-    const changes = this.ws.reviewChangesSince(this.#seen);
     if (changes.responseIds.length === 0) return this;
     const list = this.ws.listResponses(this.examId, { ids: changes.responseIds });
     const texts = this.ws.textsOf(list.map((r) => r.id));

@@ -81,7 +81,7 @@ export const CORRECTION = new RegExp(
     // says what came before is mistyped ("sorry for the typos" and "a typo in the question" don't).
     String.raw`(?:^|[—–,;:.(]\s*|\s[-–—]\s*)typo\s*[,:;.!—–)-]`,
     // An earlier attempt named before it is written ("I first had V = … but … it must be V = …").
-    String.raw`\bi\s+(?:first|originally|initially)\s+(?:had|wrote|put|got|used)\b|\bat\s+first\s+i\s+(?:had|wrote|put|got|used)\b`,
+    ATTEMPT_FIRST.source,
     // "…, redo:" (the working that follows replaces what came before); "Correct way:" after an attempt.
     String.raw`\bredo(?:ing)?\b\s*[:,.!]`,
     String.raw`\b(?:the\s+)?(?:correct|right|proper)\s+(?:way|method|version|working|approach)\s*:`,
