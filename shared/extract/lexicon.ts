@@ -82,6 +82,8 @@ export const UNIT_WORDS = new Set([
   'kHz',
   'MHz',
   'GHz',
+  // Decibels: "β = 96.5 dB" (a word with a capital inside, which is otherwise maths: tokens.ts).
+  'dB',
 ]);
 
 const STOP_LABEL = new Set([
@@ -398,6 +400,9 @@ export function lexiconFor(q: Question): Lexicon {
     const w = stem(sub);
     return !descInfo.some((d) => d.name === root && d.words.has(w)) && descInfo.some((d) => d.name !== root && d.kind.has(w));
   };
+  // The letters the question's own symbols are written with (T of Delta_T, V of V_1): glued on as a
+  // capital ("nRT" where the question has Delta_T), such a letter is that quantity's, not a subscript.
+  const lettersOfNames = new Set(variables.map((v) => v.replace(/^Delta_?/, '').replace(/_.*$/, '')).filter((l) => /^[A-Z]$/.test(l)));
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.
     if (aliases.has(sym)) return aliases.get(sym) || null;
@@ -429,7 +434,7 @@ export function lexiconFor(q: Question): Lexicon {
     const subOk =
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||
-      (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || !base(sub)));
+      (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || (!base(sub) && !lettersOfNames.has(sub))));
     // A capital letter glued on without '_' that is itself a variable ("RT" with T the temperature)
     // is a factor, not a subscript: "nRT" is n*R*T, never n*R_T.
     if (subOk) return root;

@@ -104,7 +104,7 @@ const LATEX_WORDS: Record<string, string> = {
   degree: ' degrees ',
   circ: ' degrees ',
 };
-const LATEX_TEXT = new Set(['text', 'mathrm', 'mathit', 'textrm', 'textit', 'operatorname', 'mathbf', 'boldsymbol', 'mbox']);
+const LATEX_TEXT = new Set(['text', 'mathrm', 'mathit', 'textrm', 'textit', 'operatorname', 'mathbf', 'boldsymbol', 'mbox', 'mathcal']);
 const LATEX_FRAC = new Set(['frac', 'dfrac', 'tfrac', 'cfrac']);
 
 /** Whether the text contains LaTeX worth converting (a braced power `10^{-3}` counts). */

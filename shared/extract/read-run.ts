@@ -23,6 +23,8 @@ import {
   OPERATION_WORDS,
   REFERRING_WORDS,
   REFERENT_NOUNS,
+  proportionalityBefore,
+  namedByNounAfter,
 } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
 import { APPROXIMATE, readStatedResult } from './result-words.ts';
@@ -170,7 +172,7 @@ function dropApproximation(ctx: Ctx, t: Tok[]): Tok[] {
 
 function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const raw = toks.slice(i0, i1);
-  const ambiguous: { unit?: string } = {};
+  const ambiguous: { unit?: string; unitOrProduct?: string } = {};
   let t = trim(raw, ctx.lex, ambiguous);
   if (t.length === 0) return;
   t = dropApproximation(ctx, t);
@@ -367,6 +369,11 @@ function readExpression(ctx: Ctx, run: Run): void {
     parseUnit(t.map((x) => x.text).join('')).ok
   )
     return;
+  if (proportionalityBefore(toks, realStart) || namedByNounAfter(toks, i1)) {
+    const where = spanOf(ctx, t);
+    ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: a proportionality or a term named in words, not a value`));
+    return;
+  }
   if (readRevisedSide(ctx, t)) return; // "I = ε/(R − r), I mean ε/(R + r)"
   const factor = factorOfAnother(toks, i1);
   if (factor) {
@@ -415,7 +422,7 @@ function readExpression(ctx: Ctx, run: Run): void {
 const isColon = (x: Tok | undefined): boolean => x?.kind === 'punct' && x.text === ':';
 
 /** Why an equation can't be read as written (before its sides are looked at), or null. */
-function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string | null {
+function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrProduct?: string }): string | null {
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
@@ -467,6 +474,7 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string }): string
   const modifier = modifiedAfter(toks, i1);
   if (modifier) return `the words after it ("${modifier}") change the expression`;
   if (ambiguous.unit) return `'${ambiguous.unit}' after the bracket could be a unit or the variable ${ambiguous.unit}`;
+  if (ambiguous.unitOrProduct) return `'${ambiguous.unitOrProduct}' after a number could be its unit or a product of the question's variables`;
   const condition = limitingCondition(toks, i1) ?? limitingConditionBefore(toks, i0);
   if (condition) return `holds only in a limiting case ("${condition}"): limits are not recorded`;
   const final = finalState(toks, i0);

@@ -3,7 +3,8 @@
 // number, an equation number, a trailing unit). Pure.
 
 import { UNIT_WORDS, type Lexicon } from './lexicon.ts';
-import { parseUnit } from '../units/parse-unit.ts';
+import { parseUnit, type Unit } from '../units/parse-unit.ts';
+import { sameDimension } from '../units/dimension.ts';
 import type { Tok } from './tokens.ts';
 
 export const isMathTok = (t: Tok): boolean => ['num', 'id', 'usym', 'op', 'eq', 'lp', 'rp', 'pm', 'rel'].includes(t.kind);
@@ -117,7 +118,7 @@ const namesVariableInAnyCase = (lex: Lexicon, u: string): boolean => lex.variabl
  * Drop unmatched brackets at the edges and a trailing unit. `ambiguous` is set when the last token
  * could be a unit or a variable and nothing tells which ("x = √(2mgh/k) m": metres, or times m?).
  */
-export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): Tok[] {
+export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitOrProduct?: string }): Tok[] {
   let t = trimBrackets(ts.filter((x) => x.kind !== 'nl'));
   // A trailing equation number: "... = 2S/u   (1)".
   if (
@@ -160,8 +161,18 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): To
     if (!lex.variables.includes(u) || sideIsNumeric(t, n - 1)) cut = n - 1;
     else if (t[n - 2].kind === 'rp' && ambiguous) ambiguous.unit = u;
   }
-  if (cut < 0) cut = siUnitAfterValue(t, lex);
+  // "Δm = 0.0421 u": the atomic mass unit, after a value, where u names nothing in the question.
+  else if (n >= 2 && t[n - 1].kind === 'usym' && t[n - 1].text === 'u' && t[n - 1].sp && ['num', 'rp'].includes(t[n - 2].kind) && sideIsNumeric(t, n - 1))
+    cut = n - 1;
+  if (cut < 0) cut = siUnitAfterValue(t, lex, ambiguous);
   return cut > 0 ? t.slice(0, cut) : t;
+}
+
+/** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
+function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
+  const name = t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
+  const own = name ? lex.unitOf(name) : null;
+  return !!own && sameDimension(own.dimension, unit.dimension);
 }
 
 /**
@@ -169,24 +180,44 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string }): To
  * that end it and spell an SI unit (shared/units) with none of the question's variables in them
  * (in either case) are that unit. Where the cut starts, or -1.
  */
-function siUnitAfterValue(t: Tok[], lex: Lexicon): number {
+function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: string }): number {
   for (let k = Math.max(1, t.length - 7); k < t.length; k++) {
     const x = t[k];
     // After a number, or a number in powers of ten, which normalize.ts brackets: "(1.6*10^(-19)) C".
     if (!(x.kind === 'id' || x.kind === 'usym') || !['num', 'rp'].includes(t[k - 1].kind) || !sideIsNumeric(t, k)) continue;
     const rest = t.slice(k);
     const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
-    if (!rest.every((y) => y.kind === 'id' || y.kind === 'usym' || y.kind === 'num' || y.text === '/' || y.text === '^' || y.text === '*')) continue;
+    // ("s^-2", "s^(-2)": a negative power, the '-' right after the '^' or its bracket.)
+    const inUnit = (y: Tok, j: number): boolean =>
+      y.kind === 'id' ||
+      y.kind === 'usym' ||
+      y.kind === 'num' ||
+      ['/', '^', '*'].includes(y.text) ||
+      (y.text === '-' && /^[\^(]$/.test(rest[j - 1]?.text ?? '')) ||
+      (y.kind === 'lp' && rest[j - 1]?.text === '^') ||
+      (y.kind === 'rp' && rest[j - 1]?.kind === 'num' && rest[j - 3]?.kind === 'lp');
+    if (!rest.every(inUnit)) continue;
+    // Spaces kept: "m s^-2" is metres per second squared, "ms^-2" per millisecond squared.
+    const unit = parseUnit(rest.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join(''));
+    if (!unit.ok) continue;
     // "kg m²": a unit opening with a word that names nothing in the question (kg, rad, Hz) is a
     // unit throughout, even where a later letter is a variable's (m, the child's mass).
     // A token read as holding a variable ("mg": m times g) is maths, whatever unit its letters spell.
     const holdsVariable = (y: Tok): boolean => namesVariableInAnyCase(lex, y.text) || !!y.pieces?.some((p) => p.kind === 'sym');
     const opensWithUnitWord = letters[0].text.length >= 2 && !holdsVariable(letters[0]);
-    if (!opensWithUnitWord && letters.some(holdsVariable)) continue;
+    // "a = 1.76 × 10¹⁵ m s⁻²" with m a mass: a letter no variable of the question is (s) can't be
+    // read as maths, and the whole is the unit of the quantity the side gives: a unit.
+    const unreadableAsMaths = letters.some((y) => y.kind === 'usym') && ofTheQuantity(t, lex, unit.unit);
+    if (!opensWithUnitWord && !unreadableAsMaths && letters.some(holdsVariable)) {
+      // "E = 1.0 × 10⁴ V m⁻¹" with V and m the question's: the field's own unit, or 10⁴·V/m? The
+      // letters spell the quantity's unit, so reading them as a product is no longer safe.
+      if (ambiguous && letters.length > 1 && ofTheQuantity(t, lex, unit.unit)) ambiguous.unitOrProduct = rest.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join('');
+      continue;
+    }
     // Glued to the number ("2.0s", "49N"): a unit only when none of its letters is the question's
     // in either case ("0.5m" with m a mass stays the doubt it was).
     if (!x.sp && letters.some(holdsVariable)) continue;
-    if (parseUnit(rest.map((y) => y.text).join('')).ok) return k;
+    return k;
   }
   return -1;
 }

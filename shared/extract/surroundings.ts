@@ -69,6 +69,26 @@ export const REFERRING_WORDS = /^(the|this|that|these|those)$/i;
 /** Nouns for a piece of maths ("the component N sinθ", "the term mv²/r"): after a referring word, the maths is named, not stated. */
 export const REFERENT_NOUNS = /^(component|components|term|terms|expression|factor|quantity|product|combination|bracket|part)$/i;
 
+/**
+ * Words of a proportionality before an expression ("density goes like 1/T", "losses go down as
+ * 1/V²", "proportional to r²"): how a quantity varies, not its value (gold convention 1).
+ */
+const VARIES = /^(?:goes|go|going|varies|vary|varying|scales|scale|scaling|falls|fall|drops|drop|decreases|decrease|increases|increase|grows|grow|rises|rise|depends|depend)$/i;
+
+/** Whether the words right before `k` say the expression after them is a proportionality. */
+export function proportionalityBefore(toks: Tok[], k: number): boolean {
+  const w = (j: number): string => (toks[j]?.kind === 'word' ? toks[j].text : '');
+  if (/^(?:like|as)$/i.test(w(k - 1))) return VARIES.test(w(k - 2)) || (/^(?:up|down|off)$/i.test(w(k - 2)) && VARIES.test(w(k - 3)));
+  if (/^to$/i.test(w(k - 1))) return /^(?:proportional|proportionally)$/i.test(w(k - 2));
+  return /^(?:on)$/i.test(w(k - 1)) && /^(?:depends|depend)$/i.test(w(k - 2));
+}
+
+/** Nouns after an expression that name it as a piece of something ("no ρgh terms", "the I²R heating"): named, not stated. */
+const NAMED_BY_NOUN_AFTER = /^(?:term|terms|component|components|factor|heating|loss|losses)$/i;
+
+/** Whether the word right after the expression names it as a piece of something. */
+export const namedByNounAfter = (toks: Tok[], i1: number): boolean => toks[i1]?.kind === 'word' && NAMED_BY_NOUN_AFTER.test(toks[i1].text);
+
 const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated|times|plus|minus|divided|multiplied)$/i;
 
 /** "x = 2mgh/k all square rooted", "x = 2mgh/k (squared)": words right after change what was written. */

@@ -3,7 +3,8 @@
 
 import { GREEK_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
-import { LOG_UNSURE, type Lexicon, type Piece, splitRun } from './lexicon.ts';
+import { LOG_UNSURE, type Lexicon, type Piece, splitRun, UNIT_WORDS } from './lexicon.ts';
+import { parseUnit } from '../units/parse-unit.ts';
 import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
 import { combine, MAX_SIDE_READINGS, scopeChoices, sqrtReaches } from './scope-choices.ts';
 import { NAME_BREAK } from './normalize.ts';
@@ -84,7 +85,7 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     if (m) {
       let text = m[0];
       // "sin2θ": a function name glued to a number is the function of that number times what follows.
-      const fnNum = /^(sin|cos|tan)(?=\d)/.exec(text);
+      const fnNum = /^(sin|cos|tan|sqrt)(?=\d)/.exec(text);
       if (fnNum) text = fnNum[1];
       const t: Tok = { kind: 'word', text, start: i, end: i + text.length, sp };
       if (text === '+/-') {
@@ -117,6 +118,11 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
           t.kind = 'usym';
         } else if (/^[Dd]elta[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text)) {
           t.kind = 'usym'; // "ΔU", "Δx": the change of a quantity, maths the question has no variable for
+        } else if (/[a-z]/.test(text) && /^.+[A-Z]/.test(text) && !UNIT_WORDS.has(text) && !parseUnit(text.replace(/^mu(?=[A-Za-z])/, 'μ')).ok) {
+          // "nRT" where it doesn't split into the question's symbols: a capital inside a run with
+          // small letters is no English word, so maths that can't be read (as a word after "Q ="
+          // it made the equation a definition in words, dropped with no trace).
+          t.kind = 'usym';
         } else if (
           /^[A-Za-z](?:_?[A-Za-z0-9]+)?$/.test(text) &&
           (text.length === 1 || /[_0-9]/.test(text)) &&
@@ -166,21 +172,25 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     else if (c === '⇒' || c === '→') push('arrow', c, 1);
     else push('punct', c, 1);
   }
-  return changesOfQuantities(out);
+  return changesOfQuantities(out, lex, aliases);
 }
 
 /**
  * "Δλ", "\Delta U", "delta lambda": Delta before a symbol is the change of that quantity, which is
  * not the quantity (Δλ = λ − λ₀): one symbol the question has no variable for, never the symbol
- * with the Delta dropped. (Glued to a Latin letter, "ΔU" is one run already.)
+ * with the Delta dropped. (Glued to a Latin letter, "ΔU" is one run already.) Where the question has
+ * that change as a variable of its own ("delta L" with Delta_L), it is that variable, as "ΔL" is.
  */
-function changesOfQuantities(toks: Tok[]): Tok[] {
+function changesOfQuantities(toks: Tok[], lex: Lexicon, aliases: ReadonlyMap<string, string>): Tok[] {
   const out: Tok[] = [];
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
     const next = toks[k + 1];
     if ((t.kind === 'word' || t.kind === 'usym') && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
-      out.push({ kind: 'usym', text: `Delta${next.text}`, start: t.start, end: next.end, sp: t.sp });
+      const text = `Delta${next.text}`;
+      const pieces = splitRun(text, lex, aliases, {}, false);
+      const own = pieces?.length === 1 && pieces[0].kind === 'sym' && pieces[0].name.startsWith('Delta');
+      out.push(own ? { kind: 'id', text, start: t.start, end: next.end, sp: t.sp, pieces } : { kind: 'usym', text, start: t.start, end: next.end, sp: t.sp });
       k++;
       continue;
     }

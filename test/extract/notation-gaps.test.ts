@@ -1,0 +1,157 @@
+// Notation students type that the reader either left unread for no good reason or read wrong with
+// no doubt: a change written out as "delta L", a unit with a negative power after a value ("m s⁻²"),
+// the atomic mass unit u, "sqrt2", LaTeX's \mathcal{E}, a proportionality or a term named in words
+// ("goes like 1/T", "the I²R heating"), and a letter run that is no English word ("nRT" where the
+// question has no T). Questions and text written for these tests, not taken from any set.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const Q = (vars: [string, string][], target: string, prompt: string): Question => ({
+  id: 'q',
+  title: '',
+  prompt,
+  variables: vars.map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+  target,
+  scheme: [],
+});
+
+const read = (text: string, q: Question) => {
+  const r = extractEmbedded(text, q);
+  return { status: r.status, eqs: r.equations.map((e) => e.source), why: r.unread.map((u) => u.reason).join(' | ') };
+};
+
+// A brass rod clamped between two walls and warmed, invented here.
+const ROD = Q(
+  [
+    ['L', 'length of the rod'],
+    ['alpha', 'linear expansion coefficient of brass'],
+    ['Delta_T', 'rise in temperature'],
+    ['Delta_L', 'free expansion of the rod'],
+    ['Y', 'Young modulus of brass'],
+    ['sigma', 'stress in the clamped rod'],
+  ],
+  'sigma',
+  'A brass rod of length L is clamped between two walls and warmed by Delta_T. Find the stress sigma.',
+);
+
+// An ion accelerated between plates, invented here.
+const ION = Q(
+  [
+    ['V', 'potential difference between the plates'],
+    ['d', 'separation of the plates'],
+    ['E', 'electric field strength between the plates'],
+    ['q', 'charge of the ion'],
+    ['m', 'mass of the ion'],
+    ['a', 'acceleration of the ion'],
+  ],
+  'a',
+  'An ion of charge q and mass m is between plates a distance d apart with a potential difference V. Find its acceleration a.',
+);
+
+test('"delta L" written out is the question\'s Delta_L, as "ΔL" is; a change the question has no variable for stays unmapped', () => {
+  assert.deepEqual(read('delta L = alpha*L*delta T', ROD).eqs, ['Eq(Delta_L, alpha*L*Delta_T)']);
+  assert.deepEqual(read('sigma = Y delta L / L', ROD).eqs, ['Eq(sigma, Y*Delta_L/L)']);
+  const other = read('delta sigma = 4', ROD);
+  assert.deepEqual(other.eqs, []);
+  assert.match(other.why, /'Deltasigma' could not be mapped/);
+});
+
+test('a unit with a negative power after a value is a unit, read with its spaces ("m s⁻²" is not per millisecond squared)', () => {
+  assert.deepEqual(read('a = 1.76 × 10¹⁵ m s⁻²', ION).eqs, ['Eq(a, 1.76*10**15)']);
+  assert.deepEqual(read('a = 2.4e12 m s^-2', ION).eqs, ['Eq(a, 2.4*10**12)']);
+  // The letters spell the field's own unit and are the question's variables: V·m⁻¹, or the unit?
+  const field = read('E = 1.0 × 10^4 V m⁻¹', ION);
+  assert.deepEqual(field.eqs, [], 'not E = 10⁴·V/m read with confidence');
+  assert.match(field.why, /could be its unit or a product of the question's variables/);
+  // Letters that spell no unit of the quantity are maths as before.
+  assert.deepEqual(read('E = 2 V/d', ION).eqs, ['Eq(E, 2*V/d)']);
+});
+
+// A nucleus and its mass defect, invented here.
+const NUCLEUS = Q(
+  [
+    ['M', 'mass of the nucleus'],
+    ['Delta_m', 'mass defect'],
+    ['E', 'binding energy'],
+    ['c', 'speed of light'],
+  ],
+  'E',
+  'Find the binding energy E of a nucleus of mass M from its mass defect Delta_m.',
+);
+
+test('"u" after a value is the atomic mass unit where the question has no u; where it has one it stays a variable', () => {
+  assert.deepEqual(read('Δm = 0.0304 u', NUCLEUS).eqs, ['Eq(Delta_m, 0.0304)']);
+  assert.deepEqual(read('M = 4.0015 u', NUCLEUS).eqs, ['Eq(M, 4.0015)']);
+  const withU = Q([['u', 'launch speed'], ['v', 'final speed']], 'v', 'A ball launched at u ends at v.');
+  assert.deepEqual(read('v = 3 u', withU).eqs, ['Eq(v, 3*u)']);
+});
+
+test('"sqrt2" is √2, and \\mathcal{E} is the letter E', () => {
+  const AC = Q(
+    [
+      ['V_0', 'peak voltage'],
+      ['R', 'resistance'],
+      ['I_rms', 'rms current'],
+    ],
+    'I_rms',
+    'A resistor R is across an AC supply of peak voltage V_0. Find the rms current.',
+  );
+  assert.deepEqual(read('I_rms = V_0/(R sqrt2)', AC).eqs, ['Eq(I_rms, V_0/(R*sqrt(2)))']);
+  const COIL = Q(
+    [
+      ['N', 'number of turns'],
+      ['B', 'magnetic field'],
+      ['A', 'area of the coil'],
+      ['t', 'time taken to remove the coil'],
+      ['E', 'average emf induced'],
+    ],
+    'E',
+    'A coil of N turns and area A is pulled out of a field B in a time t. Find the average emf E.',
+  );
+  assert.deepEqual(read('$\\mathcal{E} = \\frac{NBA}{t}$', COIL).eqs, ['Eq(E, N*B*A/t)']);
+});
+
+test('an expression after "goes like", "as", "proportional to", or named as a term or heating, is no value: left out, not a doubt', () => {
+  const LINE = Q(
+    [
+      ['P', 'power sent'],
+      ['V', 'transmission voltage'],
+      ['R', 'resistance of the line'],
+      ['I', 'current in the line'],
+      ['P_L', 'power lost in the line'],
+    ],
+    'P_L',
+    'Power P is sent at voltage V down a line of resistance R. Find the power lost P_L.',
+  );
+  const r = read('P_L = P²R/V², so the losses go down as 1/V²', LINE);
+  assert.equal(r.status, 'read');
+  assert.deepEqual(r.eqs, ['Eq(P_L, P**2*R/V**2)']);
+  assert.equal(read('P_L is proportional to 1/V^2', LINE).status, 'read');
+  assert.deepEqual(read('the I²R heating in the line is P_L = P²R/V²', LINE).eqs, ['Eq(P_L, P**2*R/V**2)']);
+  assert.equal(read('the I²R heating in the line is P_L = P²R/V²', LINE).status, 'read');
+  // Without such words the expression is still a doubt.
+  assert.notEqual(read('P_L = P²R/V², and then 1/V²', LINE).status, 'read');
+});
+
+test('a letter run with a capital inside that no symbols of the question spell ("nRT" with no T) is unread maths, never a word', () => {
+  const GAS = Q(
+    [
+      ['n', 'number of moles'],
+      ['R', 'molar gas constant'],
+      ['Delta_T', 'rise in temperature'],
+      ['Q', 'heat supplied'],
+    ],
+    'Q',
+    'The gas of n moles is heated at constant pressure; its temperature rises by Delta_T. Find the heat Q.',
+  );
+  for (const text of ['Q = nRT', 'The heat Q = nRT']) {
+    const r = read(text, GAS);
+    assert.deepEqual(r.eqs, [], `${text}: not Q = n·R, and not dropped as a definition in words`);
+    assert.notEqual(r.status, 'read');
+  }
+  assert.deepEqual(read('Q = 5/2 nRΔT', GAS).eqs, ['Eq(Q, 5/2*n*R*Delta_T)']);
+  // A unit with a capital inside is still a unit.
+  assert.deepEqual(read('Q = 40 kJ', GAS).eqs, ['Eq(Q, 40)']);
+});
