@@ -371,7 +371,9 @@ function readExpression(ctx: Ctx, run: Run): void {
     return;
   if (proportionalityBefore(toks, realStart) || namedByNounAfter(toks, i1)) {
     const where = spanOf(ctx, t);
-    ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: a proportionality or a term named in words, not a value`));
+    ctx.notes.push(
+      note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: a proportionality or a term named in words, not a value`),
+    );
     return;
   }
   if (readRevisedSide(ctx, t)) return; // "I = ε/(R − r), I mean ε/(R + r)"

@@ -211,7 +211,8 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     if (!opensWithUnitWord && !unreadableAsMaths && letters.some(holdsVariable)) {
       // "E = 1.0 × 10⁴ V m⁻¹" with V and m the question's: the field's own unit, or 10⁴·V/m? The
       // letters spell the quantity's unit, so reading them as a product is no longer safe.
-      if (ambiguous && letters.length > 1 && ofTheQuantity(t, lex, unit.unit)) ambiguous.unitOrProduct = rest.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join('');
+      if (ambiguous && letters.length > 1 && ofTheQuantity(t, lex, unit.unit))
+        ambiguous.unitOrProduct = rest.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join('');
       continue;
     }
     // Glued to the number ("2.0s", "49N"): a unit only when none of its letters is the question's

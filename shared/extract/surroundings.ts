@@ -73,7 +73,8 @@ export const REFERENT_NOUNS = /^(component|components|term|terms|expression|fact
  * Words of a proportionality before an expression ("density goes like 1/T", "losses go down as
  * 1/V²", "proportional to r²"): how a quantity varies, not its value (gold convention 1).
  */
-const VARIES = /^(?:goes|go|going|varies|vary|varying|scales|scale|scaling|falls|fall|drops|drop|decreases|decrease|increases|increase|grows|grow|rises|rise|depends|depend)$/i;
+const VARIES =
+  /^(?:goes|go|going|varies|vary|varying|scales|scale|scaling|falls|fall|drops|drop|decreases|decrease|increases|increase|grows|grow|rises|rise|depends|depend)$/i;
 
 /** Whether the words right before `k` say the expression after them is a proportionality. */
 export function proportionalityBefore(toks: Tok[], k: number): boolean {

@@ -84,7 +84,14 @@ const NUCLEUS = Q(
 test('"u" after a value is the atomic mass unit where the question has no u; where it has one it stays a variable', () => {
   assert.deepEqual(read('Δm = 0.0304 u', NUCLEUS).eqs, ['Eq(Delta_m, 0.0304)']);
   assert.deepEqual(read('M = 4.0015 u', NUCLEUS).eqs, ['Eq(M, 4.0015)']);
-  const withU = Q([['u', 'launch speed'], ['v', 'final speed']], 'v', 'A ball launched at u ends at v.');
+  const withU = Q(
+    [
+      ['u', 'launch speed'],
+      ['v', 'final speed'],
+    ],
+    'v',
+    'A ball launched at u ends at v.',
+  );
   assert.deepEqual(read('v = 3 u', withU).eqs, ['Eq(v, 3*u)']);
 });
 
