@@ -49,7 +49,12 @@ export function findDefinitions(s: string, ctx: Ctx): void {
       if (!v) continue;
       seen.add(sym);
       const already = ctx.lex.resolve(sym, ctx.aliases);
-      if (already === v) continue;
+      // "(M = hanging mass)" with the question's m: the student's capital is that variable, said so,
+      // so it is no longer a change of the question's capitals (an alias, as any defined symbol is).
+      if (already === v) {
+        if (sym !== v && !ctx.lex.variables.includes(sym)) ctx.aliases.set(sym, v);
+        continue;
+      }
       // A symbol that is (or reads as) another variable of the question, defined as this one: which
       // one each use means can't be told, so the response is not read with confidence.
       if (ctx.lex.variables.includes(sym) || (already !== null && already !== v)) {

@@ -8,6 +8,7 @@ import { variableUnits } from '../units/infer-unit.ts';
 import { parseUnit, type Unit } from '../units/parse-unit.ts';
 import { GREEK_VARIABLE_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
+import { normalize } from './normalize.ts';
 
 /** The SI prefixes a student types before a unit ("GPa", "kHz", "MeV", "μA"). */
 const SI_PREFIX = /^(?:T|G|M|k|h|d|c|m|mu|μ|n|p)$/;
@@ -284,6 +285,8 @@ function logBaseOf(q: Question): 10 | null {
 }
 
 export type Lexicon = {
+  /** The question's prompt normalised as a response is, with no spaces: to tell a quoted expression of the question ("why is v less than √(2gh)"). */
+  promptMaths: string;
   /** What a bare "log" is in this question (logBaseOf). */
   logBase: 10 | null;
   variables: string[];
@@ -327,6 +330,9 @@ export type Lexicon = {
 /** Short spellings students and question writers use for Greek names. */
 const GREEK_SHORT: Record<string, string[]> = { lambda: ['lam', 'lamda', 'lmbda'], epsilon: ['eps'] };
 
+/** A Greek letter's Latin stand-in on a keyboard without it (one way: the Latin letter reads as the Greek). */
+const LOOKALIKE: Record<string, string> = { omega: 'w' };
+
 /** The other spellings of a variable's root: its Greek name if it is a short spelling, its short spellings if it is a Greek name. */
 function greekSpellings(root: string): string[] {
   const r = root.toLowerCase();
@@ -357,6 +363,19 @@ export function lexiconFor(q: Question): Lexicon {
       if (!flat.has(k)) flat.set(k, [v]);
     }
   }
+  // The Latin letter that stands in for a Greek one on a keyboard without it: w for ω ("w = v/r",
+  // "½Iw²"), lower case and one way only, where nothing of the question goes by w or W (a
+  // question's W, work, keeps w from meaning ω; its ω never becomes a w; "W" is never ω).
+  const standIns = new Map<string, string>();
+  for (const v of variables) {
+    const [root, ...subs] = v.split('_');
+    const stand = LOOKALIKE[root];
+    const rest = subs.join('').toLowerCase();
+    if (stand && !flat.has(stand + rest)) {
+      standIns.set(stand + rest, v);
+      if (subs.length) standIns.set(`${stand}_${subs.join('_')}`, v);
+    }
+  }
   // Greek letters a lost '?' could stand for: Greek-named variables, subscripted ones too (theta_0),
   // and pi when the question's answers use it ("T = 2?√(L/g)" lost a π, not the variable).
   const greekVars = variables.filter((v) => GREEK_VARIABLE_NAMES.has(v.replace(/_[A-Za-z0-9]+$/, '').toLowerCase()));
@@ -384,7 +403,7 @@ export function lexiconFor(q: Question): Lexicon {
   };
   const base = (sym: string): string | null => {
     if (exact.has(sym)) return sym;
-    const b = flatOne(sym);
+    const b = flatOne(sym) ?? standIns.get(sym) ?? null;
     if (b) return b;
     // "ε_o", "v_o": the letter o typed for a zero subscript, where the question has the zero and
     // nothing with an o.
@@ -431,6 +450,9 @@ export function lexiconFor(q: Question): Lexicon {
     // Nor is a glued English word or function name a subscript, though the prompt has it: "NBAt"
     // is N·B·A·t, not N·B_at, and "Lcosθ" is L·cos θ, not L_cos θ (both dropped maths silently).
     if (!sym.includes('_') && (STOPWORDS.has(sub.toLowerCase()) || Object.hasOwn(FUNCTION_WORDS, sub.toLowerCase()))) return null;
+    // Nor a run of the question's own one-letter names, though the prompt spells it ("why v is less
+    // than √(2gh)" makes 'gh' a prompt word): "mgh" is m·g·h, never m with the subscript gh.
+    if (!sym.includes('_') && sub.length > 1 && [...sub].every((c) => exact.has(c))) return null;
     const subOk =
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||
@@ -478,7 +500,10 @@ export function lexiconFor(q: Question): Lexicon {
       // that is another time. A generic description ("a journey time") takes the prompt's words.
       if (describesOne(d.name) && content.some((w) => w !== head && !d.words.has(w) && !MODIFIERS.has(w))) continue;
       if (qualifiedAway(content, d)) continue;
-      const score = content.filter((w) => d.words.has(w)).length;
+      // Between equals, the variable whose own kind the label says whole: "the speed of the mass" is
+      // v ("speed of the mass …") rather than ω ("angular speed of the flywheel after the mass …").
+      const unsaid = [...d.kind].filter((w) => w !== head && !content.includes(w) && !STOP_LABEL.has(w)).length;
+      const score = 10 * content.filter((w) => d.words.has(w)).length - unsaid;
       if (score > bestScore) {
         best = d.name;
         bestScore = score;
@@ -514,6 +539,8 @@ export function lexiconFor(q: Question): Lexicon {
   for (const w of [...promptWords, ...MODIFIERS]) if (/^[a-z]+$/.test(w)) subscriptWords.add(w).add(`${w}s`);
   const described = new Set(descInfo.flatMap((d) => [...d.words].map((w) => headKind(w)!)));
   const foreignQuantity = (sym: string): string | null => {
+    // "dT/dt" (tokens.ts): a rate of change, which no variable of a question is.
+    if (/^d[A-Za-z][A-Za-z0-9_]*\/d[A-Za-z][A-Za-z0-9_]?$/.test(sym)) return 'derivative';
     // "ΔU" (normalised DeltaU) is a change of U: foreign when U is.
     const root = sym
       .replace(/^[Dd]elta(?=[A-Za-z])/, '')
@@ -529,6 +556,7 @@ export function lexiconFor(q: Question): Lexicon {
   };
   const unitOf = (name: string): Unit | null => variableUnits(q).get(name) ?? null;
   const lex: Lexicon = {
+    promptMaths: normalize(q.prompt).text.replace(/\s+/g, ''),
     logBase: logBaseOf(q),
     unitOf,
     shortSymbol: Math.max(2 * longestName + 1, longestName + 3, LONGEST_FUNCTION_WORD, 2),
@@ -586,7 +614,8 @@ export function splitRun(
   // ("UV" from a student who writes in capitals) is still a product.
   const syms = pieces?.filter((p) => p.kind === 'sym') ?? [];
   const mixedCase = /[A-Z]/.test(run) && /[a-z]/.test(run);
-  const caseChanged = syms.some((p) => p.text !== p.name && p.text.toLowerCase() === p.name.toLowerCase());
+  // (A letter the student defined as the variable, "M = hanging mass", changes no case.)
+  const caseChanged = syms.some((p) => p.text !== p.name && p.text.toLowerCase() === p.name.toLowerCase() && aliases.get(p.text) !== p.name);
   if (mixedCase && syms.length >= 2 && caseChanged) return null;
   // An all-lowercase product that needs a capital to split ("ma" as m*A when the question has A but
   // no a) is doubtful: the student more likely meant a letter the question doesn't have. Not read;

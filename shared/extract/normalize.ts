@@ -332,7 +332,8 @@ const UNICODE: Record<string, string> = {
   '≃': ' ~ ',
   '∼': ' ~ ',
   '≅': ' ~ ',
-  '∝': ' ~ ',
+  // Kept apart from '~' (an approximation): what follows a '∝' is a proportionality (surroundings.ts).
+  '∝': ' ∝ ',
   '≫': ' >> ',
   '≪': ' << ',
   '≠': ' ≠ ',
@@ -519,11 +520,11 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string, varia
 }
 
 /**
- * "ln2", "ln10": the natural log of a number glued to it, as in "λ = ln2/T". Only `ln` (a log with
+ * "ln2", "ln10", "ln3.5": the natural log of a number glued to it, as in "λ = ln2/T". Only `ln` (a log with
  * digits glued on, "log2", "log10 x", is a log to that base) and not before a bracket ("ln2(x)").
  */
 export function lnOfNumber(src: Mapped): Mapped {
-  return replaceMatches(src, /(?<![A-Za-z0-9_])ln(\d+)(?![A-Za-z0-9_.(])/g, (m) => `ln(${m[1]})`);
+  return replaceMatches(src, /(?<![A-Za-z0-9_])ln(\d+(?:\.\d+)?)(?![A-Za-z0-9_.(])/g, (m) => `ln(${m[1]})`);
 }
 
 /**
@@ -532,8 +533,22 @@ export function lnOfNumber(src: Mapped): Mapped {
  * "2 x 3" could be the variable, and the letter is left for the reader.
  */
 export function letterTimes(src: Mapped): Mapped {
-  // After a digit, a closing bracket or π ("4π x 8.85x10^-12"); before a number or its bracket.
-  return replaceMatches(src, /(?<=(?:[0-9)]|(?<![A-Za-z])pi)[ \t]*)[xX](?=[ \t]*\(?[0-9])/g, () => '*');
+  // After a digit, a closing bracket or π ("4π x 8.85x10^-12"); before a number or its bracket,
+  // or, set apart by spaces on both sides, before a letter ("0.5 x 2 x v^2", "470e-6 x ln2").
+  return replaceMatches(src, /(?<=(?:[0-9)]|(?<![A-Za-z])pi)[ \t]*)[xX](?=[ \t]*\(?[0-9])|(?<=[0-9)][ \t]+)[xX](?=[ \t]+[A-Za-z(])/g, () => '*');
+}
+
+/**
+ * "V0 e^-t/RC", "T0 e^-kt", "90e^-0.04t": a negative exponent typed after "e^" without brackets
+ * runs to the next space, as everyone who writes a decay means (e^(-t/RC)); bracketed here, so the
+ * exponential is read as it is where the brackets were typed. Only a negative one: "e^2h" with e
+ * the question's restitution coefficient is e²·h, as any power glued on is.
+ */
+export function bareExponent(src: Mapped): Mapped {
+  // ("V0e^(−t/RC)", "T_0e^-kt": the e of the exponential glued to a name that ends in digits.)
+  // (Matched forwards: a look-behind over the digits made a long run of digits quadratic.)
+  src = replaceMatches(src, /(?<![A-Za-z0-9_])([A-Za-z]_?\d+)e(?=\^)/g, (m) => `${m[1]} e`);
+  return replaceMatches(src, /(?<![A-Za-z_])e\^(-[A-Za-z0-9_.]+(?:\/[A-Za-z0-9_.]+)?)(?=$|[\s),;])/g, (m) => `e^(${m[1]})`);
 }
 
 /**
@@ -547,12 +562,12 @@ export function groupedThousands(src: Mapped): Mapped {
 
 /**
  * Full normalisation: LaTeX (when present), then unicode, a letter x typed as a times sign (when
- * `xIsTimes`), digits grouped in threes, e-notation, numbers times a power of ten and logs of numbers.
+ * `xIsTimes`), digits grouped in threes, e-notation, numbers times a power of ten, logs of numbers and bare exponents of e.
  */
 export function normalize(text: string, greekForQuestionMark?: string, xIsTimes = false, variables: readonly string[] = []): Mapped {
   let m = identity(text);
   if (hasLatex(text)) m = latexToPlain(m);
   const plain = unicodeToPlain(m, greekForQuestionMark, variables);
-  const out = lnOfNumber(timesTenToPlain(sciToPlain(groupedThousands(xIsTimes ? letterTimes(plain) : plain))));
+  const out = bareExponent(lnOfNumber(timesTenToPlain(sciToPlain(groupedThousands(xIsTimes ? letterTimes(plain) : plain)))));
   return m.tooDeep ? { ...out, tooDeep: true } : out;
 }

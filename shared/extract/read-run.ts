@@ -418,8 +418,19 @@ function readExpression(ctx: Ctx, run: Run): void {
     if (ctx.equations.length > n) ctx.notes.push(note('other', `read ${shown}, the whole response, as the answer (${ctx.lex.target})`));
     return;
   }
+  // "v is less than √(2gh) because …": a comparison in words, or an expression the question itself
+  // writes, mentioned: neither states a value (gold convention 1), so it is left out.
+  const quoted = ctx.norm.text.slice(t[0].start, t[t.length - 1].end).replace(/\s+/g, '');
+  const compared = /^than$/i.test(before?.text ?? '') && COMPARATIVE.test(toks[realStart - 2]?.text ?? '');
+  if (compared || (quoted.length >= 3 && ctx.lex.promptMaths.includes(quoted))) {
+    ctx.notes.push(note('unread', `left out ${shown}: ${compared ? 'a comparison in words' : "the question's own expression, mentioned"}, not a value`));
+    return;
+  }
   unread(ctx, t, 'an expression in prose, not written as an equation');
 }
+
+/** Words before "than" that make the expression after it one side of a comparison in words. */
+const COMPARATIVE = /^(?:less|greater|more|smaller|bigger|larger|lower|higher|faster|slower)$/i;
 
 const isColon = (x: Tok | undefined): boolean => x?.kind === 'punct' && x.text === ':';
 

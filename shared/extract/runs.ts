@@ -161,6 +161,8 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitO
     if (!lex.variables.includes(u) || sideIsNumeric(t, n - 1)) cut = n - 1;
     else if (t[n - 2].kind === 'rp' && ambiguous) ambiguous.unit = u;
   }
+  // "k = 0.056 /min": a per-unit set apart from its value by a space (the unit word ends the run).
+  else if (n >= 2 && t[n - 1].text === '/' && t[n - 1].sp && ['num', 'rp'].includes(t[n - 2].kind) && sideIsNumeric(t, n - 1)) cut = n - 1;
   // "Δm = 0.0421 u": the atomic mass unit, after a value, where u names nothing in the question.
   else if (n >= 2 && t[n - 1].kind === 'usym' && t[n - 1].text === 'u' && t[n - 1].sp && ['num', 'rp'].includes(t[n - 2].kind) && sideIsNumeric(t, n - 1))
     cut = n - 1;

@@ -134,7 +134,8 @@ export function sqrtReaches(items: Item[], st: Structure = structure(items)): Ch
     // The usual reading, where the root takes its first atom: not "√2h", "√x²", "√L/g", "√2(…)".
     const next = items[a + 1];
     const unusual =
-      (arg.k === 'num' && next?.k === 'sym') ||
+      // ("√2 R", a space after the number: the root takes the number, as in "V₀/(√2 R)".)
+      (arg.k === 'num' && next?.k === 'sym' && !next.sp) ||
       (next?.k === 'op' && next.text === '^') ||
       (next?.k === 'op' && next.text === '/' && arg.k === 'sym') ||
       (!!next && !next.sp && (next.k === 'sym' || next.k === 'num' || next.k === 'fn' || next.k === 'lp'));

@@ -79,6 +79,7 @@ const VARIES =
 /** Whether the words right before `k` say the expression after them is a proportionality. */
 export function proportionalityBefore(toks: Tok[], k: number): boolean {
   const w = (j: number): string => (toks[j]?.kind === 'word' ? toks[j].text : '');
+  if (toks[k - 1]?.text === '∝') return true;
   if (/^(?:like|as)$/i.test(w(k - 1))) return VARIES.test(w(k - 2)) || (/^(?:up|down|off)$/i.test(w(k - 2)) && VARIES.test(w(k - 3)));
   if (/^to$/i.test(w(k - 1))) return /^(?:proportional|proportionally)$/i.test(w(k - 2));
   return /^(?:on)$/i.test(w(k - 1)) && /^(?:depends|depend)$/i.test(w(k - 2));
@@ -87,8 +88,9 @@ export function proportionalityBefore(toks: Tok[], k: number): boolean {
 /** Nouns after an expression that name it as a piece of something ("no ρgh terms", "the I²R heating"): named, not stated. */
 const NAMED_BY_NOUN_AFTER = /^(?:term|terms|component|components|factor|heating|loss|losses)$/i;
 
-/** Whether the word right after the expression names it as a piece of something. */
-export const namedByNounAfter = (toks: Tok[], i1: number): boolean => toks[i1]?.kind === 'word' && NAMED_BY_NOUN_AFTER.test(toks[i1].text);
+/** Whether the word right after the expression names it as a piece of something, or a '∝' makes it one side of a proportionality ("T² ∝ r³"). */
+export const namedByNounAfter = (toks: Tok[], i1: number): boolean =>
+  toks[i1]?.text === '∝' || (toks[i1]?.kind === 'word' && NAMED_BY_NOUN_AFTER.test(toks[i1].text));
 
 const MODIFIER_WORD = /^(rooted|squared|cubed|halved|doubled|inverted|reciprocal|reciprocated|negated|times|plus|minus|divided|multiplied)$/i;
 

@@ -84,8 +84,8 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
     m = idRe.exec(s);
     if (m) {
       let text = m[0];
-      // "sin2θ": a function name glued to a number is the function of that number times what follows.
-      const fnNum = /^(sin|cos|tan|sqrt)(?=\d)/.exec(text);
+      // "sin2θ": a function name glued to a number is the function of that number times what follows ("sqrt2", "root2": √2).
+      const fnNum = /^(sin|cos|tan|sqrt|root)(?=\d)/.exec(text);
       if (fnNum) text = fnNum[1];
       const t: Tok = { kind: 'word', text, start: i, end: i + text.length, sp };
       if (text === '+/-') {
@@ -186,6 +186,28 @@ function changesOfQuantities(toks: Tok[], lex: Lexicon, aliases: ReadonlyMap<str
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
     const next = toks[k + 1];
+    // "dT/dt", "dV/dt": a derivative, one symbol no question variable is (gold can't write it;
+    // lexicon.ts foreignQuantity names it), never d·T/(d·t) with the question's d.
+    const over = toks[k + 2];
+    // ("di/do" with the question's d_i and d_o: two variables, not a derivative.)
+    const oneName = (x: Tok): boolean => x.kind === 'id' && x.pieces?.length === 1;
+    if (
+      !oneName(t) &&
+      !(over && oneName(over)) &&
+      /^d[A-Za-z][A-Za-z0-9_]*$/.test(t.text) &&
+      ['id', 'usym', 'word'].includes(t.kind) &&
+      next?.kind === 'op' &&
+      next.text === '/' &&
+      !next.sp &&
+      over &&
+      /^d[A-Za-z][A-Za-z0-9_]?$/.test(over.text) &&
+      ['id', 'usym', 'word'].includes(over.kind) &&
+      !over.sp
+    ) {
+      out.push({ kind: 'usym', text: `${t.text}/${over.text}`, start: t.start, end: over.end, sp: t.sp });
+      k += 2;
+      continue;
+    }
     if ((t.kind === 'word' || t.kind === 'usym') && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
       const text = `Delta${next.text}`;
       const pieces = splitRun(text, lex, aliases, {}, false);

@@ -162,3 +162,125 @@ test('a letter run with a capital inside that no symbols of the question spell (
   // A unit with a capital inside is still a unit.
   assert.deepEqual(read('Q = 40 kJ', GAS).eqs, ['Eq(Q, 40)']);
 });
+
+// A pulley wheel and a falling bucket, invented here; its prompt writes "√(2gh)" and "gh".
+const WHEEL = Q(
+  [
+    ['m', 'mass of the bucket'],
+    ['I', 'moment of inertia of the wheel'],
+    ['r', 'radius of the wheel'],
+    ['h', 'height the bucket falls'],
+    ['g', 'gravitational field strength'],
+    ['v', 'speed of the bucket after falling h'],
+    ['omega', 'angular speed of the wheel'],
+  ],
+  'v',
+  'A bucket of mass m on a rope wound round a wheel falls a height h. Find its speed v, and say why v is less than √(2gh) (the speed in free fall, where all of mgh becomes kinetic energy).',
+);
+
+test('a run of the question\'s one-letter names is a product even where the prompt spells it as a word ("mgh" is never m with the subscript gh)', () => {
+  assert.deepEqual(read('mgh = ½mv² + ½Iω²', WHEEL).eqs, ['Eq(m*g*h, 1/2*m*v**2 + 1/2*I*omega**2)']);
+  assert.deepEqual(read('v = √(2mgh/(m + I/r²))', WHEEL).eqs, ['Eq(v, sqrt(2*m*g*h/(m + I/r**2)))']);
+});
+
+test('a lower-case w stands for ω where the question has ω and nothing called w or W; W never does', () => {
+  assert.deepEqual(read('w = v/r', WHEEL).eqs, ['Eq(omega, v/r)']);
+  assert.deepEqual(read('mgh = 1/2 m v^2 + 1/2 I w^2', WHEEL).eqs, ['Eq(m*g*h, 1/2*m*v**2 + 1/2*I*omega**2)']);
+  assert.deepEqual(read('W = v/r', WHEEL).eqs, [], 'W is no ω');
+  const withW = Q(
+    [
+      ['w', 'width of the gap'],
+      ['omega', 'angular speed'],
+    ],
+    'omega',
+    'Find omega.',
+  );
+  assert.deepEqual(read('w = 3', withW).eqs, ['Eq(w, 3)']);
+});
+
+test("the question's own expression mentioned in prose, or one side of a comparison in words, is left out; another expression in prose is still a doubt", () => {
+  const quote = read('v = √(2mgh/(m + I/r²)). It is less than √(2gh) because the wheel takes some of the energy.', WHEEL);
+  assert.deepEqual(quote.eqs, ['Eq(v, sqrt(2*m*g*h/(m + I/r**2)))']);
+  assert.equal(quote.why, '');
+  assert.equal(read('Less than $\\sqrt{2gh}$ since the wheel spins.', WHEEL).status, 'read');
+  assert.equal(read('The rope tension is less than mg, so the bucket falls slower.', WHEEL).status, 'read');
+  assert.notEqual(read('The energy goes into Iω² and into 3mv, so the bucket falls slower.', WHEEL).status, 'read');
+});
+
+test('an x set apart by spaces after a number is a times sign before a letter too, where the question has no x; root2 is √2; "90e^-10k" is 90·e^(−10k)', () => {
+  assert.deepEqual(read('v = 0.5 x 2 x omega r', WHEEL).eqs, ['Eq(v, 0.5*2*omega*r)']);
+  // Between two letters it may be the student's own x: left unread.
+  assert.notEqual(read('v = 0.5 x 2 x r x omega', WHEEL).status, 'read');
+  assert.deepEqual(read('v = √(2gh)/root2', WHEEL).eqs, ['Eq(v, sqrt(2*g*h)/sqrt(2))']);
+  const COOL = Q(
+    [
+      ['T', 'temperature of the tea'],
+      ['k', 'cooling constant'],
+      ['t', 'time'],
+    ],
+    't',
+    'Tea cools so that its temperature excess falls exponentially. Find t.',
+  );
+  assert.deepEqual(read('60 = 90e^-10k', COOL).eqs, ['Eq(60, 90*exp(-10*k))']);
+  assert.deepEqual(read('T = 90 e^-kt', COOL).eqs, ['Eq(T, 90*exp(-k*t))']);
+});
+
+test('a capital the student defines as the question\'s variable ("M = mass of the bucket") reads as it, glued into products too', () => {
+  const r = read('Mgh = ½Mv² + ½Iω²   (M = mass of the bucket)\nω = v/r', WHEEL);
+  assert.deepEqual(r.eqs, ['Eq(m*g*h, 1/2*m*v**2 + 1/2*I*omega**2)', 'Eq(omega, v/r)']);
+  // Undefined, the capital is still a change of the question's capitals: not read.
+  assert.deepEqual(read('Mgh = ½Mv²', WHEEL).eqs, []);
+});
+
+test('"the speed of the bucket" names v, not ω ("angular speed of the wheel"), where both descriptions share its words', () => {
+  const r = read('Let x be the speed of the bucket and w the angular speed.\nx = wr', WHEEL);
+  assert.deepEqual(r.eqs, ['Eq(v, omega*r)']);
+});
+
+test('"ln3.5", "V0e^(…)", a value with "/min" after a space, "√2 R", and what follows a "∝"', () => {
+  const TEA = Q(
+    [
+      ['T_0', 'initial temperature'],
+      ['T', 'temperature at time t'],
+      ['k', 'cooling constant'],
+      ['t', 'time'],
+    ],
+    't',
+    'Tea cools from T_0. Find the time t.',
+  );
+  assert.deepEqual(read('t = ln3.5/k', TEA).eqs, ['Eq(t, log(3.5)/k)']);
+  assert.deepEqual(read('T = T0e^-kt', TEA).eqs, ['Eq(T, T_0*exp(-k*t))']);
+  assert.deepEqual(read('T = T_0e^(-kt)', TEA).eqs, ['Eq(T, T_0*exp(-k*t))']);
+  assert.deepEqual(read('k = ln(1.75)/10 = 0.056 /min', TEA).eqs, ['Eq(k, log(1.75)/10)', 'Eq(log(1.75)/10, 0.056)']);
+  const RC = Q(
+    [
+      ['V_0', 'supply voltage'],
+      ['R', 'resistance'],
+      ['C', 'capacitance'],
+      ['I', 'current'],
+      ['W', 'energy stored'],
+      ['t', 'time'],
+    ],
+    't',
+    'A capacitor discharges through a resistor. Find t.',
+  );
+  // A space after the number closes the root: reading 0 is √2·R (the other stays a choice).
+  assert.deepEqual(read('I = V_0/(√2 R)', RC).eqs, ['Eq(I, V_0/(sqrt(2)*R))']);
+  const prop = read('W = ½CV_0² ∝ e^(−2t/RC)', RC);
+  assert.deepEqual(prop.eqs, ['Eq(W, 1/2*C*V_0**2)']);
+  assert.equal(prop.status, 'read');
+});
+
+test('a derivative glued like "dT/dt" is one symbol only where neither part is a variable\'s own name ("di/do" with d_i and d_o is a quotient)', () => {
+  const LENS = Q(
+    [
+      ['f', 'focal length'],
+      ['d_o', 'object distance'],
+      ['d_i', 'image distance'],
+      ['M', 'magnification'],
+    ],
+    'M',
+    'A lens of focal length f. Find the magnification M.',
+  );
+  assert.deepEqual(read('M = -di/do', LENS).eqs, ['Eq(M, -d_i/d_o)']);
+});

@@ -749,7 +749,7 @@ test('retracting one line in words ("ignore that line", "that step is wrong", "c
   assert.deepEqual(read('k = m\nu = 2B\nignore the above\nu = B ω', SPRING), ['Eq(u, B*omega)']);
 });
 
-test('an equation cut by maths that cannot be read ("R dq/dt + q/C = V_0") is left unread whole, not recorded with a part missing', () => {
+test('an equation cut by maths that cannot be read ("R qdot + q/C = V_0") is left unread whole, not recorded with a part missing; one with a derivative ("R dq/dt + …") is left out', () => {
   const CHARGING = Q(
     'charging',
     [
@@ -762,15 +762,30 @@ test('an equation cut by maths that cannot be read ("R dq/dt + q/C = V_0") is le
     'q',
     'A capacitor C charges through a resistor R from a supply V_0. Find the charge q at time t.',
   );
-  for (const text of ['R dq/dt + q/C = V_0', 'V_0 = q/C + R dq/dt', 'V_0 - R dq/dt = q/C']) {
+  for (const text of ['R qdot + q/C = V_0', 'V_0 = R qdot + q/C']) {
     const x = extractEmbedded(text, CHARGING);
     assert.equal(x.status, 'abstained', text);
     assert.deepEqual(x.equations, [], text);
     assert.equal(x.unread.length, 1, text);
     assert.equal(x.unread[0].text, text);
   }
-  const y = extractEmbedded('Loop rule: R dq/dt + q/C = V_0\nat the end q = C V_0', CHARGING);
+  const y = extractEmbedded('Loop rule: R qdot + q/C = V_0\nat the end q = C V_0', CHARGING);
   assert.equal(y.status, 'partial');
+  // A derivative is no quantity of the question: the gold can't write its equation, so it is left
+  // out with a note (as "F = GMm/r²" is where the question has no force), not a doubt.
+  for (const text of ['R dq/dt + q/C = V_0', 'V_0 - R dq/dt = q/C']) {
+    const x = extractEmbedded(`${text}\nso q = C V_0`, CHARGING);
+    assert.deepEqual(
+      x.equations.map((e) => e.source),
+      ['Eq(q, C*V_0)'],
+      text,
+    );
+    assert.equal(x.status, 'read', text);
+    assert.ok(
+      x.notes.some((n) => /'dq\/dt' \(a derivative\) is no quantity of the question/.test(n.text)),
+      text,
+    );
+  }
   assert.deepEqual(
     y.equations.map((e) => e.source),
     ['Eq(q, C*V_0)'],
