@@ -57,13 +57,29 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
     const fix = (ts: Tok[]): Tok[] =>
       ts.map((t) => (t.kind === 'pm' ? { ...t, kind: 'op' as const, text: t.text === '∓' ? (sign === '+' ? '-' : '+') : sign } : t));
     const rendered = parts.map((p) => renderReadings(fix(p)));
-    for (const r of rendered) {
+    for (const [k, r] of rendered.entries()) {
       if (!r.ok) {
         // "F = GMm/r²" in a question with no force: an equation about a quantity the question has
         // no variable for, left out (gold convention 3), not a doubt.
         const foreign = foreignOnly(ctx, r.unmapped, lone);
         if (foreign) {
           const what = foreign.map(([u, q]) => `'${u.replace(/^[Dd]elta(?=[A-Za-z])/, 'Δ')}' (${/^[aeiou]/.test(q) ? 'an' : 'a'} ${q})`).join(', ');
+          // "E = −N dΦ/dt = NBAω sin ωt": with the foreign quantity inside a chain, its two links
+          // can't be written, but a marker may join the sides around it (E = NBAω sin ωt): a doubt.
+          if (k > 0 && k < parts.length - 1) {
+            unread(
+              ctx,
+              all,
+              `${what} in the middle of a chain is no quantity of the question: whether its two sides are recorded as one equation is the marker's call`,
+            );
+            return;
+          }
+          // "v = √(2gh) = p/m" with no momentum: the links before the last are the question's.
+          if (k === parts.length - 1 && parts.length >= 3) {
+            ctx.notes.push(note('unread', `left out the last link of a chain: ${what} is no quantity of the question`));
+            emitChain(ctx, parts.slice(0, -1), all);
+            return;
+          }
           ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(span.start, span.end))}: ${what} is no quantity of the question`));
           return;
         }

@@ -244,6 +244,9 @@ const SYMBOL_MEANINGS: Record<string, string[]> = {
   theta: ['angle', 'inclination', 'incline', 'slope', 'bank', 'banking', 'direction', 'temperature'],
 };
 
+/** Words for the greatest value of a quantity: a label with one names a variable described with one ("max emf" is the peak emf). */
+const EXTREME = new Set(['max', 'maximum', 'peak', 'greatest', 'largest', 'biggest', 'highest', 'amplitude']);
+
 /** A description of a quantity that is itself an increase ("rise in temperature", "change in height"). */
 const AN_INCREASE = /^(?:the\s+)?(?:increase|rise|change|gain)\s+(?:in|of)\b/;
 
@@ -376,6 +379,16 @@ export function lexiconFor(q: Question): Lexicon {
       if (subs.length) standIns.set(`${stand}_${subs.join('_')}`, v);
     }
   }
+  // ε for an emf the question calls E ("ε = NBAω", "ε_rms"): the usual letter of an emf, where the
+  // question has no ε of its own and its E (with that subscript) is described as an emf.
+  if (!variables.some((v) => /^epsilon/i.test(v))) {
+    for (const v of q.variables) {
+      const m = /^E(_.+)?$/.exec(v.name);
+      if (!m || !/\b(?:emf|e\.m\.f\.?|electromotive)/i.test(v.description)) continue;
+      const sub = m[1] ?? '';
+      for (const k of [`epsilon${sub}`, `epsilon${sub.replace(/_/g, '')}`]) if (!flat.has(k.toLowerCase())) standIns.set(k, v.name);
+    }
+  }
   // Greek letters a lost '?' could stand for: Greek-named variables, subscripted ones too (theta_0),
   // and pi when the question's answers use it ("T = 2?√(L/g)" lost a π, not the variable).
   const greekVars = variables.filter((v) => GREEK_VARIABLE_NAMES.has(v.replace(/_[A-Za-z0-9]+$/, '').toLowerCase()));
@@ -500,9 +513,14 @@ export function lexiconFor(q: Question): Lexicon {
       // that is another time. A generic description ("a journey time") takes the prompt's words.
       if (describesOne(d.name) && content.some((w) => w !== head && !d.words.has(w) && !MODIFIERS.has(w))) continue;
       if (qualifiedAway(content, d)) continue;
+      // "max emf" is the peak emf (E_0), never the emf at time t: a word for the greatest value
+      // names only a variable described by one of them.
+      const extreme = content.some((w) => EXTREME.has(w));
+      if (extreme && ![...d.words].some((w) => EXTREME.has(w))) continue;
       // Between equals, the variable whose own kind the label says whole: "the speed of the mass" is
       // v ("speed of the mass …") rather than ω ("angular speed of the flywheel after the mass …").
-      const unsaid = [...d.kind].filter((w) => w !== head && !content.includes(w) && !STOP_LABEL.has(w)).length;
+      // ("emf" is E, "emf induced in the coil", before E_0, "peak emf": a participle says no kind.)
+      const unsaid = [...d.kind].filter((w) => w !== head && !content.includes(w) && !STOP_LABEL.has(w) && !PARTICIPLE.test(w)).length;
       const score = 10 * content.filter((w) => d.words.has(w)).length - unsaid;
       if (score > bestScore) {
         best = d.name;

@@ -203,9 +203,12 @@ export function latexToPlain(src: Mapped): Mapped {
         if (LATEX_TEXT.has(name)) {
           const a1 = arg(cmdEnd);
           if (a1) {
-            b.put(' ', i, a1[0]);
+            // "\mathcal{E}_{rms}", "\mathrm{V}_0": one letter with a subscript or power after it
+            // stays glued to it (E_rms), where a word of text is set apart.
+            const gap = /^\s*[A-Za-z]\s*$/.test(s.slice(a1[0], a1[1])) && /^[_^]/.test(s.slice(a1[2])) ? '' : ' ';
+            b.put(gap, i, a1[0]);
             walk(a1[0], a1[1]);
-            b.put(' ', a1[1], a1[2]);
+            b.put(gap, a1[1], a1[2]);
             i = a1[2];
             continue;
           }
@@ -239,8 +242,13 @@ export function latexToPlain(src: Mapped): Mapped {
           // Kept joined to a subscript: \theta_0 -> theta_0, one name; and a subscript itself:
           // K_\alpha -> K_alpha (as "K_α" is).
           const subscript = s[i - 1] === '_' || (s[i - 1] === '{' && s[i - 2] === '_');
-          b.put(`${subscript ? '' : ' '}${name.replace(/^var/, '')}${s[cmdEnd] === '_' ? '' : ' '}`, i, cmdEnd);
-          i = cmdEnd;
+          // "\omega t": the space only ends the command's name; the letter after it is glued on
+          // (ωt, as in "\cos\omega t"), kept a name apart by NAME_BREAK.
+          const gluedOn = / [A-Za-z]/y;
+          gluedOn.lastIndex = cmdEnd;
+          const glued = !subscript && gluedOn.test(s);
+          b.put(`${subscript ? '' : ' '}${name.replace(/^var/, '')}${glued ? NAME_BREAK : s[cmdEnd] === '_' ? '' : ' '}`, i, glued ? cmdEnd + 1 : cmdEnd);
+          i = glued ? cmdEnd + 1 : cmdEnd;
           continue;
         }
         // An unknown command is maths we can't read ("n\\hslash"), never prose to step over: a

@@ -53,9 +53,13 @@ function nesting(t: Tok[]): number {
 /** Whether token `at` lies inside brackets opened earlier on its line ("t = 100 s (200 m at 2 m/s)"). */
 function insideBrackets(toks: Tok[], at: number): boolean {
   let depth = 0;
+  let equation = false;
   for (let k = at - 1; k >= 0 && toks[k].kind !== 'nl'; k--) {
     if (toks[k].kind === 'rp') depth++;
-    else if (toks[k].kind === 'lp' && depth-- === 0) return true;
+    else if (toks[k].kind === 'lp' && depth-- === 0) return !equation;
+    // "(E = 5.0 MeV is 8.0 × 10⁻¹³ J)": the brackets hold an equation and this value goes on from
+    // it, so they are no aside on the working.
+    else if (toks[k].kind === 'eq' && depth === 0) equation = true;
   }
   return false;
 }
@@ -439,6 +443,16 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrPro
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
+  // "m=0 d = λ/4n": a value typed tight to its '=', then a symbol set apart by a space that the
+  // next '=' gives a value: two equations on one line ("m = 0", "d = λ/4n") as much as the chain
+  // m = 0·d = λ/4n. (Spaced alike, "F_r = 2 F_a = 5.4" is a product.)
+  const eqAt = t.flatMap((x, k) => (x.kind === 'eq' ? [k] : []));
+  for (let j = 0; j + 1 < eqAt.length; j++) {
+    const [a, b] = [t[eqAt[j] + 1], t[eqAt[j] + 2]];
+    const tight = !t[eqAt[j]].sp && !a?.sp;
+    if (tight && eqAt[j] + 3 === eqAt[j + 1] && a?.kind === 'num' && b?.sp && isSymbol(b) && (b.pieces?.length ?? 1) === 1)
+      return `'${a.text} ${b.text}' could end one equation and start the next, or be ${a.text} times ${b.text}`;
+  }
   // "T = 2.0-2.1 s": two numbers joined by a '-' with no space, alone on a side, are likely a range.
   const range = t.findIndex(
     (x, k) =>
@@ -613,12 +627,20 @@ function readEquation(ctx: Ctx, run: Run): void {
     }
     // "The first overtone is 3 × 135.0 = 405 Hz": numbers stated as a named quantity's value, then
     // worked out. The name is the chain's first side (Eq(f_3, 3*135.0), then the arithmetic).
-    const named = parts[0].every((x) => !isSymbol(x)) && /^(is|equals)$/i.test(toks[realStart - 1]?.text ?? '') ? labelOf(ctx, toks, realStart, false) : null;
+    // So is an expression: "The rms value is E_0/√2 = 80 V" gives E_rms (not a lone symbol, which
+    // the words name itself: "the speed is v = …").
+    const stated = /^(is|equals)$/i.test(toks[realStart - 1]?.text ?? '');
+    const lone = parts[0].length === 1 && isSymbol(parts[0][0]);
+    const named = stated && !lone ? labelOf(ctx, toks, realStart, false) : null;
     if (named?.v) parts.unshift([symTok(named.v, t[0])]);
     // Words that may name a variable of the question the student paraphrased ("the first
     // overtone" for the frequency of the first overtone): the arithmetic is read, and the link to
     // the quantity is a doubt, not dropped unseen.
     else if (named?.kind === 'unknown') unread(ctx, parts[0], `the words before it ("${named.label}") may name the quantity this is the value of`);
+    // "With the numbers this is 2π × 50 × … = 113 V": the value of what came before, which a
+    // marker records (E_0 = 2π × 50 × …): which quantity that is, the reader can't be sure.
+    else if (stated && !lone && !named && /^(this|that|it|which)$/i.test(toks[realStart - 2]?.text ?? ''))
+      unread(ctx, parts[0], `the words before it ("${toks[realStart - 2].text} ${toks[realStart - 1].text}") make it the value of what came before`);
   }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];

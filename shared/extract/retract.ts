@@ -76,14 +76,17 @@ function applyLineRetractions(text: string, ctx: Ctx): string {
     const at = h.index!;
     const end = at + h[0].length;
     if (inMarkerText(ctx, at)) continue;
-    const back = h.slice(1).some((g) => g !== undefined);
+    // Group 2 is the "that" of "ignore that line": back to the line before, unless the phrase
+    // follows maths on its own line ("u = kB/m (oops, ignore that line)"), which it then takes back.
+    const that = h[2] !== undefined;
+    const back = h.slice(1).some((g, j) => j !== 1 && g !== undefined);
     const [a, e] = s.lineAt(at);
     let range: [number, number] | null = null;
     const mathAfter = looksMath(s.slice(end, e));
     if (!back && looksMath(s.slice(a, at))) {
       // The line holding the phrase: all of it, unless maths follows the phrase on it.
       range = mathAfter ? [a, end] : [a, e];
-    } else if (!back && mathAfter) {
+    } else if (!back && !that && mathAfter) {
       range = [end, e]; // "Ignore this line: v = 2": the maths after it on its line
     } else {
       // The line before (the phrase's own words before it are prose, blanked with it below).
@@ -245,6 +248,23 @@ export function applyCorrections(ctx: Ctx): void {
       // "v² = 2gh so v = √(2gh)... no wait, h is the height, the depth is d": the working beside
       // the revised equation, on the same symbols and not restated, may be taken back with it.
       const beside = strong ? before.filter((st) => st !== t && st.symbols.some((x) => t.symbols.includes(x)) && !after.some((a) => a.lhs === st.lhs)) : [];
+      // "Φ = BA sin ωt / ε = NBAω cos ωt / wait, it should be cos: Φ = BA cos ωt, ε = NBAω sin ωt":
+      // the revision restates a quantity of an earlier sentence too, which the cue may also take back.
+      const earlier: Statement[] = [];
+      for (let j = 0; j < i; j++) earlier.push(...live(j).filter((st) => st.span.end <= cueAt && st !== t && !before.includes(st)));
+      // (Restated with the same symbols, "BA sin ωt" then "BA cos ωt", is a revision; with others,
+      // "x = FL/(AE)" then "x = 4mgL/(πd²E)", the working goes on from the corrected step.)
+      const sameSymbols = (a: Statement, b: Statement): boolean => a.symbols.length === b.symbols.length && a.symbols.every((x) => b.symbols.includes(x));
+      const restated = strong ? earlier.filter((st) => st.lhs !== null && st.lhs !== t.lhs && after.some((a) => a.lhs === st.lhs && sameSymbols(a, st))) : [];
+      if (restated.length) {
+        ctx.needsReview = true;
+        ctx.notes.push(
+          note(
+            'correction',
+            `the correction (${said}) restates more than ${JSON.stringify(was)}: kept as written, ${restated.map((st) => JSON.stringify(text.slice(st.span.start, st.span.end).trim().slice(0, 80))).join(', ')}`,
+          ),
+        );
+      }
       if (beside.length) {
         ctx.needsReview = true;
         ctx.notes.push(

@@ -188,24 +188,26 @@ function changesOfQuantities(toks: Tok[], lex: Lexicon, aliases: ReadonlyMap<str
     const next = toks[k + 1];
     // "dT/dt", "dV/dt": a derivative, one symbol no question variable is (gold can't write it;
     // lexicon.ts foreignQuantity names it), never d·T/(d·t) with the question's d.
-    const over = toks[k + 2];
-    // ("di/do" with the question's d_i and d_o: two variables, not a derivative.)
+    // ("di/do" with the question's d_i and d_o: two variables, not a derivative. "dΦ/dt": the d
+    // and a Greek letter come as two tokens, glued.)
     const oneName = (x: Tok): boolean => x.kind === 'id' && x.pieces?.length === 1;
+    const letters = (x: Tok | undefined): boolean => !!x && ['id', 'usym', 'word'].includes(x.kind);
+    // (normalize.ts sets a Greek name apart by spaces: "dΦ/dt" arrives as "d Phi /dt".)
+    const greekAfterD = t.text === 'd' && letters(next) && GREEK_NAMES.has(next.text);
+    const [slash, over] = greekAfterD ? [toks[k + 2], toks[k + 3]] : [next, toks[k + 2]];
     if (
-      !oneName(t) &&
-      !(over && oneName(over)) &&
-      /^d[A-Za-z][A-Za-z0-9_]*$/.test(t.text) &&
-      ['id', 'usym', 'word'].includes(t.kind) &&
-      next?.kind === 'op' &&
-      next.text === '/' &&
-      !next.sp &&
-      over &&
+      (greekAfterD || (!oneName(t) && /^d[A-Za-z][A-Za-z0-9_]*$/.test(t.text) && letters(t))) &&
+      slash?.kind === 'op' &&
+      slash.text === '/' &&
+      (greekAfterD || !slash.sp) &&
+      letters(over) &&
+      !oneName(over) &&
       /^d[A-Za-z][A-Za-z0-9_]?$/.test(over.text) &&
-      ['id', 'usym', 'word'].includes(over.kind) &&
       !over.sp
     ) {
-      out.push({ kind: 'usym', text: `${t.text}/${over.text}`, start: t.start, end: over.end, sp: t.sp });
-      k += 2;
+      const top = greekAfterD ? `d${next.text}` : t.text;
+      out.push({ kind: 'usym', text: `${top}/${over.text}`, start: t.start, end: over.end, sp: t.sp });
+      k += greekAfterD ? 3 : 2;
       continue;
     }
     if ((t.kind === 'word' || t.kind === 'usym') && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
@@ -436,9 +438,16 @@ function bracketArgument(items: Item[], p: number): Rendered | null {
   if (it.text === 'sqrt' && after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'fn' || after.k === 'lp')) {
     return { ok: false, reason: `unclear how far '√' reaches` };
   }
-  // "cos ωt": the argument glued to another factor is most likely all of it (cos(ωt)), but it
-  // could be cos(ω)·t: not guessed. ("sinθcosθ" is two functions, and is read.)
-  if (after && !after.sp && (after.k === 'sym' || after.k === 'num' || after.k === 'lp')) {
+  // "sin ωt", "cos kx", "sin 2πft": a trig function's argument glued to more symbols is all of
+  // them, as physics writes a phase (sin(ωt), never sin(ω)·t), up to a space or an operator. Glued
+  // to a bracket or a power after that ("cos ωt(…)", "sin ωt²") where it ends is not clear.
+  if (TRIG.has(it.text) && after && !after.sp && after.k === 'sym') {
+    while (items[p + 1 + n] && !items[p + 1 + n].sp && (items[p + 1 + n].k === 'sym' || items[p + 1 + n].k === 'num')) n++;
+  }
+  const end = items[p + 1 + n];
+  // "cos ωt" under another function, or glued on past a symbol: not guessed. ("sinθcosθ" is two
+  // functions, and is read.)
+  if (end && !end.sp && (end.k === 'sym' || end.k === 'num' || end.k === 'lp' || (n > 1 && end.k === 'op' && end.text === '^'))) {
     return { ok: false, reason: `unclear how far '${it.text}' reaches` };
   }
   items.splice(p + 1 + n, 0, { k: 'rp', text: ')', sp: false, made: true });

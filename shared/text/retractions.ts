@@ -21,9 +21,11 @@ export const RETRACTION =
  */
 export const LINE_WORD = String.raw`(?:line|step|equation|working|bit|part)`;
 export const BACK_WORD = String.raw`(?:previous|last|preceding|above|prior)`;
+// ("that line" points back, as "the line above" does: "…oh P is in kW, ignore that line, it should
+// be 36000: v = …" takes back the line before, not what follows it; "this line" is the line it is on.)
 export const LINE_RETRACTION = new RegExp(
   [
-    String.raw`\b(?:ignore|disregard|delete|scratch|scrap|discard|erase|forget|cross\s+out|strike(?:\s+out)?|remove|skip|drop)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:that|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
+    String.raw`\b(?:ignore|disregard|delete|scratch|scrap|discard|erase|forget|cross\s+out|strike(?:\s+out)?|remove|skip|drop)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:(that)|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
     String.raw`\b(?:(?:the|my)\s+(${BACK_WORD})|that|this)\s+${LINE_WORD}\s+(?:is|was|'s)\s+(?:wrong|incorrect|a\s+mistake|an\s+error|nonsense|rubbish)\b`,
     String.raw`\b(?:that|this)\s+${LINE_WORD}'s\s+(?:wrong|incorrect|a\s+mistake)\b`,
     // A line marked as struck through on paper: "U = … (crossed out, forgot the half)".

@@ -284,3 +284,101 @@ test('a derivative glued like "dT/dt" is one symbol only where neither part is a
   );
   assert.deepEqual(read('M = -di/do', LENS).eqs, ['Eq(M, -d_i/d_o)']);
 });
+
+// A generator coil, invented here: E is its emf, E_0 the peak, E_rms the rms value.
+const COIL = Q(
+  [
+    ['N', 'number of turns'],
+    ['B', 'magnetic flux density'],
+    ['A', 'area of the coil'],
+    ['omega', 'angular speed of the coil'],
+    ['t', 'time'],
+    ['Phi', 'flux through one turn at time t'],
+    ['E', 'emf induced at time t'],
+    ['E_0', 'peak emf'],
+    ['E_rms', 'rms emf'],
+  ],
+  'E_0',
+  'A coil of N turns spins at omega in a field B. Find its peak emf E_0.',
+);
+
+test('ε is the question\'s emf E (with its subscript) where the question has no ε; "emf" names E, "max emf" the peak', () => {
+  assert.deepEqual(read('ε = NBAω sin ωt', COIL).eqs, ['Eq(E, N*B*A*omega*sin(omega*t))']);
+  assert.deepEqual(read('ε_rms = ε_0/√2', COIL).eqs, ['Eq(E_rms, E_0/sqrt(2))']);
+  assert.deepEqual(read('emf = NBAω sin ωt', COIL).eqs, ['Eq(E, N*B*A*omega*sin(omega*t))']);
+  assert.deepEqual(read('max emf = NBAω', COIL).eqs, ['Eq(E_0, N*B*A*omega)']);
+  assert.deepEqual(read('$\\mathcal{E}_{rms} = \\frac{E_0}{\\sqrt{2}}$', COIL).eqs, ['Eq(E_rms, E_0/sqrt(2))']);
+});
+
+test('an expression stated as a quantity in words is that quantity\'s value, or a doubt; "this is …" is the value of what came before, a doubt', () => {
+  assert.deepEqual(read('The peak emf is NBAω = 113 V', COIL).eqs, ['Eq(E_0, N*B*A*omega)', 'Eq(N*B*A*omega, 113)']);
+  const unsure = read('The effective value is E_0/√2 = 80 V', COIL);
+  assert.notEqual(unsure.status, 'read');
+  assert.match(unsure.why, /may name the quantity/);
+  const that = read('E_0 = NBAω. With the numbers this is 2π × 50 × 200 × 0.012 = 75 V', COIL);
+  assert.notEqual(that.status, 'read');
+  assert.match(that.why, /value of what came before|may name the quantity/);
+});
+
+test('a derivative inside a chain is a doubt (its two sides may be joined); at the end of a chain only its link is left out', () => {
+  const mid = read('E = -N dΦ/dt = NBAω sin ωt', COIL);
+  assert.deepEqual(mid.eqs, []);
+  assert.match(mid.why, /in the middle of a chain/);
+  const last = read('E = NBAω sin ωt = -N dΦ/dt', COIL);
+  assert.deepEqual(last.eqs, ['Eq(E, N*B*A*omega*sin(omega*t))']);
+  assert.equal(last.status, 'read');
+});
+
+test('"m=0 d = …": a value tight to its \'=\' and a symbol after a space may be two equations, a doubt; spaced alike it is a product', () => {
+  const FILM = Q(
+    [
+      ['n', 'refractive index'],
+      ['d', 'thickness'],
+      ['lamda', 'wavelength'],
+      ['m', 'order'],
+    ],
+    'd',
+    'A film. Find d.',
+  );
+  const two = read('m=0 d = λ/4n', FILM);
+  assert.deepEqual(two.eqs, []);
+  assert.match(two.why, /could end one equation and start the next/);
+  assert.deepEqual(read('d = 2 n = 3', FILM).eqs, ['Eq(d, 2*n)', 'Eq(2*n, 3)']);
+});
+
+test('a correction that restates a quantity of an earlier sentence as well as the one it revises is a doubt', () => {
+  const x = extractEmbedded('Φ = BA sin(ωt)\nE = NBAω cos(ωt)\nwait, the flux is largest at t = 0, it should be cos:\nΦ = BA cos(ωt)\nE = NBAω sin(ωt)', COIL);
+  assert.notEqual(x.status, 'read');
+  assert.ok(x.notes.some((n) => /restates more than/.test(n.text)));
+  assert.ok(
+    x.equations.some((e) => e.source === 'Eq(Phi, B*A*sin(omega*t))'),
+    'kept as written, not dropped unseen',
+  );
+});
+
+test('a value in words inside brackets that hold its equation ("(E = 5.0 MeV is 8.0 × 10⁻¹³ J)") is a doubt; an aside in brackets is not', () => {
+  const ALPHA = Q(
+    [
+      ['E', 'kinetic energy of the alpha particle'],
+      ['d', 'distance of closest approach'],
+    ],
+    'd',
+    'An alpha particle of energy E. Find d.',
+  );
+  const r = read('Putting in the numbers (E = 5.0 MeV is 8.0 × 10^-13 J) I got d = 4.5 × 10^-14 m.', ALPHA);
+  assert.deepEqual(r.eqs, ['Eq(E, 5.0)', 'Eq(d, 4.5*10**(-14))']);
+  assert.notEqual(r.status, 'read');
+  assert.equal(read('d = 4.5 × 10^-14 m (about 45 fm)', ALPHA).status, 'read');
+});
+
+test('"ignore that line" with no maths before it on its line takes back the line before, not the revision after it', () => {
+  const x = read('v = 36/1200 = 0.03\nhmm, too slow... oh P is in kW, ignore that line, it should be 36000:\nv = 36000/1200 = 30', WHEEL);
+  assert.deepEqual(x.eqs, ['Eq(v, 36000/1200)', 'Eq(36000/1200, 30)']);
+  // After maths on its own line it takes back that line.
+  assert.deepEqual(read('v = 3 (oops, ignore that line)\nv = 4', WHEEL).eqs, ['Eq(v, 4)']);
+});
+
+test('in LaTeX the space that ends a Greek command glues what follows: "\\cos\\omega t" is cos(ωt)', () => {
+  assert.deepEqual(read('$\\Phi = BA\\cos\\omega t$', COIL).eqs, ['Eq(Phi, B*A*cos(omega*t))']);
+  assert.deepEqual(read('$E = NBA\\omega \\sin(\\omega t)$', COIL).eqs, ['Eq(E, N*B*A*omega*sin(omega*t))']);
+});
