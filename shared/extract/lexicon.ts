@@ -435,6 +435,12 @@ export function lexiconFor(q: Question): Lexicon {
   // The letters the question's own symbols are written with (T of Delta_T, V of V_1): glued on as a
   // capital ("nRT" where the question has Delta_T), such a letter is that quantity's, not a subscript.
   const lettersOfNames = new Set(variables.map((v) => v.replace(/^Delta_?/, '').replace(/_.*$/, '')).filter((l) => /^[A-Z]$/.test(l)));
+  // "find the smallest angle theta": θ_min (θ_max for "the greatest …") is that variable, the
+  // extreme the question asks for; elsewhere a min or max is another value of the quantity.
+  const extremeAsked = (root: string, sub: string): boolean => {
+    const words = /^min$/i.test(sub) ? 'smallest|least|minimum|lowest' : /^max$/i.test(sub) ? 'largest|greatest|maximum|highest|biggest' : null;
+    return !!words && new RegExp(`\\b(?:${words})\\s+(?:[A-Za-z-]+\\s+){0,3}${root}\\b`, 'i').test(q.prompt);
+  };
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.
     if (aliases.has(sym)) return aliases.get(sym) || null;
@@ -467,6 +473,7 @@ export function lexiconFor(q: Question): Lexicon {
     // than √(2gh)" makes 'gh' a prompt word): "mgh" is m·g·h, never m with the subscript gh.
     if (!sym.includes('_') && sub.length > 1 && [...sub].every((c) => exact.has(c))) return null;
     const subOk =
+      extremeAsked(root, sub) ||
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||
       (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || (!base(sub) && !lettersOfNames.has(sub))));

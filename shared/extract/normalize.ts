@@ -266,8 +266,19 @@ export function latexToPlain(src: Mapped): Mapped {
             i = a1[2];
             continue;
           }
-          // A Greek subscript, "K_{\alpha}" or "K_{α}": one name, K_alpha.
+          // A Greek subscript, "K_{\alpha}" or "K_{α}": one name, K_alpha. So is an operator's name
+          // or a word in text: "\lambda_{\min}", "v_{\text{max}}", "E_{\mathrm{rms}}".
           const greek = c === '_' ? (GREEK_CHARS[inner] ?? /^\\([A-Za-z]+)$/.exec(inner)?.[1] ?? '') : '';
+          const word =
+            c === '_'
+              ? (/^\\(min|max)$/.exec(inner.trim())?.[1] ?? /^\\(?:text|mathrm|rm|mathit)\s*\{\s*([A-Za-z0-9]+)\s*\}$/.exec(inner.trim())?.[1])
+              : undefined;
+          if (word) {
+            b.put(`_${word}`, i, a1[2]);
+            i = a1[2];
+            continue;
+          }
+
           if (greek && GREEK_NAMES.has(greek)) {
             b.put(`_${greek}`, i, a1[2]);
             i = a1[2];
@@ -574,7 +585,8 @@ export function groupedThousands(src: Mapped): Mapped {
  */
 export function normalize(text: string, greekForQuestionMark?: string, xIsTimes = false, variables: readonly string[] = []): Mapped {
   let m = identity(text);
-  if (hasLatex(text)) m = latexToPlain(m);
+  // "35^{\circ}", "35^\circ": the degree sign, as "35°" is (a power of \circ read nothing).
+  if (hasLatex(text)) m = latexToPlain(replaceMatches(m, /\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))/g, () => '°'));
   const plain = unicodeToPlain(m, greekForQuestionMark, variables);
   const out = bareExponent(lnOfNumber(timesTenToPlain(sciToPlain(groupedThousands(xIsTimes ? letterTimes(plain) : plain)))));
   return m.tooDeep ? { ...out, tooDeep: true } : out;

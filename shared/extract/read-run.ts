@@ -92,6 +92,18 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
   const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find(isUnitWord) ?? ending;
   // A number, perhaps negative or in powers of ten ("2.4 × 10⁻¹⁷ J"): no symbol in it.
   const numeric = t.some((x) => x.kind === 'num') && t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+  // "… = 1.43, which comes to an angle of 55°": an angle stated as a result in words is a value
+  // a marker may record (θ = 55), not a description ("at 20 or 30 degrees"): a doubt.
+  const clause: string[] = [];
+  for (let j = at - 1; j >= 0 && toks[j].kind === 'word' && clause.length < 8; j--) clause.unshift(toks[j].text.toLowerCase());
+  // ("is at 45 degrees", "turned through 30 degrees", "when β is near 90°": a condition, not a result.)
+  const condition =
+    /^(?:at|to|from|by|through|between|under|over|within|near)$/.test(clause.at(-1) ?? '') || clause.some((w) => /^(?:when|if|once|until|unless)$/.test(w));
+  if (numeric && next && /^deg/.test(next.text) && !condition && RESULT_IN_CLAUSE.test(clause.join(' ')) && !insideBrackets(toks, at)) {
+    ctx.mathSeen = true;
+    unread(ctx, [...t, next], "an angle stated as a result in words: whether it is recorded, and in degrees or radians, is the marker's call");
+    return;
+  }
   if (!unit || !numeric || (t.length > 2 && !powerOfTen(t))) return;
   // "v = 1 + √2, about 2.41 m/s": an approximation, not recorded; "t = 100 s (200 m at 2 m/s)": an aside on the working.
   const before = toks[at - 1];
@@ -100,6 +112,9 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
   ctx.mathSeen = true;
   unread(ctx, [...t, unit], "a value with a unit in words: which quantity of the question it gives, if any, can't be told");
 }
+
+/** Words in the clause before a value that state it as a result ("which comes to", "the angle is"). */
+const RESULT_IN_CLAUSE = /\b(?:comes? to|came to|gives?|gave|is|are|was|equals|works? out|get|got)\b/;
 
 /** "2.4 × 10⁻¹⁷", "-3 * 10^5": a number times a power of ten. */
 const powerOfTen = (t: Tok[]): boolean => {

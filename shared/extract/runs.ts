@@ -219,7 +219,7 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     }
     // Glued to the number ("2.0s", "49N"): a unit only when none of its letters is the question's
     // in either case ("0.5m" with m a mass stays the doubt it was).
-    if (!x.sp && letters.some(holdsVariable)) continue;
+    if (!x.sp && !unreadableAsMaths && letters.some(holdsVariable)) continue;
     return k;
   }
   return -1;

@@ -382,3 +382,49 @@ test('in LaTeX the space that ends a Greek command glues what follows: "\\cos\\o
   assert.deepEqual(read('$\\Phi = BA\\cos\\omega t$', COIL).eqs, ['Eq(Phi, B*A*cos(omega*t))']);
   assert.deepEqual(read('$E = NBA\\omega \\sin(\\omega t)$', COIL).eqs, ['Eq(E, N*B*A*omega*sin(omega*t))']);
 });
+
+test('LaTeX subscripts that are operator names or text ("\\lambda_{\\min}", "v_{\\text{max}}") are one name; "35^{\\circ}" is degrees', () => {
+  const TUBE = Q(
+    [
+      ['V', 'accelerating voltage'],
+      ['e', 'elementary charge'],
+      ['h', 'Planck constant'],
+      ['c', 'speed of light'],
+      ['lambda_min', 'shortest wavelength'],
+    ],
+    'lambda_min',
+    'Electrons accelerated through V hit a target. Find the shortest wavelength.',
+  );
+  assert.deepEqual(read('$\\lambda_{\\min} = \\frac{hc}{eV}$', TUBE).eqs, ['Eq(lambda_min, h*c/(e*V))']);
+  assert.deepEqual(read('$\\lambda_{\\text{min}} = \\frac{hc}{eV}$', TUBE).eqs, ['Eq(lambda_min, h*c/(e*V))']);
+  const deg = read('$\\theta = 35^{\\circ}$', Q([['theta', 'angle of the ladder']], 'theta', 'Find the angle theta.'));
+  assert.match(deg.why, /in degrees/);
+});
+
+test('θ_min is the question\'s θ where the prompt asks for "the smallest angle theta"; elsewhere a max or min is another value', () => {
+  const LADDER = Q(
+    [
+      ['mu', 'coefficient of friction'],
+      ['theta', 'angle between the ladder and the ground'],
+    ],
+    'theta',
+    'Find the smallest angle theta at which the ladder can rest without slipping.',
+  );
+  assert.deepEqual(read('theta_min = atan(1/(2*mu))', LADDER).eqs, ['Eq(theta, atan(1/(2*mu)))']);
+  assert.deepEqual(read('theta_max = 3', LADDER).eqs, []);
+});
+
+test('a unit glued to a value whose letters can\'t all be variables and that is the quantity\'s unit ("9m/s" with m a mass) is that unit', () => {
+  const GUN = Q(
+    [
+      ['k', 'spring constant'],
+      ['x', 'compression'],
+      ['m', 'mass of the ball'],
+      ['v', 'speed of the ball'],
+    ],
+    'v',
+    'A spring gun fires a ball. Find its speed v.',
+  );
+  assert.deepEqual(read('v=sqrt(k/m)*x=9m/s', GUN).eqs, ['Eq(v, sqrt(k/m)*x)', 'Eq(sqrt(k/m)*x, 9)']);
+  assert.notEqual(read('x = 0.5m', GUN).status, 'read');
+});
