@@ -28,6 +28,7 @@ import * as regrades from './regrades.ts';
 import * as itemMarks from './item-marks.ts';
 import * as reviewChanges from './review-changes.ts';
 import * as givenStamps from './given-stamp.ts';
+import * as groupsStamps from './groups-stamp.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -441,6 +442,21 @@ export class Workspace {
   /** Keep (or, with undefined, drop) the stamp of the last equations file imported whole into the exam. */
   putGivenStamp(examId: string, stamp: givenStamps.GivenStamp | undefined): void {
     givenStamps.putGivenStamp(this.#st, examId, stamp);
+  }
+
+  /** Per question of the exam, a hash of which lists its answer groups are formed from (groups-stamp.ts). */
+  markedListsFingerprints(examId: string): Map<string, string> {
+    return groupsStamps.markedListsFingerprints(this.#st, examId);
+  }
+
+  /** The stamp of what a question's answer groups were last prepared from, if any (review/prepare-groups.ts). */
+  preparedGroupsStamp(examId: string, questionId: string): string | undefined {
+    return groupsStamps.preparedGroupsStamp(this.#st, examId, questionId);
+  }
+
+  /** Keep the stamp of a question's answer groups just prepared. */
+  putPreparedGroupsStamp(examId: string, questionId: string, stamp: string): void {
+    groupsStamps.putPreparedGroupsStamp(this.#st, examId, questionId, stamp);
   }
 
   /** The number of the last change a review line rests on (see reviewChangesSince). */
