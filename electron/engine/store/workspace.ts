@@ -637,6 +637,14 @@ export class Workspace {
     return groupLists.markedLists(this.#st, examId, questionId);
   }
 
+  /**
+   * The effective marks (item -> override, else automatic) of each marked response of a question,
+   * by id: the answer groups' totals read for one question's members, not the whole class list.
+   */
+  questionEffectiveMarks(examId: string, questionId: string): Map<number, Record<string, number | null>> {
+    return responses.questionEffectiveMarks(this.#st, examId, questionId);
+  }
+
   /** Write the engine's buffered verdicts (one transaction). */
   flushDecided(): void {
     this.#decided.flush();
