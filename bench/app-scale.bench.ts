@@ -414,7 +414,7 @@ export async function main(): Promise<void> {
       name: `fresh app: groups of ${q1.id} asked at the list's reply`,
       ms: freshGroups.ms,
       goal: 1000,
-      note: `ready ${((performance.now() - freshFrom) / 1000).toFixed(1)} s after the list was asked for`,
+      note: `ready ${((performance.now() - freshFrom) / 1000).toFixed(1)} s after the list was asked for${service.groupsWorker()?.answeredEarly ? ', given before the list was read whole' : ''}`,
     });
     await service.groupsPrepared();
 
@@ -431,12 +431,23 @@ export async function main(): Promise<void> {
     // groups' time was the list's read.
     const listReadAt = call('review.ready', { examId }).then(() => performance.now() - gradedFrom);
     const gradedGroups = await gradedGroupsAsked;
+    // Given before the list was read whole (app/early-groups.ts) or not, and the same groups,
+    // totals included, as the list's rows give once it is read.
+    const gradedListReadMs = await listReadAt;
+    const early = service.groupsWorker()?.answeredEarly ?? 0;
+    const once = (await call('groups.list', { examId, questionId: q1.id })).value;
+    const sameAsRead =
+      once.length === gradedGroups.value.length &&
+      once.every(
+        (g, i) =>
+          g.key === gradedGroups.value[i].key && g.total === gradedGroups.value[i].total && g.responseIds.join() === gradedGroups.value[i].responseIds.join(),
+      );
     timings.push({ name: 'fresh app, graded by the CLI: list, first open', ms: gradedList.ms, goal: null });
     timings.push({
       name: `fresh app, graded by the CLI: groups of ${q1.id} at the list's reply`,
       ms: gradedGroups.ms,
       goal: 1000,
-      note: `${gradedGroups.value.length} groups, ${gradedGroups.value.length === freshGroups.value.length && gradedGroups.value.every((g, i) => g.key === freshGroups.value[i].key && g.responseIds.join() === freshGroups.value[i].responseIds.join()) ? 'the same as the never-compared copy' : 'NOT the same as the never-compared copy'}; ready ${((performance.now() - gradedFrom) / 1000).toFixed(1)} s after the list was asked for, the list read whole at ${((await listReadAt) / 1000).toFixed(1)} s`,
+      note: `${gradedGroups.value.length} groups, ${gradedGroups.value.length === freshGroups.value.length && gradedGroups.value.every((g, i) => g.key === freshGroups.value[i].key && g.responseIds.join() === freshGroups.value[i].responseIds.join()) ? 'the same as the never-compared copy' : 'NOT the same as the never-compared copy'}; ${early ? 'given before the list was read whole' : 'given from the list read whole'}, ${sameAsRead ? 'the same as once the list is read' : 'NOT the same as once the list is read'}; the list read whole at ${(gradedListReadMs / 1000).toFixed(1)} s after it was asked for`,
     });
     await service.groupsPrepared();
 

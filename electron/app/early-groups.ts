@@ -4,14 +4,15 @@
 // gives them (answer-groups.ts); asking the index for them reads what is left of the list at once.
 // Here they come instead from the groups' worker's own reading of the question's lists (the rows a
 // prepare reads: store/group-lists.ts, each row's list built as the index's row builds it), with
-// the members' totals read from the store for this question alone. That is exact only where the
-// rows the worker read are the rows the index would give now, which the workspace's change log
-// tells: a response not changed since the change number read before the worker's read is as it
-// read it; one changed since is read again here, and its list, and whether it is marked, must be
-// those the worker read (a mark typed changes neither: its total is taken from that read). Where
-// they are not (a reading corrected meanwhile, a response imported or deleted), or the worker can't
-// answer (it failed, or is not used), or the exam's question changed, this declines and the
-// caller forms the groups from the index's rows as before. Nothing here writes.
+// the members' totals read from the store for this question alone, while the worker works. That
+// is exact only where the rows the worker read are the rows the index would give now, which the
+// workspace's change log tells: a response not changed since the change numbers read before the
+// worker's read and before the totals' is as they read it; one changed since is read again here,
+// and its list, and whether it is marked, must be those the worker read (a mark typed changes
+// neither: its total is taken from that read). Where they are not (a reading corrected meanwhile,
+// a response imported or deleted), or the worker can't answer (it failed, or is not used), or the
+// exam's question changed, this declines and the caller forms the groups from the index's rows
+// as before. Nothing here writes.
 import type { Question } from '../../shared/exam.ts';
 import { groupList } from '../engine/review/groups.ts';
 import type { GroupsAsRead, ThreadGroup } from '../engine/review/groups-thread.ts';
@@ -55,23 +56,28 @@ export function answersGroupsEarly(ctx: AppContext, examId: string): boolean {
 export async function earlyGroups(ctx: AppContext, examId: string, question: Question): Promise<EarlyGroups | null> {
   const thread = ctx.groupsThread();
   if (!thread || thread.failure !== null) return null;
+  // Posted first: the worker reads and groups the lists on the other core while this thread reads
+  // the totals. They are read as of `seenHere`, the lists as of the worker's `seen`: every response
+  // changed since the earlier of the two is read again below.
+  const asked = thread.groupsAsRead(examId, question);
   let read: GroupsAsRead;
+  let seenHere: number;
+  let totals: Map<string, number>;
   try {
-    read = await thread.groupsAsRead(examId, question);
+    seenHere = ctx.ws.lastReviewChange();
+    totals = questionTotals(ctx, examId, question.id);
+    read = await asked;
   } catch (e) {
     // The worker failed (then the caller compares on this thread), or its engine did (the caller's
     // path meets that again, and says it as it always has).
+    void asked.catch(() => undefined);
     if (process.env.EQUIMARK_DEBUG) console.error(e);
     return null;
   }
   // The question as it is now: a scheme change meanwhile may be another question to group.
   const now = ctx.ws.getExam(examId)?.questions.find((q) => q.id === question.id);
   if (!now || JSON.stringify(now) !== JSON.stringify(question)) return null;
-  // The totals first, then the changes since the worker's read: a response changed before the
-  // totals were read is among those changes, and read again below.
-  const totals = new Map<string, number>();
-  for (const [id, effective] of ctx.ws.questionEffectiveMarks(examId, question.id)) totals.set(String(id), effectiveSum(effective));
-  const changed = ctx.ws.reviewChangesSince(read.seen).responseIds;
+  const changed = ctx.ws.reviewChangesSince(Math.min(seenHere, read.seen)).responseIds;
   if (changed.length > MOST_CHANGED) return null;
   if (changed.length > 0) {
     const wasList = new Map(read.ids.map((id, i) => [id, read.lists[i]]));
@@ -94,4 +100,17 @@ export async function earlyGroups(ctx: AppContext, examId: string, question: Que
   if (read.ids.some((id) => !totals.has(id))) return null;
   answered.set(ctx, groupsAnsweredEarly(ctx) + 1);
   return { groups: read.groups, totalOf: (id) => totals.get(id) ?? null };
+}
+
+/**
+ * The question's marked responses' totals (review/state.ts `effectiveTotal`), by id as the API
+ * gives it: summed in SQL where that sum is the app's (store/question-totals.ts), else from each
+ * response's effective marks.
+ */
+function questionTotals(ctx: AppContext, examId: string, questionId: string): Map<string, number> {
+  const summed = ctx.ws.questionTotals(examId, questionId);
+  const out = new Map<string, number>();
+  if (summed) for (const [id, total] of summed) out.set(String(id), total);
+  else for (const [id, effective] of ctx.ws.questionEffectiveMarks(examId, questionId)) out.set(String(id), effectiveSum(effective));
+  return out;
 }

@@ -18,7 +18,7 @@ import { parseEquationsCsv } from '../../electron/engine/io/csv/equations.ts';
 import { validateExam, type LoadedExam } from '../../electron/engine/io/exam.ts';
 import { GroupsThread } from '../../electron/engine/review/groups-thread.ts';
 import { answerGroups } from '../../electron/engine/review/groups.ts';
-import { effectiveTotal } from '../../electron/engine/review/state.ts';
+import { effectiveSum, effectiveTotal } from '../../electron/engine/review/state.ts';
 import { Workspace } from '../../electron/engine/store/workspace.ts';
 import { openService, serviceApi } from '../support/app-service.ts';
 
@@ -161,20 +161,28 @@ describe('answer groups given before the review list is read whole', () => {
     }
   });
 
-  it('show a mark typed before they are asked for, and one typed after the worker read the lists', async () => {
+  it('show marks typed before they are asked for, as the totals are read and after the worker read the lists', async () => {
     const { service, call } = await opened();
     try {
       const id = (s: string) => String(service.ws.findResponse(exam.exam.id, s, 'q1')!);
       // S4x share a total (1: the answer wrong), S5x another (0).
-      for (const s of ['S40', 'S41', 'S42']) await call('response.override', { responseId: id(s), itemId: 'c', marks: 2, comment: 'typed before' });
+      for (const s of ['S40', 'S41']) await call('response.override', { responseId: id(s), itemId: 'c', marks: 2, comment: 'typed before' });
+      // And one typed just after the totals were read (before the worker answers).
+      const totals = service.ws.questionTotals.bind(service.ws);
+      service.ws.questionTotals = (...a) => {
+        const read = totals(...a);
+        service.ws.setOverride(Number(id('S42')), 'c', 2, 'typed as the totals were read');
+        return read;
+      };
       const early = await afterTheWorkersRead(
         () => service.ws.setOverride(Number(id('S51')), 'a', 1, 'typed meanwhile'),
         async () => listed(await call('groups.list', { examId: exam.exam.id, questionId: 'q1' })),
       );
+      service.ws.questionTotals = totals;
       assert.equal(service.groupsWorker()!.answeredEarly, 1, 'given early: a mark changes no group');
       assert.deepEqual(early, await onMainThread(service));
       const of = (s: string) => early.find((g) => g.responseIds.includes(id(s)))!;
-      assert.equal(of('S40').total, 3, 'the marks typed before');
+      assert.equal(of('S40').total, 3, 'the marks typed before, and the one typed as the totals were read');
       assert.equal(of('S50').total, null, 'the mark typed meanwhile: its group’s members differ now');
     } finally {
       await service.close();
@@ -206,6 +214,23 @@ describe('answer groups given before the review list is read whole', () => {
       assert.notDeepEqual(expected, before);
       assert.deepEqual(groups, expected);
       assert.ok(groups.find((g) => g.responseIds.includes(String(id)))!.responseIds.includes(s50), 'grouped by its new list');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('take totals summed in SQL only where that sum is the one summed item by item', async () => {
+    const { service } = await opened();
+    try {
+      const ws = service.ws;
+      const byItem = () => new Map([...ws.questionEffectiveMarks(exam.exam.id, 'q1')].map(([id, e]) => [id, effectiveSum(e)]));
+      const want = new Map(ws.listResponses(exam.exam.id, { questionId: 'q1' }).flatMap((r) => (r.marks ? [[r.id, effectiveTotal(r)!] as const] : [])));
+      assert.deepEqual(byItem(), want);
+      assert.deepEqual(ws.questionTotals(exam.exam.id, 'q1'), want);
+      // An override not a multiple of 1/1024: a sum's order could change its last bit, so not summed in SQL.
+      ws.setOverride(ws.findResponse(exam.exam.id, 'S41', 'q1')!, 'a', 0.1, 'a tenth');
+      assert.equal(ws.questionTotals(exam.exam.id, 'q1'), null);
+      assert.equal(ws.questionTotals(exam.exam.id, 'q2')?.size, 6, 'another question is summed in SQL still');
     } finally {
       await service.close();
     }
