@@ -17,9 +17,9 @@
 // nothing but time. Which responses a group holds depends only on the question's lists (and
 // which rows are marked), so a request for a question whose lists the background work is
 // comparing waits for that comparison, even after a mark was typed in the question meanwhile,
-// and reads the totals as they are now. Asked for before a long review list is read whole, a question's
-// groups come from the worker's own reading of its lists where those are still the rows
-// (early-groups.ts), instead of reading the rest of the list at once.
+// and reads the totals as they are now. Asked for before a long review list is read whole, a
+// question's groups come from the worker's own reading of its lists where those are still the
+// rows (early-groups.ts), instead of reading the rest of the list at once.
 import type { ApiResponse, ReviewRow } from '../../shared/api.ts';
 import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import { answerGroupsOf, GroupsStopped, type GroupRun } from '../engine/review/groups.ts';
