@@ -17,7 +17,9 @@
 // the lists, in the background from the list's first open (as the app does), beside the views
 // timed after it; last, a fresh app on a copy of the workspace as built asks for a question's
 // groups as soon as the list's first page comes (nothing compared before: the worker had only
-// the list's first read to prepare them). SymPy's evidence is left out of opening a response (the
+// the list's first read to prepare them); then the same on a copy left as the command line's
+// grade leaves a workspace (the answer groups' comparisons made as it ends,
+// engine/review/prepare-groups.ts, timed on their own). SymPy's evidence is left out of opening a response (the
 // app sends it later anyway).
 // Run: npm run bench -- app-scale   (BENCH_APP_N=6750 npm run bench -- app-scale for a quick run)
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +29,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { AppService } from '../electron/app/service.ts';
+import { createEngine } from '../electron/engine/decide/engine-factory.ts';
+import { prepareAnswerGroups } from '../electron/engine/review/prepare-groups.ts';
+import { Workspace } from '../electron/engine/store/workspace.ts';
 import { chips, row } from '../electron/app/views.ts';
 import { canonicalEquation } from '../electron/engine/decide/entail/canonical.ts';
 import { mulberry32 } from '../electron/engine/decide/entail/rng.ts';
@@ -166,6 +171,21 @@ export function build(service: AppService, exam: Exam): { responses: number; ove
   return { responses: rows.length, overrides, manualMarks };
 }
 
+/** The answer groups' comparisons a grade makes as it ends, on the workspace at `path`, with an engine as the command line's (Z3 at its first query). */
+async function preparedAsGraded(path: string, exam: Exam): Promise<{ ms: number; compared: number }> {
+  const ws = Workspace.open(path);
+  const engine = await createEngine({ sympy: false, onNotice: () => {}, entailer: { z3Ahead: false } });
+  try {
+    const t0 = performance.now();
+    const done = await prepareAnswerGroups(ws, exam, engine);
+    if (done.failed) throw new Error(`the grade's answer groups failed: ${done.failed}`);
+    return { ms: performance.now() - t0, compared: done.compared.length };
+  } finally {
+    await engine.close();
+    ws.close();
+  }
+}
+
 /** The answer groups' worker thread as the service reports it, in words. */
 const said = (w: ReturnType<AppService['groupsWorker']>): string =>
   !w
@@ -197,9 +217,17 @@ export async function main(): Promise<void> {
     // measure opens it in a fresh app (see there).
     await service.close();
     copyFileSync(join(dir, 'w.sqlite'), join(dir, 'fresh.sqlite'));
+    // Another copy, left as a grade leaves it (the command line's `equimark grade`: the answer
+    // groups' comparisons made as it ends, engine/review/prepare-groups.ts), for a fresh app on a
+    // workspace graded elsewhere. Timed: what the grade's end adds (the scale bench counts it in its cold run).
+    copyFileSync(join(dir, 'w.sqlite'), join(dir, 'graded.sqlite'));
+    const gradedPrep = await preparedAsGraded(join(dir, 'graded.sqlite'), exam);
     service = openService();
     console.log(
       `workspace: ${built.responses} responses of ${exam.questions.length} questions, ${built.manualMarks} marks by hand, ${built.overrides} overrides, 50 regrade requests; built in ${(buildMs / 1000).toFixed(1)} s (bulk writes through the store, no grading)`,
+    );
+    console.log(
+      `a copy prepared as a grade's end does (the answer groups' comparisons, ${gradedPrep.compared} questions): ${(gradedPrep.ms / 1000).toFixed(1)} s`,
     );
 
     let handlers = service.handlers();
@@ -386,7 +414,40 @@ export async function main(): Promise<void> {
       name: `fresh app: groups of ${q1.id} asked at the list's reply`,
       ms: freshGroups.ms,
       goal: 1000,
-      note: `ready ${((performance.now() - freshFrom) / 1000).toFixed(1)} s after the list was asked for`,
+      note: `ready ${((performance.now() - freshFrom) / 1000).toFixed(1)} s after the list was asked for${service.groupsWorker()?.answeredEarly ? ', given before the list was read whole' : ''}`,
+    });
+    await service.groupsPrepared();
+
+    // The same on a workspace graded by the command line (the copy prepared as its grade ends):
+    // the groups are formed from the comparisons it kept.
+    await service.close();
+    service = openService('graded.sqlite');
+    handlers = service.handlers();
+    const gradedFrom = performance.now();
+    const gradedList = await call('review.list', first);
+    const gradedGroupsAsked = call('groups.list', { examId, questionId: q1.id });
+    // Asked just after the groups: answered once the list is read whole (the groups' request
+    // reads what is left of it at once, then waits for the worker), so it says how much of the
+    // groups' time was the list's read.
+    const listReadAt = call('review.ready', { examId }).then(() => performance.now() - gradedFrom);
+    const gradedGroups = await gradedGroupsAsked;
+    // Given before the list was read whole (app/early-groups.ts) or not, and the same groups,
+    // totals included, as the list's rows give once it is read.
+    const gradedListReadMs = await listReadAt;
+    const early = service.groupsWorker()?.answeredEarly ?? 0;
+    const once = (await call('groups.list', { examId, questionId: q1.id })).value;
+    const sameAsRead =
+      once.length === gradedGroups.value.length &&
+      once.every(
+        (g, i) =>
+          g.key === gradedGroups.value[i].key && g.total === gradedGroups.value[i].total && g.responseIds.join() === gradedGroups.value[i].responseIds.join(),
+      );
+    timings.push({ name: 'fresh app, graded by the CLI: list, first open', ms: gradedList.ms, goal: null });
+    timings.push({
+      name: `fresh app, graded by the CLI: groups of ${q1.id} at the list's reply`,
+      ms: gradedGroups.ms,
+      goal: 1000,
+      note: `${gradedGroups.value.length} groups, ${gradedGroups.value.length === freshGroups.value.length && gradedGroups.value.every((g, i) => g.key === freshGroups.value[i].key && g.responseIds.join() === freshGroups.value[i].responseIds.join()) ? 'the same as the never-compared copy' : 'NOT the same as the never-compared copy'}; ${early ? 'given before the list was read whole' : 'given from the list read whole'}, ${sameAsRead ? 'the same as once the list is read' : 'NOT the same as once the list is read'}; the list read whole at ${(gradedListReadMs / 1000).toFixed(1)} s after it was asked for`,
     });
     await service.groupsPrepared();
 

@@ -43,13 +43,21 @@ const ws = new Workspace(join(outDir, 'workspace.sqlite'));
 const sequential = method === 'sequential';
 // Z3 prepared at its first query, as the command line's engine is (electron/cli/engine.ts).
 const engine = await createEngine({ sympy: false, onNotice: () => {}, entailer: { z3Ahead: false, ...(sequential ? { canonical: false } : {}) } });
+/** When the grade's answer groups' comparisons (review/prepare-groups.ts) began and ended, if they did. */
+let groupsFrom: number | undefined;
+let groupsTo: number | undefined;
 const summary = await grade({
   workspace: ws,
   exam,
   engine,
+  onProgress: (p) => {
+    if (p.phase === 'groups' && p.done === 0) groupsFrom = performance.now();
+    if (p.phase === 'groups' && p.done === p.total) groupsTo = performance.now();
+  },
   input: { kind: 'given', rows, ...(sequential ? {} : { file }) },
   ...(sequential ? { sequential: true } : {}),
 } as Parameters<typeof grade>[0]);
+const groupsMs = groupsFrom === undefined || groupsTo === undefined ? 0 : groupsTo - groupsFrom;
 // As `equimark grade` does (its marks.csv and equations.csv): written only when the workspace
 // changed since they were (export-stamp.ts), a page of responses at a time.
 writeClassExports(ws, exam.exam, outDir, ['marks.csv', 'equations.csv']);
@@ -68,5 +76,8 @@ process.stdout.write(
     decided: stats.pairs - stats.cacheHits,
     z3Calls: stats.z3Calls,
     marks: readFileSync(join(outDir, 'marks.csv'), 'utf8').length,
+    // The answer groups' comparisons at the grade's end, and how many questions they compared.
+    groupsMs,
+    groupsCompared: summary.answerGroups?.compared.length ?? 0,
   })}\n`,
 );

@@ -22,7 +22,17 @@ const DATA = process.env.EQUIMARK_DATA ?? resolve(here, '../../shared/data');
 const N = Number(process.env.BENCH_SCALE_N ?? 67500);
 const METHODS = (process.env.BENCH_SCALE_METHODS ?? 'scale,sequential').split(',');
 
-type Step = { ms: number; cpuMs: number; maxRssMb: number; responses: number; markedNow: number; decided: number; z3Calls: number };
+type Step = {
+  ms: number;
+  cpuMs: number;
+  maxRssMb: number;
+  responses: number;
+  markedNow: number;
+  decided: number;
+  z3Calls: number;
+  groupsMs?: number;
+  groupsCompared?: number;
+};
 
 function step(method: string, exam: string, rows: string, out: string): Step {
   const stdout = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'scale-run.ts'), method, exam, rows, out], {
@@ -46,7 +56,8 @@ function changedExam(examText: string): string {
 
 const line = (name: string, s: Step): string =>
   `${name.padEnd(34)} ${(s.ms / 1000).toFixed(1).padStart(6)} s (cpu ${(s.cpuMs / 1000).toFixed(1).padStart(5)} s)  ${((s.ms * 1000) / Math.max(1, s.responses)).toFixed(0).padStart(6)} µs/response  ` +
-  `decided ${String(s.decided).padStart(7)}  z3 ${String(s.z3Calls).padStart(5)}  peak ${s.maxRssMb.toFixed(0)} MB`;
+  `decided ${String(s.decided).padStart(7)}  z3 ${String(s.z3Calls).padStart(5)}  peak ${s.maxRssMb.toFixed(0)} MB` +
+  (s.groupsMs ? `  (answer groups: ${s.groupsCompared} questions compared, ${(s.groupsMs / 1000).toFixed(1)} s)` : '');
 
 export async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'equimark-scale-'));

@@ -17,13 +17,16 @@
 // nothing but time. Which responses a group holds depends only on the question's lists (and
 // which rows are marked), so a request for a question whose lists the background work is
 // comparing waits for that comparison, even after a mark was typed in the question meanwhile,
-// and reads the totals as they are now.
+// and reads the totals as they are now. Asked for before a long review list is read whole, a
+// question's groups come from the worker's own reading of its lists where those are still the
+// rows (early-groups.ts), instead of reading the rest of the list at once.
 import type { ApiResponse, ReviewRow } from '../../shared/api.ts';
 import { equationToLatex, parseEquation } from '../../shared/equation/index.ts';
 import { answerGroupsOf, GroupsStopped, type GroupRun } from '../engine/review/groups.ts';
 import { GroupsThread, GroupsThreadFailed } from '../engine/review/groups-thread.ts';
 import type { Engine } from '../engine/decide/engine-factory.ts';
 import { notFound, type AppContext } from './context.ts';
+import { answersGroupsEarly, earlyGroups } from './early-groups.ts';
 import { previewRunning } from './handlers/scheme-preview.ts';
 
 type Groups = ApiResponse<'groups.list'>;
@@ -110,6 +113,21 @@ function giveWay(ctx: AppContext): Promise<void> {
 export async function questionGroups(ctx: AppContext, examId: string, questionId: string, run: GroupRun = {}): Promise<Groups> {
   const exam = ctx.exam(examId);
   const q = exam.questions.find((x) => x.id === questionId) ?? notFound(`no question '${questionId}'`);
+  // Asked for while a long list is not read whole: from the worker's own reading of the
+  // question's lists where those are still the rows (early-groups.ts), instead of reading the
+  // rest of the list now; else as below. (The background waits for the list's read: never here.)
+  if (!run.signal && answersGroupsEarly(ctx, examId)) {
+    const early = await earlyGroups(ctx, examId, q);
+    if (early) {
+      const variables = q.variables.map((v) => v.name);
+      return early.groups.map((g) => ({
+        key: g.key,
+        equations: shown(g.key, variables),
+        responseIds: g.responseIds,
+        total: sharedTotal(g.responseIds, early.totalOf),
+      }));
+    }
+  }
   // Kept while no row of the question changes: opening the view again, or another question
   // and back, costs nothing; the first time reads the question's rows in bulk (one index).
   // While only marks changed (the lists and which rows are marked did not), the groups stand
@@ -171,14 +189,17 @@ export async function questionGroups(ctx: AppContext, examId: string, questionId
  */
 function withTotals(ctx: AppContext, examId: string, questionId: string, lists: string, by: Comparer, grouping: Grouping): Groups {
   const index = ctx.reviewIndex(examId);
-  const out = grouping.map((g) => {
-    const totals = new Set(g.responseIds.map((id) => index.row(id)?.total ?? null));
-    return { ...g, total: totals.size === 1 ? [...totals][0] : null };
-  });
+  const out = grouping.map((g) => ({ ...g, total: sharedTotal(g.responseIds, (id) => index.row(id)?.total ?? null) }));
   if (index.listsVersion(questionId) === lists)
     ctx.groupCache.set(`${examId}\u0000${questionId}`, { version: index.questionVersion(questionId), lists, by, grouping, groups: out });
   return out;
 }
+
+/** A group's total: the one its members share, or null (they differ, or none is marked). */
+const sharedTotal = (responseIds: readonly string[], totalOf: (responseId: string) => number | null): number | null => {
+  const totals = new Set(responseIds.map(totalOf));
+  return totals.size === 1 ? [...totals][0] : null;
+};
 
 async function compare(
   ctx: AppContext,

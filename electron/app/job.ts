@@ -174,6 +174,9 @@ export async function runStretch(ctx: AppContext, j: Job, opts: { rereadOthers?:
         input: { kind: 'none' },
         technique,
         signal: j.controller.signal,
+        // The app compares the answer groups itself once the job is done (prepareGroups below):
+        // in its worker thread, below the views, not on this thread while they wait.
+        answerGroups: false,
         ...(opts.rereadOthers ? { rereadOthers: true } : {}),
         onProgress: (p) => {
           const phase = p.phase === 'extract' ? 'reading' : p.phase === 'mark' ? 'marking' : null;

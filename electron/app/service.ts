@@ -17,6 +17,7 @@ import { regradeHandlers } from './handlers/regrades.ts';
 import { modelHandlers } from './handlers/models.ts';
 import { schemePreviewHandlers, stopPreview } from './handlers/scheme-preview.ts';
 import { groupPrepDone, stopGroupPrep } from './answer-groups.ts';
+import { groupsAnsweredEarly } from './early-groups.ts';
 
 export { gpuWatts, type ServiceOptions } from './context.ts';
 
@@ -56,11 +57,29 @@ export class AppService {
   /**
    * The answer groups' worker thread as it stands (null: none was started, or none is used):
    * whether it failed, and why; how many requests it answered; how many questions it prepared
-   * before their rows were posted; its engine's counts. For tests and the bench.
+   * before their rows were posted; how many it answered from its own reading of the lists
+   * (`answeredAsRead`), and how many of those the app gave as the groups (`answeredEarly`: the
+   * others were declined, early-groups.ts); its engine's counts. For tests and the bench.
    */
-  groupsWorker(): { failure: string | null; answered: number; prepared: number; stats: EntailerStats | null } | null {
+  groupsWorker(): {
+    failure: string | null;
+    answered: number;
+    prepared: number;
+    answeredAsRead: number;
+    answeredEarly: number;
+    stats: EntailerStats | null;
+  } | null {
     const t = this.#ctx.startedGroupsThread();
-    return t && { failure: t.failure, answered: t.answered, prepared: t.prepared, stats: t.stats };
+    return (
+      t && {
+        failure: t.failure,
+        answered: t.answered,
+        prepared: t.prepared,
+        answeredAsRead: t.answeredAsRead,
+        answeredEarly: groupsAnsweredEarly(this.#ctx),
+        stats: t.stats,
+      }
+    );
   }
 
   handlers(): ApiHandlers {

@@ -39,6 +39,7 @@ import { RecentRate } from './progress-rate.ts';
 import { changedItems, readsAgain, remarkedBy } from './store/exams.ts';
 import { itemRow, storedRowIs, type ItemMarksWrite } from './store/marks.ts';
 import { stampGivenImport, unchangedGivenImport, type GivenFile } from './given-import.ts';
+import { prepareAnswerGroups, type PreparedGroups } from './review/prepare-groups.ts';
 
 export { resolveTechnique, type Technique, type ModelSettings } from './read/registry.ts';
 
@@ -66,7 +67,8 @@ export type GradeInput =
   | { kind: 'none' };
 
 export type GradeProgress = {
-  phase: 'import' | 'extract' | 'mark';
+  /** 'groups': the answer groups' comparisons (review/prepare-groups.ts), counted in questions. */
+  phase: 'import' | 'extract' | 'mark' | 'groups';
   /** Done in this phase so far (this run), and the phase's size (this run). */
   done: number;
   total: number;
@@ -101,6 +103,12 @@ export type GradeOptions = {
    * reads and writes one by one, verdicts kept in memory only.
    */
   sequential?: boolean;
+  /**
+   * Compare each question's lists for the answer groups once marking is done (default true), as
+   * review/prepare-groups.ts says: only questions whose lists changed since. False for a caller
+   * that prepares them itself (the app, in its worker thread below its views, after the job).
+   */
+  answerGroups?: boolean;
 };
 
 /**
@@ -149,6 +157,8 @@ export type GradeSummary = {
   engineErrors: EngineError[];
   /** With rereadOthers: readings dropped to be read again, and the corrected readings and imported lists kept. */
   reread?: { dropped: number; corrected: number; given: number };
+  /** The answer groups' comparisons made as the grade ended (absent when not asked for, or stopped before). */
+  answerGroups?: PreparedGroups;
   /** For a model technique: the models used (name + digest), this run's accounting and warnings. */
   model?: {
     models: ModelRef[];
@@ -854,6 +864,17 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
   const markedNow = marked.markedNow + remarked;
   engineErrors.push(...marked.engineErrors);
 
+  // The answer groups' comparisons, kept in the workspace, so that an app opening it forms a
+  // question's groups by look-ups (review/prepare-groups.ts); none where the lists are those
+  // prepared before. Not for the baseline method, which predates them.
+  const answerGroups =
+    opts.sequential || opts.answerGroups === false || signal?.aborted
+      ? undefined
+      : await prepareAnswerGroups(ws, exam.exam, engine, {
+          ...(signal ? { signal } : {}),
+          ...(onProgress ? { onQuestion: (done: number, total: number) => onProgress({ phase: 'groups', done, total }) } : {}),
+        });
+
   // Summary over the whole exam (counted in the store: nothing per response is read).
   const { responses, byExtraction, inconsistent, awarded, available } = ws.examCounts(examId);
   const undecidedItems = ws.undecidedItemCount(examId);
@@ -880,6 +901,7 @@ export async function grade(opts: GradeOptions): Promise<GradeSummary> {
     waiting,
     engineErrors,
     ...(reread ? { reread } : {}),
+    ...(answerGroups ? { answerGroups } : {}),
     ...(waitingReason ? { waitingReason } : {}),
     ...(model ? { model } : {}),
   };

@@ -123,6 +123,10 @@ export async function cmdGrade(argv: string[], io: Io): Promise<number> {
             )
           : []),
         ...serverLines(m?.servers),
+        // The answer groups' comparisons stopped (an engine failure): the app compares the rest when it forms the groups.
+        ...(summary.answerGroups?.failed
+          ? [`answer groups not all compared (${summary.answerGroups.failed}): the app compares the rest when they are opened`]
+          : []),
         `${unchanged ? 'unchanged since the last run (nothing to write)' : 'wrote'} ${resolve(outDir, 'marks.csv')}, ${resolve(outDir, 'equations.csv')} and ${resolve(outDir, 'gradebook.csv')} (for Canvas or Moodle)`,
         '',
       ].join('\n'),

@@ -19,6 +19,12 @@ export type ThreadRequest =
    * another; answered 'prepared' (or 'stopped', 'failed').
    */
   | { type: 'prepare'; id: number; examId: string; questions: Question[] }
+  /**
+   * A question's groups from the worker's own reading of its lists, now (as a prepare reads them),
+   * for the app to answer before its review list is read whole (app/early-groups.ts); answered
+   * 'groupsAsRead', with the rows read and the change number before the read.
+   */
+  | { type: 'groupsAsRead'; id: number; examId: string; question: Question }
   | { type: 'stop'; id: number }
   | { type: 'setSympy'; options: ThreadEngineOptions['sympy'] }
   | { type: 'close' };
@@ -31,6 +37,20 @@ export type ThreadReply =
   | { type: 'z3'; wasm: WebAssembly.Module }
   /** `stats`: the worker's engine's counts so far (what it decided, what it found kept). */
   | { type: 'groups'; id: number; groups: { key: string; responseIds: string[] }[]; stats: EntailerStats }
+  /**
+   * The groups of the rows the worker read (`ids[i]`'s list is `lists[i]`, in import order);
+   * `seen`: the workspace's change number read before them (store/review-changes.ts), so a row
+   * not changed since is as it was read.
+   */
+  | {
+      type: 'groupsAsRead';
+      id: number;
+      groups: { key: string; responseIds: string[] }[];
+      ids: string[];
+      lists: string[];
+      seen: number;
+      stats: EntailerStats;
+    }
   /** A prepare done: `questions` of them compared. */
   | { type: 'prepared'; id: number; questions: number; stats: EntailerStats }
   | { type: 'stopped'; id: number }

@@ -64,8 +64,18 @@ export type GroupsThreadOptions = {
   onFailure?: (reason: string) => void;
 };
 
-/** A request posted and not answered: a question's groups, or a prepare (its count of questions compared). */
-type Pending = { resolve: (v: ThreadGroup[] | number) => void; reject: (e: Error) => void };
+/**
+ * A question's groups from the worker's own reading of its lists (groupsAsRead): the rows it read
+ * (`ids[i]`'s list is `lists[i]`, in import order) and `seen`, the workspace's change number read
+ * before them.
+ */
+export type GroupsAsRead = { groups: ThreadGroup[]; ids: string[]; lists: string[]; seen: number };
+
+/** What a request is answered with: a question's groups, a prepare's count of questions compared, groups as the worker read the lists. */
+type Answer = ThreadGroup[] | number | GroupsAsRead;
+
+/** A request posted and not answered. */
+type Pending = { resolve: (v: Answer) => void; reject: (e: Error) => void };
 
 export class GroupsThread {
   /** Null until started. */
@@ -75,6 +85,7 @@ export class GroupsThread {
   #next = 1;
   #answered = 0;
   #prepared = 0;
+  #answeredAsRead = 0;
   #stats: EntailerStats | null = null;
   #failure: string | null = null;
   #closed = false;
@@ -123,6 +134,11 @@ export class GroupsThread {
     return this.#prepared;
   }
 
+  /** How many requests the worker answered with groups of its own reading of the lists (groupsAsRead), in all (tests, the bench). */
+  get answeredAsRead(): number {
+    return this.#answeredAsRead;
+  }
+
   /** The worker's engine's counts as of its last answer (null before one): what it decided, what it found kept. */
   get stats(): EntailerStats | null {
     return this.#stats;
@@ -158,10 +174,22 @@ export class GroupsThread {
     return this.#request((id) => ({ type: 'prepare', id, examId, questions }), signal) as Promise<number>;
   }
 
+  /**
+   * The groups of `question` as the worker reads its lists now through its own connection (the
+   * rows a prepare reads), with those rows and the change number before them, so the caller can
+   * tell whether they are still the rows it would post (app/early-groups.ts). Asked for: runs at
+   * once, or waits for the prepare comparing this question. Rejects with GroupsThreadFailed when
+   * the worker can't answer.
+   */
+  groupsAsRead(examId: string, question: Question): Promise<GroupsAsRead> {
+    if (this.#failure !== null || this.#closed) return Promise.reject(new GroupsThreadFailed(this.#failure ?? 'the worker is closed'));
+    return this.#request((id) => ({ type: 'groupsAsRead', id, examId, question })) as Promise<GroupsAsRead>;
+  }
+
   /** Posts a request (`make` given its id) and waits for its answer; `signal` stops it. */
-  #request(make: (id: number) => ThreadRequest & { id: number }, signal?: AbortSignal): Promise<ThreadGroup[] | number> {
+  #request(make: (id: number) => ThreadRequest & { id: number }, signal?: AbortSignal): Promise<Answer> {
     const id = this.#next++;
-    return new Promise<ThreadGroup[] | number>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       if (this.#pending.size === 1) this.#worker?.ref();
       this.#post(make(id));
@@ -215,6 +243,10 @@ export class GroupsThread {
         this.#answered++;
         this.#stats = m.stats;
         p.resolve(m.groups);
+      } else if (m.type === 'groupsAsRead') {
+        this.#answeredAsRead++;
+        this.#stats = m.stats;
+        p.resolve({ groups: m.groups, ids: m.ids, lists: m.lists, seen: m.seen });
       } else if (m.type === 'prepared') {
         this.#prepared += m.questions;
         this.#stats = m.stats;

@@ -191,6 +191,22 @@ async function main(): Promise<void> {
     });
 
   /**
+   * A question's groups from this thread's own reading of its lists, asked for (the app answers
+   * them before it has read its review list: app/early-groups.ts, which checks what changed since
+   * `seen`). The change number is read before the lists, so a change made while they are read is
+   * after it and checked there. The rows read are those a prepare reads, so where the prepare
+   * compared this question and nothing changed, its groups are answered as they are.
+   */
+  const groupsAsRead = (m: Extract<ThreadRequest, { type: 'groupsAsRead' }>): Promise<void> =>
+    request(m.id, false, async (signal) => {
+      const seen = ws.lastReviewChange();
+      const rows = ws.markedLists(m.examId, m.question.id);
+      const input = { question: m.question as Question, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)) };
+      const groups = await groupsOf(input, false, signal, false);
+      return { type: 'groupsAsRead', id: m.id, groups, ids: input.ids, lists: input.lists, seen, stats: engine.stats() };
+    });
+
+  /**
    * The groups of the exam's questions prepared before anyone posts their rows: each question's
    * lists read here, through this thread's connection (store/group-lists.ts, the lists the review
    * list's rows give: app/views.ts and this both build them with groups.ts `groupList`), while the
@@ -239,8 +255,8 @@ async function main(): Promise<void> {
   const jobs = new Set<Promise<void>>();
   let closing: Promise<void> | null = null;
   port.on('message', (m: ThreadRequest) => {
-    if (m.type === 'group' || m.type === 'prepare') {
-      const job = m.type === 'group' ? group(m) : prepare(m);
+    if (m.type === 'group' || m.type === 'prepare' || m.type === 'groupsAsRead') {
+      const job = m.type === 'group' ? group(m) : m.type === 'prepare' ? prepare(m) : groupsAsRead(m);
       jobs.add(job);
       void job.finally(() => jobs.delete(job));
     } else if (m.type === 'stop') stops.get(m.id)?.abort();

@@ -48,7 +48,7 @@ export type CanonicalKeyStore = Pick<Workspace, 'canonicalKeys' | 'putCanonicalK
  * The version of the canonical keys a workspace keeps: bump it when decide/entail/canonical.ts
  * changes what a key is (as the engine's store space is bumped for the verdicts keyed by them).
  */
-const KEPT_KEYS_VERSION = 'canonical v1';
+export const KEPT_KEYS_VERSION = 'canonical v1';
 
 /** Canonical keys of equation sources, by the question's variables and the source (null: the grammar rejects it). */
 const canonicalKeys = new Map<string, string | null>();

@@ -74,7 +74,12 @@ export const reviewOfResponse = (r: ResponseSummary, exam: Exam): Review => revi
 /** The total with the instructor's overrides applied; null until the response is marked. */
 export function effectiveTotal(r: Pick<ResponseSummary, 'marks' | 'effective'>): number | null {
   if (!r.marks) return null;
-  return Object.values(r.effective).reduce<number>((s, v) => s + (v ?? 0), 0);
+  return effectiveSum(r.effective);
+}
+
+/** The sum of a marked response's effective marks (an open item counts 0): its total (effectiveTotal). */
+export function effectiveSum(effective: Record<string, number | null>): number {
+  return Object.values(effective).reduce<number>((s, v) => s + (v ?? 0), 0);
 }
 
 /** The manual items of a response still waiting for the instructor's mark (ids, in scheme order); none before it is marked. */

@@ -276,6 +276,70 @@ function declaresFollowThrough(st: Statements, examId: string): boolean {
 const FILTER = 'r.exam_id = ? AND (? IS NULL OR r.question_id = ?) AND (? IS NULL OR r.student_id = ?)';
 
 /**
+ * The effective marks (item -> the override if any, else the automatic mark; null: open) of the
+ * responses `where` selects (over `responses r`, with `args`), the items each has an override
+ * for, and (with `followThrough`) those awarded by follow-through. One function for the class
+ * list and the answer groups' totals (questionEffectiveMarks), so a total is summed from the same
+ * record, built in the same order, whoever reads it.
+ */
+function effectiveMarks(
+  st: Statements,
+  examId: string,
+  where: string,
+  args: unknown[],
+  followThrough: boolean,
+): { effective: Map<number, Record<string, number | null>>; overrides: Map<number, string[]>; followThrough: Map<number, string[]> } {
+  const effective = new Map<number, Record<string, number | null>>();
+  const overrides = new Map<number, string[]>();
+  const byFollowThrough = new Map<number, string[]>();
+  const at = (id: number): Record<string, number | null> => {
+    let e = effective.get(id);
+    if (!e) effective.set(id, (e = {}));
+    return e;
+  };
+  for (const m of st
+    .sql(
+      // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed),
+      // looked for only when the exam declares follow-through. The change log's trigger on marks
+      // (migration 11) names a response whose evidence changes only where this LIKE's answer does:
+      // keep the two the same.
+      `SELECT mk.response_id, mk.item_id, mk.awarded, ${
+        followThrough && declaresFollowThrough(st, examId) ? `(mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%')` : '0'
+      } AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
+    )
+    .all(...args) as Row[]) {
+    at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
+    if (Number(m.ft) === 1) byFollowThrough.set(Number(m.response_id), [...(byFollowThrough.get(Number(m.response_id)) ?? []), String(m.item_id)]);
+  }
+  for (const o of st
+    .sql(
+      `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${where} ORDER BY o.response_id, o.item_id`,
+    )
+    .all(...args) as Row[]) {
+    const id = Number(o.response_id);
+    at(id)[String(o.item_id)] = Number(o.awarded);
+    overrides.set(id, [...(overrides.get(id) ?? []), String(o.item_id)]);
+  }
+  return { effective, overrides, followThrough: byFollowThrough };
+}
+
+/**
+ * The effective marks of each marked response of one question (one with its marks stored: the
+ * review list's rows with a total), by response id: what the answer groups' totals are summed
+ * from (review/state.ts `effectiveTotal`) when they are given before the review list is read
+ * whole (app/early-groups.ts). Nothing else of the response is read.
+ */
+export function questionEffectiveMarks(st: Statements, examId: string, questionId: string): Map<number, Record<string, number | null>> {
+  const args = [examId, questionId, questionId, null, null];
+  const marked = st
+    .sql(`SELECT r.id FROM responses r JOIN mark_results m ON m.response_id = r.id WHERE ${FILTER}`)
+    .raw()
+    .all(...args) as unknown[][];
+  const { effective } = effectiveMarks(st, examId, FILTER, args, false);
+  return new Map(marked.map(([id]) => [Number(id), effective.get(Number(id)) ?? {}]));
+}
+
+/**
  * The class list of an exam, in import order; optionally one question or one student. Three
  * queries whatever the size (responses joined with extraction and marks; the item marks; the
  * overrides), and no evidence is parsed: what each row of the list needs, nothing more.
@@ -308,37 +372,7 @@ export function listResponses(
   // A page or a set of ids: the item marks and overrides of its rows only (the ids, through the primary keys).
   const where = paged || byIds ? 'r.id IN (SELECT value FROM json_each(?))' : FILTER;
   if (paged || byIds) args = [JSON.stringify(rows.map((r) => Number(r.id)))];
-  const effective = new Map<number, Record<string, number | null>>();
-  const overrides = new Map<number, string[]>();
-  const followThrough = new Map<number, string[]>();
-  const at = (id: number): Record<string, number | null> => {
-    let e = effective.get(id);
-    if (!e) effective.set(id, (e = {}));
-    return e;
-  };
-  for (const m of st
-    .sql(
-      // ft: awarded by follow-through (the key appears only in such evidence; no JSON is parsed),
-      // looked for only when the exam declares follow-through. The change log's trigger on marks
-      // (migration 11) names a response whose evidence changes only where this LIKE's answer does:
-      // keep the two the same.
-      `SELECT mk.response_id, mk.item_id, mk.awarded, ${
-        declaresFollowThrough(st, examId) ? `(mk.outcome = 'awarded' AND mk.evidence LIKE '%"followThrough"%')` : '0'
-      } AS ft FROM marks mk JOIN responses r ON r.id = mk.response_id WHERE ${where} ORDER BY mk.response_id, mk.position`,
-    )
-    .all(...args) as Row[]) {
-    at(Number(m.response_id))[String(m.item_id)] = m.awarded === null ? null : Number(m.awarded);
-    if (Number(m.ft) === 1) followThrough.set(Number(m.response_id), [...(followThrough.get(Number(m.response_id)) ?? []), String(m.item_id)]);
-  }
-  for (const o of st
-    .sql(
-      `SELECT o.response_id, o.item_id, o.awarded FROM overrides o JOIN responses r ON r.id = o.response_id WHERE ${where} ORDER BY o.response_id, o.item_id`,
-    )
-    .all(...args) as Row[]) {
-    const id = Number(o.response_id);
-    at(id)[String(o.item_id)] = Number(o.awarded);
-    overrides.set(id, [...(overrides.get(id) ?? []), String(o.item_id)]);
-  }
+  const { effective, overrides, followThrough } = effectiveMarks(st, examId, where, args, true);
   // Changes set aside by a re-import, and open regrade requests: counted per response in one query each.
   const countBy = (table: string, extra: string): Map<number, number> =>
     new Map(

@@ -28,6 +28,8 @@ import * as regrades from './regrades.ts';
 import * as itemMarks from './item-marks.ts';
 import * as reviewChanges from './review-changes.ts';
 import * as givenStamps from './given-stamp.ts';
+import * as groupsStamps from './groups-stamp.ts';
+import * as questionTotals from './question-totals.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -443,6 +445,21 @@ export class Workspace {
     givenStamps.putGivenStamp(this.#st, examId, stamp);
   }
 
+  /** Per question of the exam, a hash of which lists its answer groups are formed from (groups-stamp.ts). */
+  markedListsFingerprints(examId: string): Map<string, string> {
+    return groupsStamps.markedListsFingerprints(this.#st, examId);
+  }
+
+  /** The stamp of what a question's answer groups were last prepared from, if any (review/prepare-groups.ts). */
+  preparedGroupsStamp(examId: string, questionId: string): string | undefined {
+    return groupsStamps.preparedGroupsStamp(this.#st, examId, questionId);
+  }
+
+  /** Keep the stamp of a question's answer groups just prepared. */
+  putPreparedGroupsStamp(examId: string, questionId: string, stamp: string): void {
+    groupsStamps.putPreparedGroupsStamp(this.#st, examId, questionId, stamp);
+  }
+
   /** The number of the last change a review line rests on (see reviewChangesSince). */
   lastReviewChange(): number {
     return reviewChanges.lastChange(this.#st);
@@ -619,6 +636,22 @@ export class Workspace {
   /** The read and marked responses of a question with their equation sources, in import order (answer groups' worker). */
   markedLists(examId: string, questionId: string): groupLists.MarkedList[] {
     return groupLists.markedLists(this.#st, examId, questionId);
+  }
+
+  /**
+   * The totals of a question's marked responses, summed in SQL, by id; null where such a sum might
+   * not be the app's own (a mark not a multiple of 1/1024): questionEffectiveMarks then.
+   */
+  questionTotals(examId: string, questionId: string): Map<number, number> | null {
+    return questionTotals.questionTotals(this.#st, examId, questionId);
+  }
+
+  /**
+   * The effective marks (item -> override, else automatic) of each marked response of a question,
+   * by id: the answer groups' totals read for one question's members, not the whole class list.
+   */
+  questionEffectiveMarks(examId: string, questionId: string): Map<number, Record<string, number | null>> {
+    return responses.questionEffectiveMarks(this.#st, examId, questionId);
   }
 
   /** Write the engine's buffered verdicts (one transaction). */
