@@ -207,6 +207,12 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
     unread(ctx, t, `a result stated in words (${said}), but which quantity it is can't be told from the sentence`);
     return true;
   }
+  // "the angle is 55°": in degrees, as "θ = 55°" is (read-run.ts): whether it stands as written
+  // or in radians is the marker's call, the same doubt whichever way the value is stated.
+  if (/^deg/.test(toks[i1]?.text ?? '') && t.every((x) => x.kind === 'num')) {
+    unread(ctx, t, `${t.map((x) => x.text).join('')}° is in degrees: whether it stands as written or in radians (30° is π/6) is the marker's call`);
+    return true;
+  }
   const n = ctx.equations.length;
   emitChain(ctx, [[symTok(v, t[0])], t], t);
   if (ctx.equations.length > n) ctx.notes.push(note('unmapped-symbol', `read ${shown} as the value of ${v} (stated in words: ${said})`));

@@ -397,8 +397,11 @@ test('LaTeX subscripts that are operator names or text ("\\lambda_{\\min}", "v_{
   );
   assert.deepEqual(read('$\\lambda_{\\min} = \\frac{hc}{eV}$', TUBE).eqs, ['Eq(lambda_min, h*c/(e*V))']);
   assert.deepEqual(read('$\\lambda_{\\text{min}} = \\frac{hc}{eV}$', TUBE).eqs, ['Eq(lambda_min, h*c/(e*V))']);
-  const deg = read('$\\theta = 35^{\\circ}$', Q([['theta', 'angle of the ladder']], 'theta', 'Find the angle theta.'));
-  assert.match(deg.why, /in degrees/);
+  const LADDER = Q([['theta', 'angle of the ladder']], 'theta', 'Find the angle theta.');
+  assert.match(read('$\\theta = 35^{\\circ}$', LADDER).why, /in degrees/);
+  // Stated in words, the same doubt: "the angle is 55°" as "θ = 55°".
+  assert.match(read('the angle is 55°', LADDER).why, /in degrees/);
+  assert.deepEqual(read('the angle is 0.96 rad', LADDER).eqs, ['Eq(theta, 0.96)']);
 });
 
 test('θ_min is the question\'s θ where the prompt asks for "the smallest angle theta"; elsewhere a max or min is another value', () => {
