@@ -458,6 +458,12 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrPro
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
+  // "W = p2 − p1 × V2 − V1 = 600": a times sign set apart by spaces between two differences may
+  // group them as the student's spacing does ((p2 − p1)(V2 − V1)) as much as it binds its neighbours.
+  const pm = (x: Tok | undefined): boolean => x?.kind === 'op' && (x.text === '+' || x.text === '-');
+  const spacedTimes = t.findIndex((x, k) => x.kind === 'op' && x.text === '*' && x.sp && t[k + 1]?.sp && pm(t[k - 2]) && pm(t[k + 2]));
+  if (spacedTimes >= 0)
+    return `a times sign between two sums or differences ('… ${t[spacedTimes - 1].text} × ${t[spacedTimes + 1].text} …') without brackets: which terms it multiplies is not clear`;
   // "m=0 d = λ/4n": a value typed tight to its '=', then a symbol set apart by a space that the
   // next '=' gives a value: two equations on one line ("m = 0", "d = λ/4n") as much as the chain
   // m = 0·d = λ/4n. (Spaced alike, "F_r = 2 F_a = 5.4" is a product.)

@@ -28,8 +28,10 @@ export const LINE_RETRACTION = new RegExp(
     String.raw`\b(?:ignore|disregard|delete|scratch|scrap|discard|erase|forget|cross\s+out|strike(?:\s+out)?|remove|skip|drop)\s+(?:(?:the|my)\s+(${BACK_WORD})\s+${LINE_WORD}|(?:(that)|this)\s+(?:(${BACK_WORD})\s+)?${LINE_WORD}|(?:the\s+)?${LINE_WORD}\s+(above|before\s+this|before))\b`,
     String.raw`\b(?:(?:the|my)\s+(${BACK_WORD})|that|this)\s+${LINE_WORD}\s+(?:is|was|'s)\s+(?:wrong|incorrect|a\s+mistake|an\s+error|nonsense|rubbish)\b`,
     String.raw`\b(?:that|this)\s+${LINE_WORD}'s\s+(?:wrong|incorrect|a\s+mistake)\b`,
-    // A line marked as struck through on paper: "U = … (crossed out, forgot the half)".
+    // A line marked as struck through on paper: "U = … (crossed out, forgot the half)", "P = ½μv²
+    // ← no, crossed out, that's just the KE rate".
     String.raw`\(\s*(?:crossed|struck|scribbled)\s+(?:out|through)\b`,
+    String.raw`(?:[←<]-?|\bno,?)\s*(?:crossed|struck|scribbled)\s+(?:out|through)\b`,
   ].join('|'),
   'gi',
 );

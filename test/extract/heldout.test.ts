@@ -112,6 +112,18 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   { name: 'blind round 24', dir: 'test/fixtures/blind24', precision: 0.97, coverage: 0.31, mustBeEmpty: 7 },
   { name: 'blind round 25', dir: 'test/fixtures/blind25', precision: 0.97, coverage: 0.37, mustBeEmpty: 10 },
   { name: 'blind round 26', dir: 'test/fixtures/blind26', precision: 0.98, coverage: 0.34, mustBeEmpty: 10 },
+  // Round 27 after its general fixes: 52.2% coverage, precision 95.7% (first sight 53.3%, 91.7%).
+  // Its two errors are one disagreement of conventions: its writer records no numeric result stated
+  // in words ("F = μv, which comes to 6 N"), where the calibration issue and other rounds' gold (round
+  // 20's S2024 q2) record it; the reader follows the issue.
+  {
+    name: 'blind round 27',
+    dir: 'test/fixtures/blind27',
+    precision: 0.95,
+    coverage: 0.5,
+    mustBeEmpty: 5,
+    allowedMisses: ['S2722 q1', 'S2722 q4'],
+  },
 ];
 
 for (const spec of SETS) {

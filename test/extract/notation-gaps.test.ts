@@ -431,3 +431,32 @@ test('a unit glued to a value whose letters can\'t all be variables and that is 
   assert.deepEqual(read('v=sqrt(k/m)*x=9m/s', GUN).eqs, ['Eq(v, sqrt(k/m)*x)', 'Eq(sqrt(k/m)*x, 9)']);
   assert.notEqual(read('x = 0.5m', GUN).status, 'read');
 });
+
+test('"← no, crossed out" after a line takes it back; a spaced times sign between two differences is a doubt', () => {
+  const BELT = Q(
+    [
+      ['mu', 'mass of sand dropped per second'],
+      ['v', 'speed of the belt'],
+      ['F', 'force on the belt'],
+      ['P', 'power needed'],
+    ],
+    'P',
+    'Sand falls onto a belt moving at v. Find the power P.',
+  );
+  assert.deepEqual(read("P = ½μv² ← no, crossed out, that's just the KE rate\nF = μv\nP = Fv", BELT).eqs, ['Eq(F, mu*v)', 'Eq(P, F*v)']);
+  const CYCLE = Q(
+    [
+      ['p_1', 'low pressure'],
+      ['p_2', 'high pressure'],
+      ['V_1', 'small volume'],
+      ['V_2', 'large volume'],
+      ['W', 'net work per cycle'],
+    ],
+    'W',
+    'A gas goes round a rectangular cycle. Find W.',
+  );
+  const slip = read('W = p2 - p1 x V2 - V1 = 600 J', CYCLE);
+  assert.deepEqual(slip.eqs, []);
+  assert.match(slip.why, /times sign between two sums or differences/);
+  assert.deepEqual(read('W = p2 x V2 - p1 x V1', CYCLE).eqs, ['Eq(W, p_2*V_2 - p_1*V_1)']);
+});
