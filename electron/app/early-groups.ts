@@ -103,14 +103,13 @@ export async function earlyGroups(ctx: AppContext, examId: string, question: Que
 }
 
 /**
- * The question's marked responses' totals (review/state.ts `effectiveTotal`), by id as the API
- * gives it: summed in SQL where that sum is the app's (store/question-totals.ts), else from each
- * response's effective marks.
+ * The question's marked responses' totals, by id as the API gives it: each summed from its
+ * effective marks by review/state.ts `effectiveSum`, the one place a total is decided (a sum in
+ * SQL was tried, 0.35 s quicker at 22,000 responses, but it was a second rule for the total; this
+ * runs while the worker reads and groups the lists, which takes longer).
  */
 function questionTotals(ctx: AppContext, examId: string, questionId: string): Map<string, number> {
-  const summed = ctx.ws.questionTotals(examId, questionId);
   const out = new Map<string, number>();
-  if (summed) for (const [id, total] of summed) out.set(String(id), total);
-  else for (const [id, effective] of ctx.ws.questionEffectiveMarks(examId, questionId)) out.set(String(id), effectiveSum(effective));
+  for (const [id, effective] of ctx.ws.questionEffectiveMarks(examId, questionId)) out.set(String(id), effectiveSum(effective));
   return out;
 }

@@ -29,7 +29,6 @@ import * as itemMarks from './item-marks.ts';
 import * as reviewChanges from './review-changes.ts';
 import * as givenStamps from './given-stamp.ts';
 import * as groupsStamps from './groups-stamp.ts';
-import * as questionTotals from './question-totals.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -636,14 +635,6 @@ export class Workspace {
   /** The read and marked responses of a question with their equation sources, in import order (answer groups' worker). */
   markedLists(examId: string, questionId: string): groupLists.MarkedList[] {
     return groupLists.markedLists(this.#st, examId, questionId);
-  }
-
-  /**
-   * The totals of a question's marked responses, summed in SQL, by id; null where such a sum might
-   * not be the app's own (a mark not a multiple of 1/1024): questionEffectiveMarks then.
-   */
-  questionTotals(examId: string, questionId: string): Map<number, number> | null {
-    return questionTotals.questionTotals(this.#st, examId, questionId);
   }
 
   /**
