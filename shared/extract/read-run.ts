@@ -5,11 +5,10 @@
 
 import { UNIT_WORDS } from './lexicon.ts';
 import { parseUnit } from '../units/parse-unit.ts';
-import { sameDimension } from '../units/dimension.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
-import { isUnitWord, trim } from './runs.ts';
+import { isUnitOf, isUnitWord, trim } from './runs.ts';
 import {
   cutByUnreadable,
   unreadableRun,
@@ -24,6 +23,7 @@ import {
   REFERRING_WORDS,
   REFERENT_NOUNS,
   proportionalityBefore,
+  degreesDoubt,
   namedByNounAfter,
 } from './surroundings.ts';
 import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
@@ -343,9 +343,7 @@ function unitOfTheQuantity(ctx: Ctx, t: Tok[], letters: string): boolean {
   // The normaliser spells μ as 'mu' ("40 μC" reaches here as 'muC').
   const unit = parseUnit(letters.replace(/^mu(?=[A-Za-z])/, 'μ'));
   if (!unit.ok || t.length < 3 || t[1].kind !== 'eq' || !isSymbol(t[0])) return false;
-  const name = ctx.lex.resolve(t[0].text, ctx.aliases);
-  const own = name ? ctx.lex.unitOf(name) : null;
-  return !!own && sameDimension(own.dimension, unit.unit.dimension);
+  return isUnitOf(ctx.lex, ctx.lex.resolve(t[0].text, ctx.aliases), unit.unit);
 }
 
 /** Whether every token in [a, b) is a line break or a full stop (or there are none). */
@@ -528,7 +526,7 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrPro
   const final = finalState(toks, i0);
   if (final) return `may be the value it tends to ("${final}"), a limit that is not recorded, or the last step of the working`;
   const degrees = inDegrees(toks, i0, i1);
-  if (degrees) return `${degrees} is in degrees: whether it stands as written or in radians (30° is π/6) is the marker's call`;
+  if (degrees) return degreesDoubt(degrees);
   return null;
 }
 

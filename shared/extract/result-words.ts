@@ -17,6 +17,7 @@ import { lastEquationBefore, spanOf, symTok, unread, type Ctx } from './context.
 import { emitChain } from './emit.ts';
 import type { Tok } from './tokens.ts';
 import { isUnitWord } from './runs.ts';
+import { degreesDoubt } from './surroundings.ts';
 import { UNIT_WORDS } from './lexicon.ts';
 import { parseUnit } from '../units/parse-unit.ts';
 
@@ -210,7 +211,7 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   // "the angle is 55°": in degrees, as "θ = 55°" is (read-run.ts): whether it stands as written
   // or in radians is the marker's call, the same doubt whichever way the value is stated.
   if (/^deg/.test(toks[i1]?.text ?? '') && t.every((x) => x.kind === 'num')) {
-    unread(ctx, t, `${t.map((x) => x.text).join('')}° is in degrees: whether it stands as written or in radians (30° is π/6) is the marker's call`);
+    unread(ctx, t, degreesDoubt(`${t.map((x) => x.text).join('')}°`));
     return true;
   }
   const n = ctx.equations.length;

@@ -170,11 +170,16 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitO
   return cut > 0 ? t.slice(0, cut) : t;
 }
 
+/** Whether `unit` measures the variable `name` (its unit inferred from the question). */
+export function isUnitOf(lex: Lexicon, name: string | null, unit: Unit): boolean {
+  const own = name ? lex.unitOf(name) : null;
+  return !!own && sameDimension(own.dimension, unit.dimension);
+}
+
 /** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
 function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
   const name = t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
-  const own = name ? lex.unitOf(name) : null;
-  return !!own && sameDimension(own.dimension, unit.dimension);
+  return isUnitOf(lex, name, unit);
 }
 
 /**

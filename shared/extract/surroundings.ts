@@ -340,3 +340,6 @@ export function cutByUnreadable(toks: Tok[], i0: number, i1: number): [string, n
   if (to < toks.length && inStretch(toks[to])) to = ix.stretchTo[to];
   return [`'${run.text}' is written into it and can't be read: the equation would be recorded with a part missing`, from, to];
 }
+
+/** The doubt on a value in degrees, however it is stated ("θ = 55°", "the angle is 55°"): one wording. */
+export const degreesDoubt = (value: string): string => `${value} is in degrees: whether it stands as written or in radians (30° is π/6) is the marker's call`;
