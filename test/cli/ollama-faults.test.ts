@@ -5,13 +5,13 @@
 // several times spreads the work, refuses models that differ, and warns for every remote host.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeOllama, type FakeOllama, type FakeScript } from '../support/fake-ollama.ts';
 import { FALL } from '../ollama/helpers.ts';
 import { OFFLINE_DNS, runCliAsync } from './helpers.ts';
 import { waitingLines } from '../../electron/cli/report.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const servers: FakeOllama[] = [];
 after(async () => {
@@ -30,7 +30,7 @@ const READINGS = [['Eq(v, sqrt(2*g*h))'], ['Eq(m*g*h, m*v**2/2)'], ['Eq(v**2, 2*
 const script = (): FakeScript => ({ rules: TEXTS.map((t, i) => ({ match: t, reply: READINGS[i] })) });
 
 function files() {
-  const dir = mkdtempSync(join(tmpdir(), 'eqm-faults-'));
+  const dir = tempDir('eqm-faults-');
   const exam = join(dir, 'exam.json');
   writeFileSync(exam, JSON.stringify({ format: 'exam.v1', id: 'fall-exam', title: 'Fall', questions: [FALL] }));
   const responses = join(dir, 'r.csv');

@@ -1,7 +1,5 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readResponses } from '../../electron/engine/read/model/batch.ts';
 import { formatTableOne } from '../../electron/engine/eval/table-one.ts';
@@ -15,6 +13,7 @@ import { computeAccounting, gpuPower, parseParameterSize } from '../../electron/
 import { Entailer } from '../../electron/engine/decide/entail/index.ts';
 import { fake, FALL, M1, M2, baseOptions, spanned } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const servers: FakeOllama[] = [];
 after(async () => {
@@ -35,7 +34,7 @@ const rules = responses.map((r, i) => ({
 
 test('Ollama unreachable mid-batch: the rest wait, keeping what the embedded extractor read; a re-run resumes from the cache', async () => {
   const f = await start({ rules });
-  const cache = join(mkdtempSync(join(tmpdir(), 'eqm-resume-')), 'cache.jsonl');
+  const cache = join(tempDir('eqm-resume-'), 'cache.jsonl');
   const embedded = (text: string) =>
     ({
       equations: [{ source: 'Eq(v, sqrt(2*g*h))' }],
@@ -84,7 +83,7 @@ test('a model that is not installed stops the batch with a clear message', async
 
 test('accounting: tokens, busy time, FLOPs = 2 x parameters x tokens, energy for a named GPU; a cached re-run costs nothing', async () => {
   const f = await start({ rules, latencyMs: 20 });
-  const cache = join(mkdtempSync(join(tmpdir(), 'eqm-acc-')), 'c.jsonl');
+  const cache = join(tempDir('eqm-acc-'), 'c.jsonl');
   const r = await readResponses(responses, FALL, baseOptions(f, { technique: 'direct', gpu: 'RTX 4090', parallel: 3, cache }));
   const a = r.accounting;
   assert.equal(a.calls, 6);

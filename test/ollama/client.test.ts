@@ -1,13 +1,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveOllamaUrl, isLoopbackUrl, settingsWarnings, makeSettings, DEFAULT_OLLAMA_URL } from '../../electron/engine/read/ollama/settings.ts';
 import { OllamaClient, OllamaError } from '../../electron/engine/read/ollama/client.ts';
 import { JsonlReplyCache } from '../../electron/engine/read/ollama/cache.ts';
 import { fake, clientFor, M1 } from './helpers.ts';
 import type { FakeOllama } from '../support/fake-ollama.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const servers: FakeOllama[] = [];
 after(async () => {
@@ -134,7 +134,7 @@ test("an unknown model is Ollama's 404 and is not retried", async () => {
 
 test('cache: the same (digest, prompt, options) is answered without a request, and persists as JSON lines', async () => {
   const f = await start({ rules: [{ reply: ['Eq(v, 3)'], tokensIn: 50, tokensOut: 5 }] });
-  const path = join(mkdtempSync(join(tmpdir(), 'eqm-cache-')), 'sub', 'replies.jsonl');
+  const path = join(tempDir('eqm-cache-'), 'sub', 'replies.jsonl');
   const c = clientFor(f, { cache: new JsonlReplyCache(path) });
   await c.chat(chatReq('a'));
   const again = await c.chat(chatReq('a'));
