@@ -406,6 +406,11 @@ function bracketFunctionArguments(items: Item[]): Rendered | null {
   return null;
 }
 
+/** Letters that name a rate in a phase (angular frequency, wave number): "sin ω t" is sin(ωt). */
+const PHASE_RATES = new Set(['omega', 'k']);
+/** Letters that name an angle: "cos θ t" is cos(θ)·t. */
+const ANGLES = new Set(['theta', 'alpha', 'beta', 'phi', 'varphi', 'gamma']);
+
 /** The bare argument of the function at p bracketed (nothing to do when it is bracketed), or why not. */
 function bracketArgument(items: Item[], p: number): Rendered | null {
   const it = items[p];
@@ -445,6 +450,21 @@ function bracketArgument(items: Item[], p: number): Rendered | null {
     while (items[p + 1 + n] && !items[p + 1 + n].sp && (items[p + 1 + n].k === 'sym' || items[p + 1 + n].k === 'num')) n++;
   }
   const end = items[p + 1 + n];
+  // "sin ω t" with a space: a function's argument must be a pure number, so an angle's function
+  // times what follows ("x = u cos θ t" is u·cos θ·t, never cos(θt)), a rate's the phase ("E₀ sin ω t"
+  // is sin(ωt), never sin(ω)·t). Any other letter: not guessed.
+  if (TRIG.has(it.text) && end && end.sp && (end.k === 'sym' || end.k === 'num')) {
+    const arg = n === 1 && a.k === 'sym' ? a.text.replace(/_.*/, '') : null;
+    if (arg !== null && PHASE_RATES.has(arg)) {
+      while (items[p + 1 + n] && items[p + 1 + n].k === 'sym' && (n === 1 || !items[p + 1 + n].sp)) n++;
+    } else if (arg === null || !ANGLES.has(arg)) {
+      const shown = items
+        .slice(p + 1, p + 1 + n)
+        .map((x) => x.text)
+        .join('');
+      return { ok: false, reason: `unclear whether '${it.text} ${shown} ${end.text}' is ${it.text}(${shown}·${end.text}) or ${it.text}(${shown})·${end.text}` };
+    }
+  }
   // "cos ωt" under another function, or glued on past a symbol: not guessed. ("sinθcosθ" is two
   // functions, and is read.)
   if (end && !end.sp && (end.k === 'sym' || end.k === 'num' || end.k === 'lp' || (n > 1 && end.k === 'op' && end.text === '^'))) {

@@ -814,7 +814,7 @@ test('an all-lowercase product that needs a capital to split ("mb" for m*B with 
   assert.deepEqual(read('k y = m u ω', SPRING), ['Eq(k*y, m*u*omega)']);
 });
 
-test('a trig function\'s bare argument glued to more symbols ("cos ωt") is all of them, as a phase is written; spaced or bracketed it is read as written; glued on to a power or bracket it is not guessed', () => {
+test('a trig function\'s bare argument glued to more symbols ("cos ωt") is all of them, as a phase is written; bracketed it is read as written; glued on to a power or bracket it is not guessed', () => {
   const SPRING = Q(
     'spring',
     [
@@ -829,10 +829,39 @@ test('a trig function\'s bare argument glued to more symbols ("cos ωt") is all 
   assert.deepEqual(read('y = B sin ωt', SPRING), ['Eq(y, B*sin(omega*t))']);
   assert.deepEqual(read('y = Bω sinωt', SPRING), ['Eq(y, B*omega*sin(omega*t))']);
   assert.deepEqual(read('y = B cos(ωt)', SPRING), ['Eq(y, B*cos(omega*t))']);
-  assert.deepEqual(read('y = B cos ω t', SPRING), ['Eq(y, B*cos(omega)*t)']);
   for (const text of ['y = B cos ωt²', 'y = B sin ωt(1)']) {
     const x = extractEmbedded(text, SPRING);
     assert.notEqual(x.status, 'read', text);
     assert.deepEqual(x.equations, [], text);
   }
+});
+
+test("a trig function's bare argument with a space before the next letter (\"sin ω t\"): a rate's phase, an angle's function times the rest, any other letter a doubt", () => {
+  const WAVE = Q(
+    'wave',
+    [
+      ['y', 'displacement'],
+      ['A', 'amplitude'],
+      ['omega', 'angular frequency'],
+      ['k', 'wave number'],
+      ['x', 'position'],
+      ['t', 'time'],
+      ['u', 'launch speed'],
+      ['theta', 'launch angle'],
+      ['R', 'range'],
+      ['q', 'a constant'],
+    ],
+    'y',
+  );
+  // sin(ω)·t would take the sine of a rate: never what is meant.
+  assert.deepEqual(read('y = A cos ω t', WAVE), ['Eq(y, A*cos(omega*t))']);
+  assert.deepEqual(read('y = A sin k x', WAVE), ['Eq(y, A*sin(k*x))']);
+  assert.deepEqual(read('y = A sin ω t + 1', WAVE), ['Eq(y, A*sin(omega*t) + 1)']);
+  // cos(θt) would take the cosine of an angle times a time: the range is u·cos θ·t.
+  assert.deepEqual(read('R = u cos θ t', WAVE), ['Eq(R, u*cos(theta)*t)']);
+  // q is neither: both readings stand, so neither is chosen.
+  const x = extractEmbedded('y = A sin q t', WAVE);
+  assert.equal(x.status, 'abstained');
+  assert.deepEqual(x.equations, []);
+  assert.match(x.unread[0].reason, /sin\(q·t\) or sin\(q\)·t/);
 });
