@@ -477,6 +477,15 @@ export function lexiconFor(q: Question): Lexicon {
       /^\d{1,2}$/.test(sub) ||
       (sub.length > 1 && promptWords.has(stem(sub)) && !anotherVariablesWord(root, sub)) ||
       (/^[A-Z]$/.test(sub) && capitalInitials.has(sub) && (sym.includes('_') || (!base(sub) && !lettersOfNames.has(sub))));
+    // "F_near" where the question has F (the net force) and F_1, F_2 (the forces on the near and
+    // far sides): a word subscript on a letter the question also numbers names the one whose
+    // description has that word; where it is in more than one of theirs (and not the letter's own),
+    // it may be any of them. In none, it says whose quantity it is, as elsewhere ("D_kettle" is D).
+    if (subOk && sub.length > 1 && !/^\d+$/.test(sub) && !extremeAsked(root, sub)) {
+      const w = stem(sub);
+      const named = descInfo.filter((d) => d.name !== root && d.name.replace(/_.*$/, '') === root && d.words.has(w));
+      if (named.length > 0 && !descInfo.some((d) => d.name === root && d.words.has(w))) return named.length === 1 ? named[0].name : null;
+    }
     // A capital letter glued on without '_' that is itself a variable ("RT" with T the temperature)
     // is a factor, not a subscript: "nRT" is n*R*T, never n*R_T.
     if (subOk) return root;

@@ -4,7 +4,9 @@
 // an equation or chain, or leave it unread with the reason. Pure.
 
 import { UNIT_WORDS } from './lexicon.ts';
-import { parseUnit } from '../units/parse-unit.ts';
+import { parseUnit, readUnitAt } from '../units/parse-unit.ts';
+import { inferredUnit } from '../units/infer-unit.ts';
+import { sameDimension } from '../units/dimension.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
@@ -134,6 +136,11 @@ type Run = {
   next: Tok | undefined;
   /** Index in toks of the trimmed run's first token. */
   realStart: number;
+  /**
+   * Where the words before the run end: realStart, or the '$' that opens the maths there ("so the
+   * speed is $\sqrt{2gL}$" says what it is as "so the speed is √(2gL)" does).
+   */
+  wordsEnd: number;
 };
 
 const isSymbol = (x: Tok): boolean => x.kind === 'usym' || (x.kind === 'id' && x.pieces!.some((p) => p.kind === 'sym'));
@@ -191,7 +198,7 @@ function dropApproximation(ctx: Ctx, t: Tok[]): Tok[] {
 
 function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
   const raw = toks.slice(i0, i1);
-  const ambiguous: { unit?: string; unitOrProduct?: string } = {};
+  const ambiguous: { unit?: string; unitOrProduct?: string; cut?: string } = {};
   let t = trim(raw, ctx.lex, ambiguous);
   if (t.length === 0) return;
   t = dropApproximation(ctx, t);
@@ -216,7 +223,9 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     unread(ctx, t, `brackets nested more than ${MAX_NESTING} levels deep: not read`);
     return;
   }
-  const run: Run = { toks, i0, i1, raw, t, prev: toks[i0 - 1], next: toks[i1], realStart: i0 + raw.indexOf(t[0]) };
+  const realStart = i0 + raw.indexOf(t[0]);
+  const opensMaths = toks[realStart - 1]?.kind === 'punct' && toks[realStart - 1].text === '$';
+  const run: Run = { toks, i0, i1, raw, t, prev: toks[i0 - 1], next: toks[i1], realStart, wordsEnd: opensMaths ? realStart - 1 : realStart };
   // (One symbol alone in prose is not read anyway: only maths is said to be left out.)
   const units = t.length > 1 || (t[0].pieces?.length ?? 1) > 1 ? unitsTalk(ctx, toks, run.realStart, i1, t) : null;
   if (units) {
@@ -361,7 +370,7 @@ const CHANGE_VERB =
 
 /** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
 function readExpression(ctx: Ctx, run: Run): void {
-  const { toks, i0, i1, raw, t, prev, next, realStart } = run;
+  const { toks, i0, i1, raw, t, prev, next, wordsEnd: realStart } = run;
   const operands = t.filter((x) => x.kind === 'id' || x.kind === 'usym' || x.kind === 'num').length;
   const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
   const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
@@ -452,10 +461,12 @@ const COMPARATIVE = /^(?:less|greater|more|smaller|bigger|larger|lower|higher|fa
 const isColon = (x: Tok | undefined): boolean => x?.kind === 'punct' && x.text === ':';
 
 /** Why an equation can't be read as written (before its sides are looked at), or null. */
-function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrProduct?: string }): string | null {
+function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrProduct?: string; cut?: string }): string | null {
   const { toks, i0, i1, t } = run;
   const clash = numberedClash(t);
   if (clash) return clash;
+  const other = unitSaysAnother(ctx, t, ambiguous.cut ?? unitAfter(ctx, t));
+  if (other) return other;
   // "W = p2 − p1 × V2 − V1 = 600": a times sign set apart by spaces between two differences may
   // group them as the student's spacing does ((p2 − p1)(V2 − V1)) as much as it binds its neighbours.
   const pm = (x: Tok | undefined): boolean => x?.kind === 'op' && (x.text === '+' || x.text === '-');
@@ -557,10 +568,10 @@ function labelClash(ctx: Ctx, run: Run, lhs: Tok[]): string | null {
   // A label set off by a colon ("max speed: v = …"), or a name right before the symbol ("energy
   // stored E = ½Fx" with E Young's modulus and U the energy); words ending in a word of grammar
   // ("fall time from h = …", "so v = …") name no side.
-  const before = run.toks[run.realStart - 1];
+  const before = run.toks[run.wordsEnd - 1];
   const colon = before?.kind === 'punct' && before.text === ':';
   if (!colon && !(before?.kind === 'word' && !STOPWORDS.has(before.text.toLowerCase()))) return null;
-  const lab = labelOf(ctx, run.toks, run.realStart, false);
+  const lab = labelOf(ctx, run.toks, run.wordsEnd, false);
   if (!lab || /\b(answer|result|solution)s?\b/i.test(lab.label)) return null;
   const piece = lhs[0].pieces![0];
   const written = piece.kind === 'sym' ? piece.name : null;
@@ -598,9 +609,9 @@ const PUTTING_IN = /^(?:sub|subs|subbing|substitute|substituting|put|putting|plu
 /** Why a lone-symbol left side right after such a preposition is the object of words, not the equation's quantity; or null. */
 function objectOfWords(run: Run, lhs: Tok[]): string | null {
   if (lhs.length !== 1 || !isSymbol(lhs[0])) return null;
-  const before = run.toks[run.realStart - 1];
+  const before = run.toks[run.wordsEnd - 1];
   if (before?.kind !== 'word' || !OBJECT_PREPOSITIONS.has(before.text.toLowerCase())) return null;
-  const named = run.toks[run.realStart - 2];
+  const named = run.toks[run.wordsEnd - 2];
   if (!named || (named.kind !== 'word' && named.kind !== 'punct')) return null;
   // "sub in N = mg", "putting in v = 3": the words put a value in, they name no quantity.
   if (named.kind === 'word' && PUTTING_IN.test(named.text)) return null;
@@ -609,7 +620,7 @@ function objectOfWords(run: Run, lhs: Tok[]): string | null {
 
 /** An equation or chain: its sides, a left side named in words, then emitted (or why not). */
 function readEquation(ctx: Ctx, run: Run): void {
-  const { toks, t, prev, next, realStart } = run;
+  const { toks, t, prev, next } = run;
   if (ratioWithColons(ctx, t)) {
     unread(ctx, t, `a ratio written with ':' on both sides ("a : b = c : d"): read as written it would be another equation`);
     return;
@@ -620,7 +631,7 @@ function readEquation(ctx: Ctx, run: Run): void {
     else parts[parts.length - 1].push(x);
   }
   if (parts[0].length === 0) {
-    const lab = parts.length > 1 ? labelOf(ctx, toks, realStart, true) : null;
+    const lab = parts.length > 1 ? labelOf(ctx, toks, run.wordsEnd, true) : null;
     if (lab?.kind === 'other') {
       ctx.notes.push(note('unread', `left out an equation about "${lab.label}", not a variable of the question`));
       // "weight = ρ_s V g = 3.2 × 10⁻⁴ N": only the link about the weight is left out; the links
@@ -648,9 +659,10 @@ function readEquation(ctx: Ctx, run: Run): void {
     // worked out. The name is the chain's first side (Eq(f_3, 3*135.0), then the arithmetic).
     // So is an expression: "The rms value is E_0/√2 = 80 V" gives E_rms (not a lone symbol, which
     // the words name itself: "the speed is v = …").
-    const stated = /^(is|equals)$/i.test(toks[realStart - 1]?.text ?? '');
+    const at = run.wordsEnd;
+    const stated = /^(is|equals)$/i.test(toks[at - 1]?.text ?? '');
     const lone = parts[0].length === 1 && isSymbol(parts[0][0]);
-    const named = stated && !lone ? labelOf(ctx, toks, realStart, false) : null;
+    const named = stated && !lone ? labelOf(ctx, toks, at, false) : null;
     if (named?.v) parts.unshift([symTok(named.v, t[0])]);
     // Words that may name a variable of the question the student paraphrased ("the first
     // overtone" for the frequency of the first overtone): the arithmetic is read, and the link to
@@ -658,8 +670,8 @@ function readEquation(ctx: Ctx, run: Run): void {
     else if (named?.kind === 'unknown') unread(ctx, parts[0], `the words before it ("${named.label}") may name the quantity this is the value of`);
     // "With the numbers this is 2π × 50 × … = 113 V": the value of what came before, which a
     // marker records (E_0 = 2π × 50 × …): which quantity that is, the reader can't be sure.
-    else if (stated && !lone && !named && /^(this|that|it|which)$/i.test(toks[realStart - 2]?.text ?? ''))
-      unread(ctx, parts[0], `the words before it ("${toks[realStart - 2].text} ${toks[realStart - 1].text}") make it the value of what came before`);
+    else if (stated && !lone && !named && /^(this|that|it|which)$/i.test(toks[at - 2]?.text ?? ''))
+      unread(ctx, parts[0], `the words before it ("${toks[at - 2].text} ${toks[at - 1].text}") make it the value of what came before`);
   }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];
@@ -688,4 +700,31 @@ function readEquation(ctx: Ctx, run: Run): void {
     return;
   }
   emitChain(ctx, parts, t);
+}
+
+/** The unit written right after the run's last token, in words the run stopped at ("= 7 rad/s"), or null. */
+function unitAfter(ctx: Ctx, t: Tok[]): string | null {
+  if (t[t.length - 1]?.kind !== 'num') return null;
+  const end = spanOf(ctx, t).end;
+  const gap = /^ ?/.exec(ctx.original.slice(end))![0].length;
+  return readUnitAt(ctx.original, end + gap)?.written ?? null;
+}
+
+/**
+ * "W = 7 rad/s" where the question has ω and no work: the letter alone would leave the equation
+ * out (a quantity the question has none of), but its unit is not that quantity's and is one of the
+ * question's: the letter may be that variable mistyped ("W" for w, ω). Why, or null.
+ */
+function unitSaysAnother(ctx: Ctx, t: Tok[], written: string | null): string | null {
+  if (!written) return null;
+  const lone = t.length >= 3 && isSymbol(t[0]) && t[1].kind === 'eq' ? t[0].text : null;
+  if (!lone || ctx.lex.resolve(lone, ctx.aliases)) return null;
+  const foreign = ctx.lex.foreignQuantity(lone);
+  const unit = parseUnit(written.replace(/^mu(?=[A-Za-z])/, 'μ'));
+  if (!foreign || !unit.ok) return null;
+  const own = inferredUnit(foreign);
+  if (own && sameDimension(own.dimension, unit.unit.dimension)) return null;
+  const measured = ctx.lex.variables.filter((v) => isUnitOf(ctx.lex, v, unit.unit));
+  if (measured.length === 0) return null;
+  return `'${lone}' would be ${/^[aeiou]/.test(foreign) ? 'an' : 'a'} ${foreign}, which the question has none of, but its value is in ${written}, the unit of ${measured.join(' or ')}: whether it stands for ${measured.length === 1 ? 'that variable' : 'one of them'} is the marker's call`;
 }

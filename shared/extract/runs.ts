@@ -112,13 +112,16 @@ function sideIsNumeric(t: Tok[], k: number): boolean {
   return true;
 }
 
+/** A unit's tokens as text, spaces kept ("m s^-2" is metres per second squared, "ms^-2" per millisecond squared). */
+const unitText = (ts: Tok[]): string => ts.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join('');
+
 const namesVariableInAnyCase = (lex: Lexicon, u: string): boolean => lex.variables.some((v) => v.toLowerCase() === u.toLowerCase());
 
 /**
  * Drop unmatched brackets at the edges and a trailing unit. `ambiguous` is set when the last token
  * could be a unit or a variable and nothing tells which ("x = √(2mgh/k) m": metres, or times m?).
  */
-export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitOrProduct?: string }): Tok[] {
+export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitOrProduct?: string; cut?: string }): Tok[] {
   let t = trimBrackets(ts.filter((x) => x.kind !== 'nl'));
   // A trailing equation number: "... = 2S/u   (1)".
   if (
@@ -158,7 +161,10 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitO
     cut = n - 3; // `0.01 m^3`
   else if (n >= 1 && isUnit(t, n - 1) && followsOperand(t, n - 1)) {
     const u = t[n - 1].text;
-    if (!lex.variables.includes(u) || sideIsNumeric(t, n - 1)) cut = n - 1;
+    if (!lex.variables.includes(u)) cut = n - 1;
+    else if (notTheQuantitysUnit(t, lex, u)) {
+      /* the variable: "a = (3/4) g" */
+    } else if (sideIsNumeric(t, n - 1)) cut = n - 1;
     else if (t[n - 2].kind === 'rp' && ambiguous) ambiguous.unit = u;
   }
   // "k = 0.056 /min": a per-unit set apart from its value by a space (the unit word ends the run).
@@ -167,6 +173,7 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitO
   else if (n >= 2 && t[n - 1].kind === 'usym' && t[n - 1].text === 'u' && t[n - 1].sp && ['num', 'rp'].includes(t[n - 2].kind) && sideIsNumeric(t, n - 1))
     cut = n - 1;
   if (cut < 0) cut = siUnitAfterValue(t, lex, ambiguous);
+  if (cut > 0 && ambiguous) ambiguous.cut = unitText(t.slice(cut));
   return cut > 0 ? t.slice(0, cut) : t;
 }
 
@@ -180,6 +187,17 @@ export function isUnitOf(lex: Lexicon, name: string | null, unit: Unit): boolean
 function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
   const name = t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
   return isUnitOf(lex, name, unit);
+}
+
+/**
+ * "a = 3/4 g" with g the question's field strength and a an acceleration: a letter that spells a
+ * unit (grams) the quantity is not measured in is the variable, not a unit.
+ */
+function notTheQuantitysUnit(t: Tok[], lex: Lexicon, letters: string): boolean {
+  const name = t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
+  const own = name ? lex.unitOf(name) : null;
+  const unit = parseUnit(letters);
+  return !!own && unit.ok && !sameDimension(own.dimension, unit.unit.dimension);
 }
 
 /**
@@ -205,7 +223,7 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
       (y.kind === 'rp' && rest[j - 1]?.kind === 'num' && rest[j - 3]?.kind === 'lp');
     if (!rest.every(inUnit)) continue;
     // Spaces kept: "m s^-2" is metres per second squared, "ms^-2" per millisecond squared.
-    const unit = parseUnit(rest.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join(''));
+    const unit = parseUnit(unitText(rest));
     if (!unit.ok) continue;
     // "kg m²": a unit opening with a word that names nothing in the question (kg, rad, Hz) is a
     // unit throughout, even where a later letter is a variable's (m, the child's mass).
@@ -218,8 +236,7 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     if (!opensWithUnitWord && !unreadableAsMaths && letters.some(holdsVariable)) {
       // "E = 1.0 × 10⁴ V m⁻¹" with V and m the question's: the field's own unit, or 10⁴·V/m? The
       // letters spell the quantity's unit, so reading them as a product is no longer safe.
-      if (ambiguous && letters.length > 1 && ofTheQuantity(t, lex, unit.unit))
-        ambiguous.unitOrProduct = rest.map((y, j) => (j > 0 && y.sp ? ' ' : '') + y.text).join('');
+      if (ambiguous && letters.length > 1 && ofTheQuantity(t, lex, unit.unit)) ambiguous.unitOrProduct = unitText(rest);
       continue;
     }
     // Glued to the number ("2.0s", "49N"): a unit only when none of its letters is the question's

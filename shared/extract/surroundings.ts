@@ -11,17 +11,24 @@ import type { Tok } from './tokens.ts';
 
 export const CLAUSE_JOIN = /^(and|so|then|thus|hence|therefore|but|while|whereas)$/i;
 
-/** Words right before token index i, as a label, if they start a clause. */
 /** A word of a label: prose, or a lower-case word the tokenizer took for an unknown symbol ("max speed"). */
 const labelWord = (x: Tok): boolean => x.kind === 'word' || (x.kind === 'usym' && /^[a-z]{3,}$/.test(x.text));
 
-function labelBefore(toks: Tok[], i: number): string | null {
+/**
+ * Words right before token index i, as a label, if they start a clause. `stated`: the words say the
+ * maths after them is a value ("… is √(2gL)"), so they may open a bracketed aside.
+ */
+function labelBefore(toks: Tok[], i: number, stated = false): string | null {
   const ws: string[] = [];
   let j = i - 1;
   while (j >= 0 && labelWord(toks[j]) && !CLAUSE_JOIN.test(toks[j].text)) ws.unshift(toks[j--].text);
   if (ws.length === 0) return null;
   // "…, and its period is 2π√(r³/GM)": a joining word starts a clause as a line start does.
   if (j >= 0 && toks[j].kind === 'word') return ws.join(' ');
+  // "(The speed when the rope goes taut is √(2gL) = 19.8 m/s.)": a bracket opening an aside starts
+  // a clause where its words say what the maths is ("(height 2R above the bottom)" names no
+  // quantity the maths is the value of: not taken for a label).
+  if (stated && j >= 0 && toks[j].kind === 'lp' && (j === 0 || toks[j].sp || ['nl', 'punct'].includes(toks[j - 1].kind))) return ws.join(' ');
   if (j >= 0 && !['nl', 'punct', 'arrow'].includes(toks[j].kind)) return null;
   if (j >= 0 && toks[j].kind === 'punct' && ["'", '"'].includes(toks[j].text)) return null;
   return ws.join(' ');
@@ -42,10 +49,10 @@ export function labelOf(
   else {
     const p = toks[i0 - 1];
     if (p && p.kind === 'punct' && p.text === ':') label = labelBefore(toks, i0 - 1);
-    else if (p && p.kind === 'word' && /^(is|equals)$/i.test(p.text)) label = labelBefore(toks, i0 - 1);
+    else if (p && p.kind === 'word' && /^(is|equals)$/i.test(p.text)) label = labelBefore(toks, i0 - 1, true);
     // "its initial energy is just mgh": an adverb between the verb and the maths.
     else if (p && p.kind === 'word' && /^(just|simply|only|still|then|therefore|also)$/i.test(p.text) && /^(is|equals)$/i.test(toks[i0 - 2]?.text ?? ''))
-      label = labelBefore(toks, i0 - 2);
+      label = labelBefore(toks, i0 - 2, true);
     else if (p && p.kind === 'word') label = labelBefore(toks, i0);
   }
   if (!label) return null;

@@ -99,6 +99,10 @@ export const CORRECTION = new RegExp(
     String.raw`\b(?:the\s+)?other\s+way\s+(?:up|round|around)\b`,
     // "I had the masses upside down".
     String.raw`\bupside[\s-]+down\b`,
+    // "I flipped the fraction the first time, the second line is my answer": one attempt chosen
+    // over another, by what was done wrong or by its place.
+    String.raw`\bi\s+(?:flipped|swapped|inverted|reversed|mixed\s+up)\b`,
+    String.raw`\b(?:the\s+)?(?:second|last|final|other|bottom|latter)\s+(?:line|one|equation|version|attempt)\s+is\s+(?:my|the)\s+(?:final\s+|real\s+|actual\s+)?(?:answer|correct\s+one|right\s+one)\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
     String.raw`(?:^|\n)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
     // "…, should be mg = mv²/R" after a comma; "that's missing a square" says what was typed is wrong.

@@ -312,6 +312,23 @@ test('"delete that" takes back the line before (a caret pointing up at it is no 
   assert.equal(flipped.status, 'read');
 });
 
+test('"I flipped …" and "the second line is my answer" choose one attempt over another: the response needs review, nothing dropped unseen', () => {
+  for (const text of [
+    't = c/2L\nt = 2L/c\nI flipped the fraction the first time, the second line is my answer',
+    't = 2L/c\nt = L/c\nthe last line is my final answer',
+  ]) {
+    const r = x(text);
+    assert.equal(r.status, 'needs-review', text);
+    assert.equal(r.equations.length, 2, text);
+    assert.ok(
+      r.notes.some((n) => n.kind === 'correction'),
+      text,
+    );
+  }
+  // "my answer" said of a line with nothing before it to choose from is no correction.
+  assert.equal(x('t = 2L/c is my answer').status, 'read');
+});
+
 test('"typo" set off by punctuation after an equation is a correction cue; "the typos" in prose is not', () => {
   assert.deepEqual(sources("t = 2L/c² — typo, c isn't squared: t = 2L/c"), ['Eq(t, 2*L/c)']);
   assert.ok(x("t = 2L/c² — typo, c isn't squared: t = 2L/c").notes.some((n) => n.kind === 'retraction' && /typo/.test(n.text)));

@@ -124,6 +124,13 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     mustBeEmpty: 5,
     allowedMisses: ['S2722 q1', 'S2722 q4'],
   },
+  // Rounds 28 and 29 after their general fixes: 30.3% coverage at 100%, and 43.8% at 97.4% (first
+  // sight 30.3%, 96.3%; 46.1%, 92.7%). By the extractor alone: 32.6% at 96.6% (its miss S2812 q3
+  // on ambiguous gold, which the engine's checks send to review) and 44.9% at 97.5%. Round 29's
+  // writer records no numeric result stated in words (S2914 q2, "which comes to 39.7 m"), as round
+  // 27's did not: the reader follows the issue.
+  { name: 'blind round 28', dir: 'test/fixtures/blind28', precision: 0.96, coverage: 0.31, mustBeEmpty: 9 },
+  { name: 'blind round 29', dir: 'test/fixtures/blind29', precision: 0.97, coverage: 0.43, mustBeEmpty: 9, allowedMisses: ['S2914 q2'] },
 ];
 
 for (const spec of SETS) {

@@ -460,3 +460,83 @@ test('"← no, crossed out" after a line takes it back; a spaced times sign betw
   assert.match(slip.why, /times sign between two sums or differences/);
   assert.deepEqual(read('W = p2 x V2 - p1 x V1', CYCLE).eqs, ['Eq(W, p_2*V_2 - p_1*V_1)']);
 });
+
+test('a word subscript on a letter the question also numbers ("T_upper" beside T_1, T_2) is the one whose description has the word; in two of them, unmapped', () => {
+  const ROPES = Q(
+    [
+      ['T', 'total tension the ceiling takes'],
+      ['T_1', 'tension in the upper rope'],
+      ['T_2', 'tension in the lower rope'],
+      ['m', 'mass of each block'],
+      ['g', 'gravitational field strength'],
+    ],
+    'T',
+    'Two blocks hang one below the other on an upper and a lower rope. Find the tensions and the total T.',
+  );
+  assert.deepEqual(read('T_upper = 2mg', ROPES).eqs, ['Eq(T_1, 2*m*g)']);
+  assert.deepEqual(read('T_{lower} = mg', ROPES).eqs, ['Eq(T_2, m*g)']);
+  // "total" is T's own word: T.
+  assert.deepEqual(read('T_total = 2mg', ROPES).eqs, ['Eq(T, 2*m*g)']);
+  // "rope" is in both ropes' descriptions: T_1 or T_2?
+  const which = read('T_rope = 2mg', ROPES);
+  assert.deepEqual(which.eqs, []);
+  assert.match(which.why, /T_rope/);
+});
+
+test('a letter the question has none of, given a value in the unit of one of its variables ("W = 7 rad/s" with ω), is a doubt, not left out', () => {
+  const ROD = Q(
+    [
+      ['M', 'mass of the rod'],
+      ['L', 'length of the rod'],
+      ['g', 'gravitational field strength'],
+      ['omega', 'angular speed at the bottom (rad/s)'],
+    ],
+    'omega',
+    'A rod pivoted at one end falls from horizontal. Find its angular speed omega at the bottom.',
+  );
+  const slip = read('w = sqrt(3g/L)\nW = 7 rad/s', ROD);
+  assert.equal(slip.status, 'partial');
+  assert.deepEqual(slip.eqs, ['Eq(omega, sqrt(3*g/L))']);
+  assert.match(slip.why, /'W' would be a work.*rad\/s, the unit of omega/);
+  // In a work's own unit it is a work, which the question has none of: left out, as before.
+  assert.deepEqual(read('W = 3 J\nw = 7 rad/s', ROD), { status: 'read', eqs: ['Eq(omega, 7)'], why: '' });
+});
+
+test('words saying what the maths is, read past a "$" that opens it and inside a bracketed aside', () => {
+  const JUMP = Q(
+    [
+      ['m', 'mass of the jumper'],
+      ['g', 'gravitational field strength'],
+      ['L', 'natural length of the rope'],
+      ['v', 'speed of the jumper when the rope becomes taut'],
+    ],
+    'v',
+    'A jumper falls a length L before the rope becomes taut. Find v.',
+  );
+  assert.deepEqual(read('so the speed is $\\sqrt{2gL}$.', JUMP).eqs, ['Eq(v, sqrt(2*g*L))']);
+  // Words that may name the quantity (the speed "when the rope goes taut"): the link is a doubt, not dropped unseen.
+  for (const text of [
+    '(The speed when the rope goes taut is $\\sqrt{2gL} = 19.8\\,\\mathrm{m/s}$.)',
+    '(The speed when the rope goes taut is √(2gL) = 19.8 m/s)',
+  ]) {
+    const aside = read(text, JUMP);
+    assert.equal(aside.status, 'partial', text);
+    assert.match(aside.why, /may name the quantity/, text);
+  }
+});
+
+test('a letter after a value that spells a unit the quantity is not measured in ("a = 3/4 g", grams for an acceleration) is the variable', () => {
+  const BALL = Q(
+    [
+      ['m', 'mass of the ball (kg)'],
+      ['g', 'gravitational field strength (m/s^2)'],
+      ['a', 'acceleration of the ball (m/s^2)'],
+    ],
+    'a',
+    'A ball falls with drag. Find its acceleration a at half its terminal speed.',
+  );
+  assert.deepEqual(read('a = 3/4 g', BALL).eqs, ['Eq(a, 3/4*g)']);
+  assert.deepEqual(read('i.e. $a=\\tfrac34 g$.', BALL), { status: 'read', eqs: ['Eq(a, 3/4*g)'], why: '' });
+  // A mass in grams is a value in grams.
+  assert.deepEqual(read('m = 57 g', BALL).eqs, ['Eq(m, 57)']);
+});
