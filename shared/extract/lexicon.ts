@@ -379,6 +379,10 @@ export function lexiconFor(q: Question): Lexicon {
       if (subs.length) standIns.set(`${stand}_${subs.join('_')}`, v);
     }
   }
+  // "u0", "uo" for μ₀ (the permeability, "uoI/2πr"): u for μ with the constant's zero, where no
+  // variable of the question is written with a u (a speed u keeps u0 its own).
+  if (variables.includes('mu_0') && !variables.some((v) => /^u(?:_|$|\d)/i.test(v)))
+    for (const k of ['u0', 'u_0', 'uo', 'u_o']) if (!flat.has(k.replace('_', ''))) standIns.set(k, 'mu_0');
   // ε for an emf the question calls E ("ε = NBAω", "ε_rms"): the usual letter of an emf, where the
   // question has no ε of its own and its E (with that subscript) is described as an emf.
   if (!variables.some((v) => /^epsilon/i.test(v))) {

@@ -200,6 +200,16 @@ export function latexToPlain(src: Mapped): Mapped {
             continue;
           }
         }
+        // "\dot m", "\dot{m}": the rate of m (a mass flow, ṁ), the name m_dot.
+        if (name === 'dot') {
+          const a1 = arg(cmdEnd);
+          const letter = a1 ? /^\s*([A-Za-z])\s*$/.exec(s.slice(a1[0], a1[1])) : null;
+          if (a1 && letter) {
+            b.put(` ${letter[1]}_dot `, i, a1[2]);
+            i = a1[2];
+            continue;
+          }
+        }
         if (LATEX_TEXT.has(name)) {
           const a1 = arg(cmdEnd);
           if (a1) {
@@ -490,6 +500,14 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string, varia
       const gluedSubscript = /[A-Za-z]/.test(prev) && !/[A-Za-z]/.test(s[i - 2] ?? '') && variables.includes(`${prev}_${g}`);
       const after = /[_0-9₀₁₂\p{L}'′]/u.test(s[i + 1] ?? '') ? '' : ' ';
       b.put(`${afterDigit || subscript ? '' : gluedSubscript ? '_' : ' '}${g}${after}`, i, i + 1);
+      continue;
+    }
+    // "ṁ" (a letter with a dot above, one character or two): the rate of m, the name m_dot, as
+    // "\dot m" is; set apart from a letter glued after it ("ṁu" is ṁ times u).
+    const dotted = /^([A-Za-z])\u0307$/.exec(c.normalize('NFD'));
+    if (dotted || (c === '\u0307' && /[A-Za-z]/.test(s[i - 1] ?? ''))) {
+      const gap = /[\p{L}0-9]/u.test(s[i + 1] ?? '') ? ' ' : '';
+      b.put(`${dotted ? dotted[1] : ''}_dot${gap}`, i, i + 1);
       continue;
     }
     if (c === '√' || c === '∛') {

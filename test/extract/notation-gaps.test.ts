@@ -540,3 +540,36 @@ test('a letter after a value that spells a unit the quantity is not measured in 
   // A mass in grams is a value in grams.
   assert.deepEqual(read('m = 57 g', BALL).eqs, ['Eq(m, 57)']);
 });
+
+test('a dotted letter ("ṁ", "\\dot{m}") is the rate named X_dot; "u0"/"uo" is μ₀ where no variable is written with a u', () => {
+  const JET = Q(
+    [
+      ['m_dot', 'mass of water leaving the hose per second'],
+      ['v', 'speed of the jet'],
+      ['F', 'force on the wall'],
+      ['rho', 'density of water'],
+      ['A', 'area of the nozzle'],
+    ],
+    'F',
+    'A jet of water hits a wall and stops. Find the force F.',
+  );
+  for (const text of ['F = ṁv = ρAv²', 'F = m\u0307v = ρAv²', '$F = \\dot{m} v = \\rho A v^2$', '$F = \\dot m v = \\rho A v^2$'])
+    assert.deepEqual(read(text, JET).eqs, ['Eq(F, m_dot*v)', 'Eq(m_dot*v, rho*A*v**2)'], text);
+  // A dotted letter the question has no rate of stays unread, never read as the letter.
+  const plain = read('F = ẋ m', JET);
+  assert.deepEqual(plain.eqs, []);
+  const COIL = Q(
+    [
+      ['B', 'field inside the solenoid'],
+      ['mu_0', 'permeability of free space'],
+      ['n', 'turns per metre'],
+      ['I', 'current'],
+    ],
+    'B',
+    'Find the field B inside a long solenoid.',
+  );
+  for (const text of ['B = u0 n I', 'B = uo n I', 'B = u_0nI']) assert.deepEqual(read(text, COIL).eqs, ['Eq(B, mu_0*n*I)'], text);
+  // With a speed u in the question, u0 is not μ₀.
+  const MOVING = { ...COIL, variables: [...COIL.variables, { name: 'u', description: 'speed of the probe', assumptions: ['positive'] }] };
+  assert.notDeepEqual(read('B = u0 n I', MOVING).eqs, ['Eq(B, mu_0*n*I)']);
+});
