@@ -570,6 +570,16 @@ test('a dotted letter ("ṁ", "\\dot{m}") is the rate named X_dot; "u0"/"uo" is 
   );
   for (const text of ['B = u0 n I', 'B = uo n I', 'B = u_0nI']) assert.deepEqual(read(text, COIL).eqs, ['Eq(B, mu_0*n*I)'], text);
   // With a speed u in the question, u0 is not μ₀.
-  const MOVING = { ...COIL, variables: [...COIL.variables, { name: 'u', description: 'speed of the probe', assumptions: ['positive'] }] };
+  const MOVING = Q(
+    [
+      ['B', 'field inside the solenoid'],
+      ['mu_0', 'permeability of free space'],
+      ['n', 'turns per metre'],
+      ['I', 'current'],
+      ['u', 'speed of the probe'],
+    ],
+    'B',
+    'Find the field B inside a long solenoid.',
+  );
   assert.notDeepEqual(read('B = u0 n I', MOVING).eqs, ['Eq(B, mu_0*n*I)']);
 });
