@@ -58,7 +58,8 @@ export class AppService {
    * The answer groups' worker thread as it stands (null: none was started, or none is used):
    * whether it failed, and why; how many requests it answered; how many questions it prepared
    * before their rows were posted; how many it answered from its own reading of the lists
-   * (`answeredAsRead`), and how many of those the app gave as the groups (`answeredEarly`: the
+   * (`answeredAsRead`; `reread`: of those, the lists read again for the request, not a prepare's
+   * read), and how many of those the app gave as the groups (`answeredEarly`: the
    * others were declined, early-groups.ts); its engine's counts. For tests and the bench.
    */
   groupsWorker(): {
@@ -66,6 +67,7 @@ export class AppService {
     answered: number;
     prepared: number;
     answeredAsRead: number;
+    reread: number;
     answeredEarly: number;
     stats: EntailerStats | null;
   } | null {
@@ -76,6 +78,7 @@ export class AppService {
         answered: t.answered,
         prepared: t.prepared,
         answeredAsRead: t.answeredAsRead,
+        reread: t.reread,
         answeredEarly: groupsAnsweredEarly(this.#ctx),
         stats: t.stats,
       }

@@ -235,6 +235,30 @@ describe('answer groups given before the review list is read whole', () => {
     }
   });
 
+  it("are a prepare's read of the lists while nothing changed since, and read again once something did", async () => {
+    const path = join(dir, `copy-${++n}.sqlite`);
+    copyFileSync(join(dir, 'graded.sqlite'), path);
+    const thread = new GroupsThread({ workspacePath: path, engine: { sympy: false } });
+    const ws = Workspace.open(path);
+    try {
+      assert.equal(await thread.prepare(exam.exam.id, exam.exam.questions), 2);
+      const prepared = await thread.groupsAsRead(exam.exam.id, q1);
+      assert.equal(thread.reread, 0, 'the lists as the prepare read them');
+      assert.equal(prepared.seen, ws.lastReviewChange());
+      // A mark typed: the change number moves on, so the lists are read again (the same groups).
+      ws.setOverride(ws.findResponse(exam.exam.id, 'S60', 'q1')!, 'a', 1, 'typed after the prepare');
+      const again = await thread.groupsAsRead(exam.exam.id, q1);
+      assert.equal(thread.reread, 1);
+      assert.equal(again.seen, ws.lastReviewChange());
+      assert.ok(again.seen > prepared.seen);
+      assert.deepEqual(again.groups, prepared.groups);
+      assert.deepEqual(again.ids, prepared.ids);
+    } finally {
+      ws.close();
+      await thread.close();
+    }
+  });
+
   it('are compared on the main thread when the worker dies on the request', async () => {
     const warn = console.warn;
     console.warn = () => undefined;

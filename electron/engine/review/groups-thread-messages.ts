@@ -40,7 +40,8 @@ export type ThreadReply =
   /**
    * The groups of the rows the worker read (`ids[i]`'s list is `lists[i]`, in import order);
    * `seen`: the workspace's change number read before them (store/review-changes.ts), so a row
-   * not changed since is as it was read.
+   * not changed since is as it was read; `reread`: read for this request (else they are the rows
+   * a prepare read, nothing changed since).
    */
   | {
       type: 'groupsAsRead';
@@ -49,6 +50,7 @@ export type ThreadReply =
       ids: string[];
       lists: string[];
       seen: number;
+      reread: boolean;
       stats: EntailerStats;
     }
   /** A prepare done: `questions` of them compared. */

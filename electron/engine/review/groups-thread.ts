@@ -86,6 +86,7 @@ export class GroupsThread {
   #answered = 0;
   #prepared = 0;
   #answeredAsRead = 0;
+  #reread = 0;
   #stats: EntailerStats | null = null;
   #failure: string | null = null;
   #closed = false;
@@ -137,6 +138,11 @@ export class GroupsThread {
   /** How many requests the worker answered with groups of its own reading of the lists (groupsAsRead), in all (tests, the bench). */
   get answeredAsRead(): number {
     return this.#answeredAsRead;
+  }
+
+  /** Of those, how many the worker read the lists again for (the others were a prepare's read, nothing changed since). */
+  get reread(): number {
+    return this.#reread;
   }
 
   /** The worker's engine's counts as of its last answer (null before one): what it decided, what it found kept. */
@@ -245,6 +251,7 @@ export class GroupsThread {
         p.resolve(m.groups);
       } else if (m.type === 'groupsAsRead') {
         this.#answeredAsRead++;
+        if (m.reread) this.#reread++;
         this.#stats = m.stats;
         p.resolve({ groups: m.groups, ids: m.ids, lists: m.lists, seen: m.seen });
       } else if (m.type === 'prepared') {
