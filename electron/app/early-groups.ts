@@ -54,14 +54,14 @@ export function answersGroupsEarly(ctx: AppContext, examId: string): boolean {
  * null where that can't be exact (see the header): the caller then forms them as before.
  */
 export async function earlyGroups(ctx: AppContext, examId: string, question: Question): Promise<EarlyGroups | null> {
+  const kept = keptGroups(ctx, examId, question);
+  if (kept) return kept;
   const thread = ctx.groupsThread();
   if (!thread || thread.failure !== null) return null;
   // Posted first: the worker reads and groups the lists on the other core while this thread reads
   // the totals. They are read as of `seenHere`, the lists as of the worker's `seen`: every response
-  // changed since the earlier of the two is read again below. The list's read in slices waits
-  // until the worker answers (review-index.ts holdWhile): it took the worker's core, which
-  // answered in about twice its time at 67,500 responses.
-  const asked = ctx.reviews.held(examId).holdWhile(thread.groupsAsRead(examId, question));
+  // changed since the earlier of the two is read again below.
+  const asked = thread.groupsAsRead(examId, question);
   let read: GroupsAsRead;
   let seenHere: number;
   let totals: Map<string, number>;
@@ -102,6 +102,39 @@ export async function earlyGroups(ctx: AppContext, examId: string, question: Que
   if (read.ids.some((id) => !totals.has(id))) return null;
   answered.set(ctx, groupsAnsweredEarly(ctx) + 1);
   return { groups: read.groups, totalOf: (id) => totals.get(id) ?? null };
+}
+
+/** How many groups requests were answered from the groups a grade's end kept (keptGroups), per context. */
+const answeredKept = new WeakMap<AppContext, number>();
+
+/** How many groups requests were answered from the groups a grade's end kept. */
+export function groupsAnsweredKept(ctx: AppContext): number {
+  return answeredKept.get(ctx) ?? 0;
+}
+
+/**
+ * The question's groups as a grade's end formed and kept them (review/prepare-groups.ts), with
+ * its members' totals now: given where they were formed under this question and no response of
+ * it changed since the change number read before their lists (the change log names every
+ * response whose reading, marks, or presence changed: one imported into the question, or removed
+ * from it, is there too). Anything else: null, and the worker's reading answers as before.
+ */
+function keptGroups(ctx: AppContext, examId: string, question: Question): EarlyGroups | null {
+  const kept = ctx.ws.formedGroups(examId, question.id);
+  if (!kept || kept.question !== JSON.stringify(question)) return null;
+  const changed = ctx.ws.reviewChangesSince(kept.seen).responseIds;
+  if (changed.length > MOST_CHANGED) return null;
+  if (changed.length > 0) {
+    const members = new Set(kept.groups.flatMap((g) => g.ids));
+    if (changed.some((id) => members.has(id))) return null;
+    if (ctx.ws.listResponses(examId, { ids: changed }).some((r) => r.questionId === question.id)) return null;
+  }
+  const totals = questionTotals(ctx, examId, question.id);
+  const groups = kept.groups.map((g) => ({ key: g.key, responseIds: g.ids.map(String) }));
+  if (groups.some((g) => g.responseIds.some((id) => !totals.has(id)))) return null;
+  answeredKept.set(ctx, groupsAnsweredKept(ctx) + 1);
+  answered.set(ctx, groupsAnsweredEarly(ctx) + 1);
+  return { groups, totalOf: (id) => totals.get(id) ?? null };
 }
 
 /**

@@ -69,8 +69,6 @@ const REBUILD_SHARE = 0.25;
 const sameList = (a: ReviewRow, b: ReviewRow): boolean => a.group === b.group && (a.total === null) === (b.total === null);
 
 export class ReviewIndex {
-  /** Work under way that the read in slices waits for between slices (holdWhile). */
-  readonly holds = new Set<Promise<unknown>>();
   /** The exam the rows were computed under (its scheme decides states, chips and what is available). */
   #examKey = '';
   /** The workspace's change number the rows are current with. */
@@ -168,9 +166,6 @@ export class ReviewIndex {
         for (;;) {
           // A turn first: the request that asked is answered before the first slice is read.
           await turn();
-          // Held while a request waits on work another thread does for it (early answer groups):
-          // the slices would take a core from that thread.
-          while (this.holds.size > 0) await Promise.all([...this.holds]);
           const exam = this.ws.getExam(this.examId);
           if (!exam) return;
           const key = JSON.stringify(exam);
@@ -188,20 +183,6 @@ export class ReviewIndex {
       }
     })();
     return this.#completing;
-  }
-
-  /**
-   * `work` goes first: no slice of the whole read starts until it settles (a request answered by
-   * another thread, which the slices would take a core from). Returns `work`.
-   */
-  holdWhile<T>(work: Promise<T>): Promise<T> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.holds.add(settled);
-    void settled.then(() => this.holds.delete(settled));
-    return work;
   }
 
   /** The read in slices under way, if any. */

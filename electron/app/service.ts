@@ -17,7 +17,7 @@ import { regradeHandlers } from './handlers/regrades.ts';
 import { modelHandlers } from './handlers/models.ts';
 import { schemePreviewHandlers, stopPreview } from './handlers/scheme-preview.ts';
 import { groupPrepDone, stopGroupPrep } from './answer-groups.ts';
-import { groupsAnsweredEarly } from './early-groups.ts';
+import { groupsAnsweredEarly, groupsAnsweredKept } from './early-groups.ts';
 
 export { gpuWatts, type ServiceOptions } from './context.ts';
 
@@ -60,7 +60,8 @@ export class AppService {
    * before their rows were posted; how many it answered from its own reading of the lists
    * (`answeredAsRead`; `reread`: of those, the lists read again for the request, not a prepare's
    * read), and how many of those the app gave as the groups (`answeredEarly`: the
-   * others were declined, early-groups.ts); its engine's counts. For tests and the bench.
+   * others were declined, early-groups.ts; `answeredKept`: of those, the groups a grade's end
+   * kept, not the worker's); its engine's counts. For tests and the bench.
    */
   groupsWorker(): {
     failure: string | null;
@@ -69,6 +70,7 @@ export class AppService {
     answeredAsRead: number;
     reread: number;
     answeredEarly: number;
+    answeredKept: number;
     stats: EntailerStats | null;
   } | null {
     const t = this.#ctx.startedGroupsThread();
@@ -80,6 +82,7 @@ export class AppService {
         answeredAsRead: t.answeredAsRead,
         reread: t.reread,
         answeredEarly: groupsAnsweredEarly(this.#ctx),
+        answeredKept: groupsAnsweredKept(this.#ctx),
         stats: t.stats,
       }
     );

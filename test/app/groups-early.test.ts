@@ -89,9 +89,16 @@ describe('answer groups given before the review list is read whole', () => {
         engine: ref,
         input: { kind: 'given', rows: parseEquationsCsv(csv, (x) => exam.questions.get(x)?.variables).rows },
       });
-      for (const s of ['S00', 'S31', 'S70']) ws.setOverride(ws.findResponse(exam.exam.id, s, 'q1')!, 'a', 0, 'not shown in the working');
     } finally {
       ws.close();
+    }
+    // A copy as the grade left it (its groups kept as its end formed them, nothing changed since).
+    copyFileSync(join(dir, 'graded.sqlite'), join(dir, 'graded-clean.sqlite'));
+    const marked = Workspace.open(join(dir, 'graded.sqlite'));
+    try {
+      for (const s of ['S00', 'S31', 'S70']) marked.setOverride(marked.findResponse(exam.exam.id, s, 'q1')!, 'a', 0, 'not shown in the working');
+    } finally {
+      marked.close();
     }
   });
   after(async () => {
@@ -100,9 +107,9 @@ describe('answer groups given before the review list is read whole', () => {
   });
 
   /** A fresh app on a copy of the graded workspace, its list's first page asked for (the list then read in slices). */
-  const opened = async (options: Partial<ServiceOptions> = {}) => {
+  const opened = async (options: Partial<ServiceOptions> = {}, from = 'graded.sqlite') => {
     const path = join(dir, `copy-${++n}.sqlite`);
-    copyFileSync(join(dir, 'graded.sqlite'), path);
+    copyFileSync(join(dir, from), path);
     const service = openService(path, { engineOptions: { sympy: false }, reviewSlicing: slicing, ...options });
     const { call } = serviceApi(() => service);
     const page = await call('review.list', { examId: exam.exam.id, limit: 5 });
@@ -256,6 +263,34 @@ describe('answer groups given before the review list is read whole', () => {
     } finally {
       ws.close();
       await thread.close();
+    }
+  });
+
+  it("are the groups a grade's end kept while no response of the question changed since; else the worker's, the same groups", async () => {
+    const { service, call } = await opened({}, 'graded-clean.sqlite');
+    try {
+      const kept = listed(await call('groups.list', { examId: exam.exam.id, questionId: 'q1' }));
+      const w = service.groupsWorker()!;
+      assert.equal(w.answeredKept, 1, 'the groups the grade kept');
+      assert.equal(w.answeredAsRead, 0, 'the worker was not asked');
+      assert.deepEqual(kept, await onMainThread(service));
+    } finally {
+      await service.close();
+    }
+    // A mark typed after the grade: its response changed, so the kept groups are not given (its total moved).
+    const again = await opened({}, 'graded-clean.sqlite');
+    try {
+      const ws = again.service.ws;
+      ws.setOverride(ws.findResponse(exam.exam.id, 'S11', 'q1')!, 'a', 0, 'typed after the grade');
+      const groups = listed(await again.call('groups.list', { examId: exam.exam.id, questionId: 'q1' }));
+      const w = again.service.groupsWorker()!;
+      assert.equal(w.answeredKept, 0);
+      assert.equal(w.answeredEarly, 1, "the worker's reading instead");
+      assert.deepEqual(groups, await onMainThread(again.service));
+      // A response of another question changed: q1's kept groups still stand.
+      ws.setOverride(ws.findResponse(exam.exam.id, 'S10', 'q2')!, 'b', 0, 'typed on q2');
+    } finally {
+      await again.service.close();
     }
   });
 

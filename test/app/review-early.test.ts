@@ -142,28 +142,6 @@ describe('a long review list read in slices, its first page before', () => {
     }
   });
 
-  it('no slice is read while work another thread does for a request is held (holdWhile); the read goes on once it settles', async () => {
-    const ws = service.ws;
-    const sliced = new ReviewIndex(ws, 'plain', slicing);
-    let release!: () => void;
-    const held = sliced.holdWhile(new Promise<void>((r) => (release = r)));
-    const reading = sliced.complete();
-    let done = false;
-    void reading.then(() => (done = true));
-    for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
-    assert.equal(done, false, 'held: not read');
-    assert.equal(sliced.current(current(ws, 'plain')), false);
-    release();
-    await held;
-    await reading;
-    assert.ok(sliced.current(current(ws, 'plain')), 'read once the work settled');
-    // A rejected hold releases the read too.
-    const again = new ReviewIndex(ws, 'plain', slicing);
-    await again.holdWhile(Promise.reject(new Error('the worker failed'))).catch(() => undefined);
-    await again.complete();
-    assert.ok(again.current(current(ws, 'plain')));
-  });
-
   it('every early page is the complete index’s page: import order, by student or question either way, one question, located', async () => {
     const ws = service.ws;
     for (const examId of ['plain', 'mixed']) {

@@ -329,6 +329,14 @@ test('"I flipped …" and "the second line is my answer" choose one attempt over
   assert.equal(x('t = 2L/c is my answer').status, 'read');
 });
 
+test('"Should be …" opening a sentence, and "I must have … wrong", are correction cues', () => {
+  const r = x('t = L/c\nt = 2c/L, which is too big, so I must have a sign wrong somewhere. Should be t = 2L/c I think.');
+  assert.equal(r.status, 'needs-review');
+  assert.ok(r.notes.some((n) => n.kind === 'correction'));
+  // "should be" inside a sentence about the physics is no correction.
+  assert.equal(x('t = 2L/c, the time should be longer than L/c').status, 'read');
+});
+
 test('"typo" set off by punctuation after an equation is a correction cue; "the typos" in prose is not', () => {
   assert.deepEqual(sources("t = 2L/c² — typo, c isn't squared: t = 2L/c"), ['Eq(t, 2*L/c)']);
   assert.ok(x("t = 2L/c² — typo, c isn't squared: t = 2L/c").notes.some((n) => n.kind === 'retraction' && /typo/.test(n.text)));

@@ -583,3 +583,26 @@ test('a dotted letter ("ṁ", "\\dot{m}") is the rate named X_dot; "u0"/"uo" is 
   );
   assert.notDeepEqual(read('B = u0 n I', MOVING).eqs, ['Eq(B, mu_0*n*I)']);
 });
+
+test('a trig function of a lone number past 2π ("tan(15)", "cos 25") is a doubt: degrees without their sign, or radians', () => {
+  const HANG = Q(
+    [
+      ['m', 'mass of the sphere'],
+      ['g', 'gravitational field strength'],
+      ['theta', 'angle of the thread to the vertical'],
+      ['T', 'tension in the thread'],
+      ['q', 'charge on the sphere'],
+      ['E', 'field strength'],
+    ],
+    'q',
+    'A charged sphere hangs on a thread at 15 degrees to the vertical in a horizontal field E. Find q.',
+  );
+  for (const text of ['q = mg tan(15)/E', 'T = mg/cos 15', 'T = mg/cos(15.0)']) {
+    const r = read(text, HANG);
+    assert.deepEqual(r.eqs, [], text);
+    assert.match(r.why, /degrees without its sign/, text);
+  }
+  // A number of radians a student could mean, and a coefficient of the angle, are read as written.
+  assert.deepEqual(read('T = mg/cos(0.26)', HANG).eqs, ['Eq(T, m*g/cos(0.26))']);
+  assert.deepEqual(read('T = mg sin 2θ', HANG).eqs, ['Eq(T, m*g*sin(2*theta))']);
+});

@@ -62,9 +62,7 @@ async function main(): Promise<void> {
     engine = await createEngine(options);
     ws = Workspace.open(start.workspacePath);
     engine.setVerdictStore?.(ws.decidedStore());
-    // Z3's WASM, compiled here as the engine started, handed to the app's thread too: its engine
-    // (started when a response is opened) then compiles it no second time.
-    void compiledZ3().then((wasm) => wasm && post({ type: 'z3', wasm }));
+
   } catch (e) {
     post({ type: 'fatal', message: e instanceof Error ? e.message : String(e) });
     process.exit(1);
@@ -188,7 +186,18 @@ async function main(): Promise<void> {
     } finally {
       stops.delete(id);
       if (!background && --asked === 0) wake();
+      handZ3();
     }
+  };
+  // Z3's WASM, compiled here once the first request is answered (compiled at the start, its CPU
+  // came while that request's lists were read and grouped, which need no Z3 when the comparisons
+  // are kept), handed to the app's thread too: its engine (started when a response is opened)
+  // then compiles it no second time. A comparison that needs Z3 before then compiles it at once.
+  let handed = false;
+  const handZ3 = (): void => {
+    if (handed) return;
+    handed = true;
+    void compiledZ3().then((wasm) => wasm && post({ type: 'z3', wasm }));
   };
 
   const group = (m: Extract<ThreadRequest, { type: 'group' }>): Promise<void> =>

@@ -4,8 +4,10 @@
 // (table canonical_keys) and the answers of the pairs of lists compared (the engine's verdict
 // store, table decided). It is answerGroupsOf itself, run on the question's lists as the app's
 // worker reads them (store/group-lists.ts), so what it keeps is exactly what the app's grouping
-// looks up; the groups it forms are thrown away (the app forms them again from its own rows, and
-// their totals, in milliseconds once the comparisons are kept). It reads no mark and writes none.
+// looks up. The groups it forms are kept too (store/formed-groups.ts), with the change number read
+// before the lists: an app opening the workspace gives them at once where no response of the
+// question changed since (app/early-groups.ts); else it forms them again from its own rows, in
+// milliseconds once the comparisons are kept. It reads no mark and writes none.
 //
 // A question is compared again only when its lists changed since it was last prepared (the
 // stamp, store/groups-stamp.ts: which readings its marked responses have, and its domain): a
@@ -73,7 +75,9 @@ export async function prepareAnswerGroups(
     if (stamp !== undefined && ws.preparedGroupsStamp(exam.id, q.id) === stamp) out.unchanged.push(q.id);
     else if (stamp !== undefined) {
       try {
-        await answerGroupsOf(engine, q, ws.markedLists(exam.id, q.id), (r) => r.equations, keyStore, opts.signal ? { signal: opts.signal } : {});
+        const seen = ws.lastReviewChange();
+        const groups = await answerGroupsOf(engine, q, ws.markedLists(exam.id, q.id), (r) => r.equations, keyStore, opts.signal ? { signal: opts.signal } : {});
+        ws.putFormedGroups(exam.id, q.id, { seen, question: JSON.stringify(q), groups: groups.map((g) => ({ key: g.key, ids: g.members.map((m) => m.id) })) });
       } catch (e) {
         ws.flushDecided();
         if (e instanceof GroupsStopped) break;

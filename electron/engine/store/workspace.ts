@@ -29,6 +29,7 @@ import * as itemMarks from './item-marks.ts';
 import * as reviewChanges from './review-changes.ts';
 import * as givenStamps from './given-stamp.ts';
 import * as groupsStamps from './groups-stamp.ts';
+import * as formed from './formed-groups.ts';
 
 export { SCHEMA_VERSION };
 export { ENGINE_ERROR_FLAG, WAITING_FLAG } from './extractions.ts';
@@ -457,6 +458,16 @@ export class Workspace {
   /** Keep the stamp of a question's answer groups just prepared. */
   putPreparedGroupsStamp(examId: string, questionId: string, stamp: string): void {
     groupsStamps.putPreparedGroupsStamp(this.#st, examId, questionId, stamp);
+  }
+
+  /** A question's answer groups as a grade's end formed them, if kept (formed-groups.ts). */
+  formedGroups(examId: string, questionId: string): formed.FormedGroups | undefined {
+    return formed.formedGroups(this.#st, examId, questionId);
+  }
+
+  /** Keep a question's answer groups just formed. */
+  putFormedGroups(examId: string, questionId: string, groups: formed.FormedGroups): void {
+    formed.putFormedGroups(this.#st, examId, questionId, groups);
   }
 
   /** The number of the last change a review line rests on (see reviewChangesSince). */
