@@ -223,7 +223,15 @@ export function applyCorrections(ctx: Ctx): void {
       }
       continue;
     }
-    if (before.length === 0 && i > 0) before = live(i - 1).filter((st) => st.span.end <= sents[i - 1].end);
+    // Else the last sentence with maths before it, up to REVISION_SENTENCES back ("v = ±√(…)
+    // / with the numbers this is negative?? / so I must have a sign wrong. Should be v = √(…)").
+    // Reached that way, the cue revises only where a later statement restates one of its left sides
+    // ("Hmm, it got smaller? That can't be right but I can't see the mistake." doubts, revises nothing).
+    let reachedBack = false;
+    for (let j = i - 1; before.length === 0 && j >= Math.max(0, i - 1 - REVISION_SENTENCES); j--) {
+      before = live(j).filter((st) => st.span.end <= sents[j].end);
+      reachedBack = j < i - 1;
+    }
     if (before.length === 0) continue; // nothing read before it to revise
     // The revision: what follows the cue in its sentence; after a strong cue, also what the next
     // sentences say (a correction may take a step of working before it restates the quantity).
@@ -231,6 +239,7 @@ export function applyCorrections(ctx: Ctx): void {
     const after: Statement[] = [];
     for (let j = i; j <= last; j++) after.push(...live(j).filter((st) => st.span.start >= cueEnd));
     const targets = before.filter((st) => st.lhs !== null && after.some((a) => a.lhs === st.lhs));
+    if (reachedBack && targets.length === 0) continue;
     const said = JSON.stringify(cue[0].trim());
     // A chain ("U = ½CV² = ε₀AV/(2d)", then "it should read U = ε₀AV²/(2d)") revised by one
     // equation: which of its links was wrong is not said, so the target is unclear.

@@ -411,9 +411,26 @@ const PHASE_RATES = new Set(['omega', 'k']);
 /** Letters that name an angle: "cos θ t" is cos(θ)·t. */
 const ANGLES = new Set(['theta', 'alpha', 'beta', 'phi', 'varphi', 'gamma']);
 
+/**
+ * "tan(15)", "sin 30" where the question's angle is 15°: a trig function of a lone number past 2π
+ * is an angle in degrees typed without its sign far more often than that many radians. Read as
+ * written it would be the radians; which the student meant is the marker's call (as "θ = 15°" is).
+ */
+function degreesWithoutSign(items: Item[], p: number): Rendered | null {
+  const it = items[p];
+  if (!TRIG.has(it.text)) return null;
+  const bracketed = items[p + 1]?.k === 'lp' && items[p + 2]?.k === 'num' && items[p + 3]?.k === 'rp';
+  const bare = items[p + 1]?.k === 'num' && !(items[p + 2] && !items[p + 2].sp && (items[p + 2].k === 'sym' || items[p + 2].k === 'lp'));
+  const n = bracketed ? items[p + 2] : bare ? items[p + 1] : null;
+  if (!n || !(Number(n.text) > 2 * Math.PI)) return null;
+  return { ok: false, reason: `'${it.text}(${n.text})': an angle in degrees without its sign, or ${n.text} radians? Read as written it is radians` };
+}
+
 /** The bare argument of the function at p bracketed (nothing to do when it is bracketed), or why not. */
 function bracketArgument(items: Item[], p: number): Rendered | null {
   const it = items[p];
+  const degrees = degreesWithoutSign(items, p);
+  if (degrees) return degrees;
   if (items[p + 1]?.k === 'lp') return null;
   const a = items[p + 1];
   const b = items[p + 2];

@@ -104,7 +104,10 @@ export const CORRECTION = new RegExp(
     String.raw`\bi\s+(?:flipped|swapped|inverted|reversed|mixed\s+up)\b`,
     String.raw`\b(?:the\s+)?(?:second|last|final|other|bottom|latter)\s+(?:line|one|equation|version|attempt)\s+is\s+(?:my|the)\s+(?:final\s+|real\s+|actual\s+)?(?:answer|correct\s+one|right\s+one)\b`,
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
-    String.raw`(?:^|\n)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
+    // (At a sentence's start too: "… a sign wrong somewhere. Should be v = √(…) I think.")
+    String.raw`(?:^|\n|(?<=[.!?])\s)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
+    // "I must have a sign wrong somewhere", "I must have got the angle wrong".
+    String.raw`\bi\s+must\s+have\s+(?:[\w']+\s+){0,4}wrong\b`,
     // "…, should be mg = mv²/R" after a comma; "that's missing a square" says what was typed is wrong.
     String.raw`,\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been|read)\b`,
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+missing\b`,

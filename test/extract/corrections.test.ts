@@ -329,12 +329,21 @@ test('"I flipped …" and "the second line is my answer" choose one attempt over
   assert.equal(x('t = 2L/c is my answer').status, 'read');
 });
 
-test('"Should be …" opening a sentence, and "I must have … wrong", are correction cues', () => {
-  const r = x('t = L/c\nt = 2c/L, which is too big, so I must have a sign wrong somewhere. Should be t = 2L/c I think.');
+test('"Should be …" opening a sentence, and "I must have … wrong", are correction cues, reaching back past a sentence without maths', () => {
+  // Two equations (a ±) before a sentence of words: which one the revision replaces is unclear.
+  const r = x('t = ±√(L/c)\nwith the numbers this is negative?? so I must have a sign wrong somewhere. Should be t = 2L/c I think.');
   assert.equal(r.status, 'needs-review');
+  assert.equal(r.equations.length, 3);
   assert.ok(r.notes.some((n) => n.kind === 'correction'));
+  // One equation before: the revision of its left side takes it back.
+  const one = x("t = c/L\nthat can't be, the units are wrong. So I must have it the wrong way up. Should be t = L/c.");
+  assert.deepEqual(
+    one.equations.map((e) => e.source),
+    ['Eq(t, L/c)'],
+  );
+  assert.ok(one.notes.some((n) => n.kind === 'retraction'));
   // "should be" inside a sentence about the physics is no correction.
-  assert.equal(x('t = 2L/c, the time should be longer than L/c').status, 'read');
+  assert.ok(!x('t = 2L/c, the time should be longer than L/c').notes.some((n) => n.kind === 'correction' || n.kind === 'retraction'));
 });
 
 test('"typo" set off by punctuation after an equation is a correction cue; "the typos" in prose is not', () => {
