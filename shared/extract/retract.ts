@@ -144,6 +144,21 @@ export function applyRetractions(text: string, ctx: Ctx): string {
   return s.toString();
 }
 
+/** A statement's value where it gives its left side a plain number ("T = 70"), as written; else null. */
+function writtenValue(st: Statement): string | null {
+  return st.equations.length === 1 ? (/^Eq\([^,]+, (-?\d+(?:\.\d+)?)\)$/.exec(st.equations[0].source)?.[1] ?? null) : null;
+}
+
+/** Whether `later` gives the same number as `earlier` to the places `earlier` was written to (70, then 70.1). */
+function sameValueRounded(earlier: Statement, later: Statement): boolean {
+  const a = writtenValue(earlier);
+  const b = writtenValue(later);
+  if (a === null || b === null || a === b) return false;
+  const places = (x: string): number => x.split('.')[1]?.length ?? 0;
+  const coarse = places(a) <= places(b) ? a : b;
+  return Math.abs(Number(a) - Number(b)) <= 0.5 * 10 ** -places(coarse) + 1e-12;
+}
+
 /** How many sentences after a strong correction cue its revision may come in. */
 const REVISION_SENTENCES = 2;
 
@@ -243,6 +258,17 @@ export function applyCorrections(ctx: Ctx): void {
     const said = JSON.stringify(cue[0].trim());
     // A chain ("U = ½CV² = ε₀AV/(2d)", then "it should read U = ε₀AV²/(2d)") revised by one
     // equation: which of its links was wrong is not said, so the target is unclear.
+    // "T = 70 … wait, should T be in kelvin? no, … T = 70.1 °C": the same value to the rounding
+    // it was first written with is a restatement, not a revision: both stand, nothing to doubt.
+    if (
+      targets.length === 1 &&
+      targets[0].equations.length === 1 &&
+      sameValueRounded(
+        targets[0],
+        after.find((a) => a.lhs === targets[0].lhs)!,
+      )
+    )
+      continue;
     if (targets.length === 1 && targets[0].equations.length === 1) {
       const t = targets[0];
       const revision = after.find((a) => a.lhs === t.lhs)!;

@@ -346,6 +346,18 @@ test('"Should be …" opening a sentence, and "I must have … wrong", are corre
   assert.ok(!x('t = 2L/c, the time should be longer than L/c').notes.some((n) => n.kind === 'correction' || n.kind === 'retraction'));
 });
 
+test('a "revision" giving the same number to the rounding it was first written with is a restatement: both stand', () => {
+  assert.deepEqual(
+    x('t = 70\nwait, should t be in minutes for this? no, the question says seconds, t = 70.1 s').equations.map((e) => e.source),
+    ['Eq(t, 70)', 'Eq(t, 70.1)'],
+  );
+  // Another number is a revision, taken back as before.
+  assert.deepEqual(
+    x('t = 70\nno wait, t = 90').equations.map((e) => e.source),
+    ['Eq(t, 90)'],
+  );
+});
+
 test('"typo" set off by punctuation after an equation is a correction cue; "the typos" in prose is not', () => {
   assert.deepEqual(sources("t = 2L/c² — typo, c isn't squared: t = 2L/c"), ['Eq(t, 2*L/c)']);
   assert.ok(x("t = 2L/c² — typo, c isn't squared: t = 2L/c").notes.some((n) => n.kind === 'retraction' && /typo/.test(n.text)));
