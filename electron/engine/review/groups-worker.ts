@@ -62,7 +62,6 @@ async function main(): Promise<void> {
     engine = await createEngine(options);
     ws = Workspace.open(start.workspacePath);
     engine.setVerdictStore?.(ws.decidedStore());
-
   } catch (e) {
     post({ type: 'fatal', message: e instanceof Error ? e.message : String(e) });
     process.exit(1);
