@@ -71,7 +71,8 @@ test('a variable described with the qualifier is named by it', () => {
     'u_x',
     'Find the horizontal component.',
   );
-  assert.deepEqual(read('horizontal component = u cos(30)', q).eqs, ['Eq(u_x, u*cos(30))']);
+  // (An angle in radians: "cos(30)" is now a doubt, degrees without their sign or 30 radians.)
+  assert.deepEqual(read('horizontal component = u cos(0.52)', q).eqs, ['Eq(u_x, u*cos(0.52))']);
 });
 
 test('a phrase saying when comes before the quantity: "on the way up its speed over the ground is …"', () => {
