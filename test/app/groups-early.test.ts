@@ -114,7 +114,7 @@ describe('answer groups given before the review list is read whole', () => {
     const { call } = serviceApi(() => service);
     const page = await call('review.list', { examId: exam.exam.id, limit: 5 });
     assert.ok(page.counting, 'the first page came before the list was read');
-    return { service, call };
+    return { service, call, path };
   };
 
   /** The groups formed on this thread from the store's rows (a reference engine), each with its members' shared total. */
@@ -291,6 +291,23 @@ describe('answer groups given before the review list is read whole', () => {
       ws.setOverride(ws.findResponse(exam.exam.id, 'S10', 'q2')!, 'b', 0, 'typed on q2');
     } finally {
       await again.service.close();
+    }
+  });
+
+  it("are kept by the app's worker as it prepares them, for the next app to open the workspace", async () => {
+    // Marks typed after the grade: the grade's kept groups are stale, so this app's worker prepares them.
+    const first = await opened();
+    await first.service.groupsPrepared();
+    await first.service.close();
+    const service = openService(first.path, { engineOptions: { sympy: false }, reviewSlicing: slicing });
+    const { call } = serviceApi(() => service);
+    try {
+      assert.ok((await call('review.list', { examId: exam.exam.id, limit: 5 })).counting);
+      const groups = listed(await call('groups.list', { examId: exam.exam.id, questionId: 'q1' }));
+      assert.equal(service.groupsWorker()!.answeredKept, 1, 'the groups the worker kept');
+      assert.deepEqual(groups, await onMainThread(service));
+    } finally {
+      await service.close();
     }
   });
 

@@ -262,7 +262,17 @@ async function main(): Promise<void> {
           try {
             const seen = ws.lastReviewChange();
             const rows = ws.markedLists(m.examId, q.id);
-            await groupsOf({ question: q, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)), seen }, true, signal, false);
+            const groups = await groupsOf(
+              { question: q, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)), seen },
+              true,
+              signal,
+              false,
+            );
+            // Kept as a grade's end keeps them (store/formed-groups.ts): the next app to open the
+            // workspace gives them at once where nothing of the question changed since.
+            kept(() =>
+              ws.putFormedGroups(m.examId, q.id, { seen, question: key, groups: groups.map((g) => ({ key: g.key, ids: g.responseIds.map(Number) })) }),
+            );
           } finally {
             preparingNow = null;
           }

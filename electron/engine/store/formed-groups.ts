@@ -1,4 +1,5 @@
-// A question's answer groups as a grade's end formed them (review/prepare-groups.ts), kept in the
+// A question's answer groups as a grade's end formed them (review/prepare-groups.ts), or the
+// app's worker as it prepared them (review/groups-worker.ts), kept in the
 // workspace's `meta` table with the change number read before their lists were: an app opening
 // the workspace gives them at once where no response of the question changed since
 // (app/early-groups.ts, which checks the change log), instead of reading and grouping the lists
