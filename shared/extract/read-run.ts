@@ -370,20 +370,20 @@ const CHANGE_VERB =
 
 /** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
 function readExpression(ctx: Ctx, run: Run): void {
-  const { toks, i0, i1, raw, t, prev, next, wordsEnd: realStart } = run;
+  const { toks, i0, i1, raw, t, prev, next, wordsEnd } = run;
   const operands = t.filter((x) => x.kind === 'id' || x.kind === 'usym' || x.kind === 'num').length;
   const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
   const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
   if (!mathy) return; // a variable named in prose
   ctx.mathSeen = true;
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
-  const before = toks[realStart - 1];
+  const before = toks[wordsEnd - 1];
   // ("is given by u²/2g" states a value: "by" there is no operation.)
-  const givenBy = /^by$/i.test(before?.text ?? '') && /^given$/i.test(toks[realStart - 2]?.text ?? '');
+  const givenBy = /^by$/i.test(before?.text ?? '') && /^given$/i.test(toks[wordsEnd - 2]?.text ?? '');
   // ("goes up by 3/2 nRΔT", "rises by 2mgh" says how much a quantity changes: a value, not an operation.)
-  const changesBy = /^by$/i.test(before?.text ?? '') && CHANGE_VERB.test(toks[realStart - 2]?.text ?? '');
+  const changesBy = /^by$/i.test(before?.text ?? '') && CHANGE_VERB.test(toks[wordsEnd - 2]?.text ?? '');
   if (before?.kind === 'word' && !givenBy && !changesBy && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
-  const beforeThat = toks[realStart - 2];
+  const beforeThat = toks[wordsEnd - 2];
   if (before?.kind === 'word' && REFERENT_NOUNS.test(before.text) && beforeThat?.kind === 'word' && REFERRING_WORDS.test(beforeThat.text)) return;
   // "600 kg/m³": the rest of a unit glued to the unit word before it.
   if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && t[0].kind === 'op' && t[0].text === '/' && !t[0].sp) return;
@@ -391,11 +391,11 @@ function readExpression(ctx: Ctx, run: Run): void {
   if (
     before?.kind === 'word' &&
     UNIT_WORDS.has(before.text) &&
-    ['num', 'rp'].includes(toks[realStart - 2]?.kind ?? '') &&
+    ['num', 'rp'].includes(toks[wordsEnd - 2]?.kind ?? '') &&
     parseUnit(t.map((x) => x.text).join('')).ok
   )
     return;
-  if (proportionalityBefore(toks, realStart) || namedByNounAfter(toks, i1)) {
+  if (proportionalityBefore(toks, wordsEnd) || namedByNounAfter(toks, i1)) {
     const where = spanOf(ctx, t);
     ctx.notes.push(
       note('unread', `left out ${JSON.stringify(ctx.original.slice(where.start, where.end))}: a proportionality or a term named in words, not a value`),
@@ -418,8 +418,8 @@ function readExpression(ctx: Ctx, run: Run): void {
     return;
   }
   const changedBy = modifiedAfter(toks, i1);
-  if (!changedBy && readStatedResult(ctx, toks, realStart, i1, t)) return; // "the time comes out as 2v_0 sinθ/g"
-  const lab = labelOf(ctx, toks, realStart, false);
+  if (!changedBy && readStatedResult(ctx, toks, wordsEnd, i1, t)) return; // "the time comes out as 2v_0 sinθ/g"
+  const lab = labelOf(ctx, toks, wordsEnd, false);
   const where = spanOf(ctx, t);
   if (lab?.v && changedBy) {
     unread(ctx, t, `the words after it ("${changedBy}") change the expression`);
@@ -447,7 +447,7 @@ function readExpression(ctx: Ctx, run: Run): void {
   // "v is less than √(2gh) because …": a comparison in words, or an expression the question itself
   // writes, mentioned: neither states a value (gold convention 1), so it is left out.
   const quoted = ctx.norm.text.slice(t[0].start, t[t.length - 1].end).replace(/\s+/g, '');
-  const compared = /^than$/i.test(before?.text ?? '') && COMPARATIVE.test(toks[realStart - 2]?.text ?? '');
+  const compared = /^than$/i.test(before?.text ?? '') && COMPARATIVE.test(toks[wordsEnd - 2]?.text ?? '');
   if (compared || (quoted.length >= 3 && ctx.lex.promptMaths.includes(quoted))) {
     ctx.notes.push(note('unread', `left out ${shown}: ${compared ? 'a comparison in words' : "the question's own expression, mentioned"}, not a value`));
     return;
