@@ -6,6 +6,7 @@
 // groups are formed from the rows as before, the corrected list in its new group); a worker that
 // dies on the request is answered by comparing on the main thread. No mark is changed.
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -291,6 +292,25 @@ describe('answer groups given before the review list is read whole', () => {
       ws.setOverride(ws.findResponse(exam.exam.id, 'S10', 'q2')!, 'b', 0, 'typed on q2');
     } finally {
       await again.service.close();
+    }
+  });
+
+  it('are formed as before when the kept groups are unreadable (a damaged value in the workspace)', async () => {
+    const path = join(dir, `copy-${++n}.sqlite`);
+    copyFileSync(join(dir, 'graded-clean.sqlite'), path);
+    const db = new Database(path);
+    const damaged = db.prepare('UPDATE meta SET value = \'{"seen": 1, "groups": [\' WHERE key LIKE \'answer-groups-formed:%\'').run().changes;
+    db.close();
+    assert.ok(damaged > 0);
+    const service = openService(path, { engineOptions: { sympy: false }, reviewSlicing: slicing });
+    const { call } = serviceApi(() => service);
+    try {
+      assert.ok((await call('review.list', { examId: exam.exam.id, limit: 5 })).counting);
+      const groups = listed(await call('groups.list', { examId: exam.exam.id, questionId: 'q1' }));
+      assert.equal(service.groupsWorker()!.answeredKept, 0);
+      assert.deepEqual(groups, await onMainThread(service));
+    } finally {
+      await service.close();
     }
   });
 

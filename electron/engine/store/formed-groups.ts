@@ -4,7 +4,8 @@
 // the workspace gives them at once where no response of the question changed since
 // (app/early-groups.ts, which checks the change log), instead of reading and grouping the lists
 // again. Replaced each time the question's groups are formed.
-import type { Row, Statements } from './statements.ts';
+import { metaValue, putMetaValue } from './meta.ts';
+import type { Statements } from './statements.ts';
 
 /** Groups as formed: each its list's key and its members' response ids, largest group first. */
 export type FormedGroups = {
@@ -17,16 +18,24 @@ export type FormedGroups = {
 
 const keyOf = (examId: string, questionId: string): string => `answer-groups-formed:${examId}\u0000${questionId}`;
 
-/** The groups kept for a question, if any. */
+/** The groups kept for a question, if any (anything unreadable: none, and the app forms them as before). */
 export function formedGroups(st: Statements, examId: string, questionId: string): FormedGroups | undefined {
-  const r = st.sql('SELECT value FROM meta WHERE key = ?').get(keyOf(examId, questionId)) as Row | undefined;
-  return r ? (JSON.parse(String(r.value)) as FormedGroups) : undefined;
+  const value = metaValue(st, keyOf(examId, questionId));
+  if (value === undefined) return undefined;
+  try {
+    const f = JSON.parse(value) as Partial<FormedGroups>;
+    const wellFormed =
+      Number.isInteger(f.seen) &&
+      typeof f.question === 'string' &&
+      Array.isArray(f.groups) &&
+      f.groups.every((g) => typeof g?.key === 'string' && Array.isArray(g.ids) && g.ids.every((id) => Number.isInteger(id)));
+    return wellFormed ? (f as FormedGroups) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Keep a question's groups just formed (replacing any). */
 export function putFormedGroups(st: Statements, examId: string, questionId: string, formed: FormedGroups): void {
-  st.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-    keyOf(examId, questionId),
-    JSON.stringify(formed),
-  );
+  putMetaValue(st, keyOf(examId, questionId), JSON.stringify(formed));
 }

@@ -1,6 +1,7 @@
 // The stamp of the last equations file imported whole into an exam (grade.ts, given-import.ts):
 // kept in the workspace's `meta` table beside what the import left, so a re-run given the same
 // file can tell, without reading it, that importing it again would change nothing.
+import { metaValue, putMetaValue } from './meta.ts';
 import type { Row, Statements } from './statements.ts';
 
 /** What an import of a whole equations file left (given-import.ts decides what each part must be). */
@@ -36,10 +37,10 @@ export function readingsFingerprint(st: Statements, examId: string): string {
 
 /** The stamp kept for the exam, if any (anything unreadable: none). */
 export function givenStamp(st: Statements, examId: string): GivenStamp | undefined {
-  const r = st.sql('SELECT value FROM meta WHERE key = ?').get(keyOf(examId)) as Row | undefined;
-  if (!r) return undefined;
+  const value = metaValue(st, keyOf(examId));
+  if (value === undefined) return undefined;
   try {
-    const s = JSON.parse(String(r.value)) as Partial<GivenStamp>;
+    const s = JSON.parse(value) as Partial<GivenStamp>;
     return typeof s.sha256 === 'string' && typeof s.questions === 'string' && typeof s.readings === 'string' && Number.isInteger(s.rows)
       ? { sha256: s.sha256, questions: s.questions, readings: s.readings, rows: s.rows! }
       : undefined;
@@ -50,7 +51,5 @@ export function givenStamp(st: Statements, examId: string): GivenStamp | undefin
 
 /** Keep `stamp` for the exam (replacing any), or drop it (undefined). */
 export function putGivenStamp(st: Statements, examId: string, stamp: GivenStamp | undefined): void {
-  if (stamp)
-    st.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(keyOf(examId), JSON.stringify(stamp));
-  else st.sql('DELETE FROM meta WHERE key = ?').run(keyOf(examId));
+  putMetaValue(st, keyOf(examId), stamp ? JSON.stringify(stamp) : undefined);
 }

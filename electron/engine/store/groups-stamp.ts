@@ -12,6 +12,7 @@
 // two, which no change of the set leaves whole but by a coincidence. The stamp only spares work:
 // were it to match lists that changed, the app would compare them when it forms the groups (it
 // always forms them from its own rows), so no group can be wrong for it.
+import { metaValue, putMetaValue } from './meta.ts';
 import type { Row, Statements } from './statements.ts';
 
 const keyOf = (examId: string, questionId: string): string => `answer-groups:${examId}\u0000${questionId}`;
@@ -31,11 +32,10 @@ export function markedListsFingerprints(st: Statements, examId: string): Map<str
 
 /** The stamp kept for a question's prepared groups, if any. */
 export function preparedGroupsStamp(st: Statements, examId: string, questionId: string): string | undefined {
-  const r = st.sql('SELECT value FROM meta WHERE key = ?').get(keyOf(examId, questionId)) as Row | undefined;
-  return r ? String(r.value) : undefined;
+  return metaValue(st, keyOf(examId, questionId));
 }
 
 /** Keep the stamp of a question's groups just prepared (replacing any). */
 export function putPreparedGroupsStamp(st: Statements, examId: string, questionId: string, stamp: string): void {
-  st.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(keyOf(examId, questionId), stamp);
+  putMetaValue(st, keyOf(examId, questionId), stamp);
 }
