@@ -347,10 +347,12 @@ function screenedOut(ctx: Ctx, run: Run, hasEq: boolean, hasSym: boolean): boole
   return false;
 }
 
+/** A unit as the normaliser left its letters: μ is spelled 'mu' ("40 μC" reaches here as 'muC'). */
+const parseWrittenUnit = (letters: string): ReturnType<typeof parseUnit> => parseUnit(letters.replace(/^mu(?=[A-Za-z])/, 'μ'));
+
 /** Whether `letters` spell a unit of the quantity the equation `t` gives a value ("Q = 40 μC", Q a charge). */
 function unitOfTheQuantity(ctx: Ctx, t: Tok[], letters: string): boolean {
-  // The normaliser spells μ as 'mu' ("40 μC" reaches here as 'muC').
-  const unit = parseUnit(letters.replace(/^mu(?=[A-Za-z])/, 'μ'));
+  const unit = parseWrittenUnit(letters);
   if (!unit.ok || t.length < 3 || t[1].kind !== 'eq' || !isSymbol(t[0])) return false;
   return isUnitOf(ctx.lex, ctx.lex.resolve(t[0].text, ctx.aliases), unit.unit);
 }
@@ -720,7 +722,7 @@ function unitSaysAnother(ctx: Ctx, t: Tok[], written: string | null): string | n
   const lone = t.length >= 3 && isSymbol(t[0]) && t[1].kind === 'eq' ? t[0].text : null;
   if (!lone || ctx.lex.resolve(lone, ctx.aliases)) return null;
   const foreign = ctx.lex.foreignQuantity(lone);
-  const unit = parseUnit(written.replace(/^mu(?=[A-Za-z])/, 'μ'));
+  const unit = parseWrittenUnit(written);
   if (!foreign || !unit.ok) return null;
   const own = inferredUnit(foreign);
   if (own && sameDimension(own.dimension, unit.unit.dimension)) return null;

@@ -258,20 +258,12 @@ export function applyCorrections(ctx: Ctx): void {
     const said = JSON.stringify(cue[0].trim());
     // A chain ("U = ½CV² = ε₀AV/(2d)", then "it should read U = ε₀AV²/(2d)") revised by one
     // equation: which of its links was wrong is not said, so the target is unclear.
-    // "T = 70 … wait, should T be in kelvin? no, … T = 70.1 °C": the same value to the rounding
-    // it was first written with is a restatement, not a revision: both stand, nothing to doubt.
-    if (
-      targets.length === 1 &&
-      targets[0].equations.length === 1 &&
-      sameValueRounded(
-        targets[0],
-        after.find((a) => a.lhs === targets[0].lhs)!,
-      )
-    )
-      continue;
     if (targets.length === 1 && targets[0].equations.length === 1) {
       const t = targets[0];
       const revision = after.find((a) => a.lhs === t.lhs)!;
+      // "T = 70 … wait, should T be in kelvin? no, … T = 70.1 °C": the same value to the rounding
+      // it was first written with is a restatement, not a revision: both stand, nothing to doubt.
+      if (sameValueRounded(t, revision)) continue;
       for (const e of t.equations) dropped.add(e);
       const was = text.slice(t.span.start, t.span.end).trim().slice(0, 120);
       ctx.notes.push(

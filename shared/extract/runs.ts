@@ -183,10 +183,13 @@ export function isUnitOf(lex: Lexicon, name: string | null, unit: Unit): boolean
   return !!own && sameDimension(own.dimension, unit.dimension);
 }
 
+/** The variable an equation `t` ("a = …") gives a value, or null. */
+const quantityOf = (t: Tok[]): string | null =>
+  t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
+
 /** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
 function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
-  const name = t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
-  return isUnitOf(lex, name, unit);
+  return isUnitOf(lex, quantityOf(t), unit);
 }
 
 /**
@@ -194,10 +197,9 @@ function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
  * unit (grams) the quantity is not measured in is the variable, not a unit.
  */
 function notTheQuantitysUnit(t: Tok[], lex: Lexicon, letters: string): boolean {
-  const name = t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
-  const own = name ? lex.unitOf(name) : null;
+  const name = quantityOf(t);
   const unit = parseUnit(letters);
-  return !!own && unit.ok && !sameDimension(own.dimension, unit.unit.dimension);
+  return !!name && !!lex.unitOf(name) && unit.ok && !isUnitOf(lex, name, unit.unit);
 }
 
 /**
