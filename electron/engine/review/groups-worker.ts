@@ -149,6 +149,13 @@ async function main(): Promise<void> {
     }
   };
 
+  /** A question's rows as this thread reads them now (the rows a prepare reads), with the change number read before them. */
+  const readInput = (examId: string, question: Question): Input & { seen: number } => {
+    const seen = ws.lastReviewChange();
+    const rows = ws.markedLists(examId, question.id);
+    return { question, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)), seen };
+  };
+
   /** The groups of `input`, compared here; `background`: at low priority, stopped by `signal`. */
   const groupsOf = async (input: Input, background: boolean, signal: AbortSignal, waitForPrepare: boolean): Promise<Grouped> => {
     const key = JSON.stringify(input.question);
@@ -223,11 +230,9 @@ async function main(): Promise<void> {
       const last = latest.get(key);
       if (last?.seen !== undefined && last.seen === ws.lastReviewChange())
         return { type: 'groupsAsRead', id: m.id, groups: last.groups, ids: last.ids, lists: last.lists, seen: last.seen, reread: false, stats: engine.stats() };
-      const seen = ws.lastReviewChange();
-      const rows = ws.markedLists(m.examId, question.id);
-      const input = { question, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)), seen };
+      const input = readInput(m.examId, question);
       const groups = await groupsOf(input, false, signal, false);
-      return { type: 'groupsAsRead', id: m.id, groups, ids: input.ids, lists: input.lists, seen, reread: true, stats: engine.stats() };
+      return { type: 'groupsAsRead', id: m.id, groups, ids: input.ids, lists: input.lists, seen: input.seen, reread: true, stats: engine.stats() };
     });
 
   /**
@@ -260,18 +265,16 @@ async function main(): Promise<void> {
           const key = JSON.stringify(q);
           preparingNow = key;
           try {
-            const seen = ws.lastReviewChange();
-            const rows = ws.markedLists(m.examId, q.id);
-            const groups = await groupsOf(
-              { question: q, ids: rows.map((r) => String(r.id)), lists: rows.map((r) => groupList(r.equations)), seen },
-              true,
-              signal,
-              false,
-            );
+            const input = readInput(m.examId, q);
+            const groups = await groupsOf(input, true, signal, false);
             // Kept as a grade's end keeps them (store/formed-groups.ts): the next app to open the
             // workspace gives them at once where nothing of the question changed since.
             kept(() =>
-              ws.putFormedGroups(m.examId, q.id, { seen, question: key, groups: groups.map((g) => ({ key: g.key, ids: g.responseIds.map(Number) })) }),
+              ws.putFormedGroups(m.examId, q.id, {
+                seen: input.seen,
+                question: key,
+                groups: groups.map((g) => ({ key: g.key, ids: g.responseIds.map(Number) })),
+              }),
             );
           } finally {
             preparingNow = null;
