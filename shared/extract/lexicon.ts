@@ -445,6 +445,16 @@ export function lexiconFor(q: Question): Lexicon {
     const words = /^min$/i.test(sub) ? 'smallest|least|minimum|lowest' : /^max$/i.test(sub) ? 'largest|greatest|maximum|highest|biggest' : null;
     return !!words && new RegExp(`\\b(?:${words})\\s+(?:[A-Za-z-]+\\s+){0,3}${root}\\b`, 'i').test(q.prompt);
   };
+  // "T_top" where the question has no T but T_1 ("tension … at the top of the circle") and T_2
+  // ("… at the bottom …"): a word subscript on a letter the question only writes with subscripts
+  // names the one variable of that letter whose description has the word (convention 3); in none
+  // or in several, nothing (a doubt, as before). Written with '_' only: glued, "Ttop" is no symbol.
+  const describedVariant = (letter: string, sub: string): string | null => {
+    if (sub.length < 3 || /\d/.test(sub) || STOPWORDS.has(sub.toLowerCase())) return null;
+    const w = stem(sub);
+    const named = descInfo.filter((d) => d.name.startsWith(`${letter}_`) && d.words.has(w));
+    return named.length === 1 ? named[0].name : null;
+  };
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.
     if (aliases.has(sym)) return aliases.get(sym) || null;
@@ -466,6 +476,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (!m) return null;
     const [, stemSym, sub] = m;
     const root = aliases.get(stemSym) ?? base(stemSym);
+    if (!root && sym.includes('_')) return describedVariant(stemSym, sub);
     if (!root || root.includes('_')) return null;
     // "200 GPa", "5 MPa": an SI prefix and a unit the prompt spells ("Pa") is that unit, not G
     // (read as g) with the word subscript "Pa".

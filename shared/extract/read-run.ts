@@ -377,6 +377,8 @@ function readExpression(ctx: Ctx, run: Run): void {
   const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
   const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
   if (!mathy) return; // a variable named in prose
+  // "$d = 113$ nm": the unit of the number the maths ended with, typed after the closing '$'.
+  if (t.length === 1 && wordsEnd < run.realStart && ['num', 'rp'].includes(toks[wordsEnd - 1]?.kind ?? '') && UNIT_WORDS.has(t[0].text)) return;
   ctx.mathSeen = true;
   if (prev?.kind === 'arrow' || next?.kind === 'arrow') return; // a limit: "u/w -> infinity"
   const before = toks[wordsEnd - 1];

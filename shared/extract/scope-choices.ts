@@ -193,10 +193,12 @@ export function fractionScopes(items: Item[], st: Structure = structure(items)):
     const plain = terms.map((o) => (o.slashes.length === 0 || (o.slashes.every(byNumber) && hasSymbol(o))) && !onlyNumbers(st, o.start, o.end));
     const plainAfter = new Array<boolean>(terms.length + 1).fill(true);
     for (let j = terms.length - 1; j >= 0; j--) plainAfter[j] = plainAfter[j + 1] && plain[j];
+    // Backwards, a term with a '/' of its own before this one shows the grouping, a division by a
+    // number too: "aL²/2 + bL⁴/4" gives each term its own denominator, never (aL²/2 + bL⁴)/4.
     let plainBefore = true;
     terms.forEach((t, j) => {
       const before = plainBefore;
-      plainBefore = plainBefore && plain[j];
+      plainBefore = plainBefore && plain[j] && t.slashes.length === 0;
       if (t.slashes.length === 0 || points.length >= MAX_POINTS) return;
       let forward: Insertion[] | null = null;
       let backward: Insertion[] | null = null;

@@ -161,3 +161,33 @@ test("dimensions settle a '/' beside a '−' for the reading as written when eve
   // How far a '√' reaches is not settled by dimensions: √(2gr)/g·... markers call it ambiguous.
   assert.equal((await settleAlternatives(extractEmbedded('v = √2gr/u', ball), ball, engine)).alternatives?.[0].ambiguous, true);
 });
+
+test("the student's next step settles a choice for the reading as written only where it holds as written and fails the other way", async () => {
+  // A falling block, invented here; descriptions that imply no unit, so dimensions settle nothing.
+  const block = validateExam({
+    format: 'exam.v1',
+    id: 'block',
+    questions: [
+      {
+        id: 'k',
+        variables: ['a', 'g', 'h', 'R', 'T'].map((name) => ({ name, description: `the quantity ${name}`, assumptions: ['positive'] })),
+        scheme: [{ id: 'a', marks: 1, match: 'implied', accept: ['Eq(a, 3*g/4)'] }],
+      },
+    ],
+  }).questions.get('k')!.question;
+  const settle = async (text: string) => settleAlternatives(extractEmbedded(text, block), block, engine);
+  // g − g/4 = 3g/4 holds as written; (g − g)/4 = 3g/4 does not.
+  const shown = await settle('a = g − g/4 = 3g/4');
+  assert.equal(shown.alternatives?.[0].ambiguous, false);
+  assert.equal(shown.status, 'read');
+  // Numbers: 0.2 × 16 / 0.8 is the 4 of the next step; (9.8 + 3.2)/0.8 is not 13.8.
+  const numbers = await settle('T = 5 × 0.2 × 9.8 + 0.2 × 16 / 0.8 = 9.8 + 4 = 13.8');
+  assert.equal(numbers.alternatives?.[0].ambiguous, false);
+  assert.equal(numbers.status, 'read');
+  // No next step: nothing shows the grouping.
+  assert.equal((await settle('a = g − g/4')).alternatives?.[0].ambiguous, true);
+  // 2R + R/2 is not 3R/2, but (2R + R)/2 is: a slip or the other grouping, the instructor's call.
+  assert.equal((await settle('h = 2R + R/2 = 3R/2')).alternatives?.[0].ambiguous, true);
+  // A step into it that holds only the other way outweighs a step after it that holds as written.
+  assert.equal((await settle('h = (2R + R)/2 = 2R + R/2 = 5R/2')).alternatives?.[0].ambiguous, true);
+});

@@ -75,6 +75,7 @@ test('no choice is invented where the text is clear', () => {
     ['a = √2 + √k', CART], // each root has its own argument
     ['a = √2/2 + F/m', CART],
     ['a = F/(m+M)', CART], // bracketed
+    ['a = k M^2/2 + F T^4/4', CART], // each term with its own denominator: never (k M²/2 + F T⁴)/4
     ['y = (p h + q g)/(p + q)', LENS],
   ] as [string, Question][]) {
     const x = extractEmbedded(text, q);
@@ -161,4 +162,31 @@ test("a tight '*' before a plain symbol after the denominator is the same choice
   assert.deepEqual(choices('y = d*h/p*q', LENS).readings, [[['Eq(y, d*h/p*q)'], ['Eq(y, d*h/(p*q))']]]);
   assert.equal(choices('y = d*h/p*q', LENS).x.status, 'partial');
   for (const clear of ['y = h/p*exp(-g/q)', 'y = d/p * q', 'y = 1/2*g*h']) assert.deepEqual(choices(clear, LENS).readings, [], clear);
+});
+
+test("a word subscript on a letter the question writes only with subscripts names the one variable whose description has the word ('T_top' is T_1)", () => {
+  // A ball whirled on a rope in a vertical circle, invented here.
+  const WHIRL: Question = {
+    ...Q(['m', 'g', 'v', 'r']),
+    variables: [
+      ...Q(['m', 'g', 'v', 'r']).variables,
+      { name: 'T_1', description: 'tension in the rope at the top of the circle', assumptions: ['positive'] },
+      { name: 'T_2', description: 'tension in the rope at the bottom of the circle', assumptions: ['positive'] },
+    ],
+  };
+  const read = (text: string) => extractEmbedded(text, WHIRL);
+  assert.deepEqual(
+    read('T_top + m g = 5').equations.map((e) => e.source),
+    ['Eq(T_1 + m*g, 5)'],
+  );
+  assert.deepEqual(
+    read('$T_{bottom} = 7$').equations.map((e) => e.source),
+    ['Eq(T_2, 7)'],
+  );
+  // A word both descriptions have, or a letter's abbreviation, names neither: a doubt.
+  for (const text of ['T_rope = 3', 'T_t = 2']) {
+    const x = read(text);
+    assert.deepEqual(x.equations, [], text);
+    assert.notEqual(x.status, 'read', text);
+  }
 });

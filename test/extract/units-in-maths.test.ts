@@ -112,3 +112,11 @@ test('π is a number: a unit after "1600π" is a unit ("A = 1600π m²" with m a
     ['Eq(A, rho*m**2)'],
   );
 });
+
+test('a unit typed after the "$" that closes the maths is the last number\'s unit ("$x = 113$ mm"), not letters of the question', () => {
+  // m and d are variables: outside the '$', "mm" after a number is still millimetres.
+  assert.deepEqual(read('so $x = 0.41$ mm, small').eqs, ['Eq(x, 0.41)']);
+  assert.equal(read('so $x = 0.41$ mm, small').status, 'read');
+  // Letters that are no unit stay maths in prose: a doubt.
+  assert.notEqual(read('so $x = 0.41$ m d').status, 'read');
+});

@@ -6,9 +6,11 @@
 // when in doubt, the instructor picks. A '/' beside a '+'/'-' whose other groupings add quantities
 // of different kinds is settled by dimensions (settledByDimensions). The extractor is pure and
 // can't compare, so it marks every choice ambiguous; the engine settles them here where the
-// reading is produced (grade, eval).
+// reading is produced (grade, eval). Any choice is also settled where the student's next step in
+// the chain holds only as written (settledByChain).
 import { variableUnits } from '../../../shared/units/infer-unit.ts';
-import { parseEquation, type Equation } from '../../../shared/equation/index.ts';
+import { parseEquation, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
+import { evaluate } from '../decide/numeric.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import type { Alternative, Extraction } from '../../../shared/extraction.ts';
 import { withAmbiguity } from '../../../shared/alternatives.ts';
@@ -67,6 +69,65 @@ export function settledByDimensions(readings: readonly Equation[][], units: Read
   return balanced(readings[0]) && readings.slice(1).every(unbalanced);
 }
 
+/** An equation that always holds: the premise against which a link is an identity or not. */
+const ALWAYS = parseEquation('Eq(1, 1)', { variables: [] });
+
+/** Relative difference within which numbers written in a chain agree (the student's rounding), and beyond which they clearly don't. */
+const ROUNDING = 0.01;
+const CLEARLY_OFF = 0.05;
+
+/**
+ * Whether one link of a chain holds on its own: true where it is an identity (proved exactly) or
+ * its two sides are numbers that agree within rounding; false where it is refuted exactly (for
+ * numbers, beyond what rounding explains); null where that can't be told or the link defines a
+ * symbol.
+ */
+async function linkHolds(engine: ChoiceEngine, eq: Equation, domain: Domain): Promise<boolean | null> {
+  // "a = g − g/4" gives a its value: a definition says nothing of the grouping.
+  const defines = (side: Equation['lhs'], other: Equation['rhs']): boolean => side.kind === 'sym' && !symbolsOf(other).includes(side.name);
+  if (defines(eq.lhs, eq.rhs) || defines(eq.rhs, eq.lhs)) return null;
+  if (symbolsOf(eq).length === 0) {
+    const a = evaluate(eq.lhs, new Map());
+    const b = evaluate(eq.rhs, new Map());
+    if (!Number.isFinite(a) || !Number.isFinite(b)) return null;
+    const off = Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), Number.MIN_VALUE);
+    return a === b || off <= ROUNDING ? true : off > CLEARLY_OFF ? false : null;
+  }
+  if (!ALWAYS.ok) return null;
+  const v = await engine.entails(ALWAYS.value, eq, domain);
+  if (v.holds === true && PROOF_METHODS.has(v.method)) return true;
+  if (v.holds === false && (v.method === 'z3-refuted' || v.method === 'numeric-counterexample')) return false;
+  return null;
+}
+
+/**
+ * The chain settles a choice for the reading as written when the student's next step shows their
+ * grouping: "a = g − g/4 = 3g/4" (the link g − g/4 = 3g/4 holds, (g − g)/4 = 3g/4 does not),
+ * "T = 5 × 0.2 × 9.8 + 0.2 × 16 / 0.8 = 9.8 + 4" (the numbers agree only as written). Every other
+ * reading must have a link that fails where reading 0's holds, and no link of reading 0 may fail
+ * or hold less surely than the other's ("h = 2R + R/2 = 3R/2", a slip that only the other
+ * grouping makes right, stays the instructor's call; so does "v = fu/u − f = …", where the step
+ * after it holds only as written but the step into it only as fu/(u − f)). Only reading 0 is ever settled on: the chain never picks another.
+ */
+export async function settledByChain(engine: ChoiceEngine, readings: readonly Equation[][], domain: Domain): Promise<boolean> {
+  if (readings.length < 2) return false;
+  const [first, ...others] = readings;
+  const key = (e: Equation): string => JSON.stringify(e);
+  for (const other of others) {
+    if (other.length !== first.length) return false;
+    let shown = false;
+    for (let i = 0; i < first.length; i++) {
+      if (key(first[i]) === key(other[i])) continue;
+      const mine = await linkHolds(engine, first[i], domain);
+      const theirs = await linkHolds(engine, other[i], domain);
+      if (mine === false || (theirs === true && mine !== true)) return false;
+      if (mine === true && theirs === false) shown = true;
+    }
+    if (!shown) return false;
+  }
+  return true;
+}
+
 /** Whether a choice's readings differ (see the top of this file). */
 export async function choiceIsAmbiguous(engine: ChoiceEngine, alt: Alternative, q: Question): Promise<boolean> {
   const domain = questionDomain(q);
@@ -76,6 +137,8 @@ export async function choiceIsAmbiguous(engine: ChoiceEngine, alt: Alternative, 
     const all = alt.readings.map((r) => parseAll(r, q));
     if (all.every((r) => r !== null) && settledByDimensions(all as Equation[][], variableUnits(q))) return false;
   }
+  const all = alt.readings.map((r) => parseAll(r, q));
+  if (all.every((r) => r !== null) && (await settledByChain(engine, all as Equation[][], domain))) return false;
   for (const r of alt.readings.slice(1)) {
     const other = parseAll(r, q);
     if (!other || !(await exactlyEquivalent(engine, first, other, domain))) return true;
