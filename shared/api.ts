@@ -61,6 +61,7 @@ export const CHIPS = [
   'contradiction', // two equations of the reading give one quantity two values that can't both hold (the note names them)
   'symbol-reused', // the reading uses one symbol for two quantities, which dimensions show (the note names both equations)
   'dimensioned-argument', // a quantity with units is an exponent or a function's argument, or is raised to a power made of quantities: a misreading's mark (the note names the equation)
+  'numbers-disagree', // a link with numbers only on both sides is false beyond rounding: a grouping left out, a unit's prefix, or a slip (the note names the link)
   'earlier-text', // a correction or override made on an earlier text (replaced by a re-import) waits to be confirmed or dropped
   'regrade', // a student's regrade request is open
   'dimensions', // an equation's two sides (or a function's argument) have the wrong dimensions: evidence, changes no mark by itself

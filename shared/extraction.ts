@@ -41,6 +41,8 @@ export const KNOWN_FLAGS = [
   'dimensioned-argument',
   /** A sum of fractions read as written doesn't balance, but does with a '/' reaching over the sum (see the note). */
   'unbracketed-grouping',
+  /** A link with numbers only on both sides is false beyond rounding (see the note). */
+  'numbers-disagree',
 ] as const;
 export type ExtractionFlag = (typeof KNOWN_FLAGS)[number] | (string & {});
 export const ExtractionFlagSchema = z.custom<ExtractionFlag>((x) => typeof x === 'string' && x.length > 0, 'a flag is a non-empty word');

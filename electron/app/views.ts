@@ -30,6 +30,7 @@ export function chips(r: ResponseSummary, exam: Exam): Chip[] {
     if (x.flags.includes('contradiction')) out.push('contradiction');
     if (x.flags.includes('symbol-reused')) out.push('symbol-reused');
     if (x.flags.includes('dimensioned-argument')) out.push('dimensioned-argument');
+    if (x.flags.includes('numbers-disagree')) out.push('numbers-disagree');
   }
   if (r.marks?.inconsistent.length) out.push('inconsistent');
   if (r.marks?.dimensions?.length) out.push('dimensions');

@@ -27,11 +27,15 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
     unread(ctx, all, `'${dropped.text}' could be ${dropped.name} or ${ctx.subscriptDropped.get(dropped.text)!.join(' or ')} with its subscript dropped`);
     return;
   }
-  // "dL = αL dT" where the question has ΔL and ΔT: a d glued to a letter may be a change of it
-  // (ΔL) as much as d times it; which is the marker's call.
+  // "dL = αL dT" where the question has ΔL and ΔT and a d of its own (a diameter): a d glued to a
+  // letter may be a change of it (ΔL) as much as d times it; which is the marker's call. Where the
+  // question has no d, "dT" can only be the change (lexicon.ts resolve).
   // (Looked for in the text as typed: "dT" with no T in the question would lose its T as a unit.)
   const span = spanOf(ctx, all);
-  const change = [...ctx.original.slice(span.start, span.end).matchAll(/(?<![A-Za-z_])d([A-Za-z]+)(?![A-Za-z0-9_])/g)].find((m) => changeOf(ctx, m[1]));
+  const hasD = ctx.lex.variables.some((v) => v.toLowerCase() === 'd');
+  const change = hasD
+    ? [...ctx.original.slice(span.start, span.end).matchAll(/(?<![A-Za-z_])d([A-Za-z]+)(?![A-Za-z0-9_])/g)].find((m) => changeOf(ctx, m[1]))
+    : undefined;
   if (change) {
     unread(ctx, all, `'${change[0]}' could be ${changeOf(ctx, change[1])} (a change of ${change[1]}) or d times ${change[1]}`);
     return;

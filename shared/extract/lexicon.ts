@@ -85,6 +85,8 @@ export const UNIT_WORDS = new Set([
   'GHz',
   // Decibels: "β = 96.5 dB" (a word with a capital inside, which is otherwise maths: tokens.ts).
   'dB',
+  // Turns: "f = 0.85 rev/s".
+  'rev',
 ]);
 
 const STOP_LABEL = new Set([
@@ -334,7 +336,7 @@ export type Lexicon = {
 const GREEK_SHORT: Record<string, string[]> = { lambda: ['lam', 'lamda', 'lmbda'], epsilon: ['eps'] };
 
 /** A Greek letter's Latin stand-in on a keyboard without it (one way: the Latin letter reads as the Greek). */
-const LOOKALIKE: Record<string, string> = { omega: 'w' };
+export const LOOKALIKE: Readonly<Record<string, string>> = { omega: 'w', mu: 'u' };
 
 /** The other spellings of a variable's root: its Greek name if it is a short spelling, its short spellings if it is a Greek name. */
 function greekSpellings(root: string): string[] {
@@ -367,14 +369,17 @@ export function lexiconFor(q: Question): Lexicon {
     }
   }
   // The Latin letter that stands in for a Greek one on a keyboard without it: w for ω ("w = v/r",
-  // "½Iw²"), lower case and one way only, where nothing of the question goes by w or W (a
-  // question's W, work, keeps w from meaning ω; its ω never becomes a w; "W" is never ω).
+  // "½Iw²"), u for μ ("f = umg"), lower case and one way only, where nothing of the question goes
+  // by that letter in either case (a question's W, work, keeps w from meaning ω; its u, a speed,
+  // keeps u from meaning μ; "W" is never ω). A u that is the student's own speed ("v² = u² + 2as")
+  // leaves its equation unbalanced, and the engine's check sends it to review (case-mapped.ts).
   const standIns = new Map<string, string>();
   for (const v of variables) {
     const [root, ...subs] = v.split('_');
     const stand = LOOKALIKE[root];
     const rest = subs.join('').toLowerCase();
-    if (stand && !flat.has(stand + rest)) {
+    const lettersOwn = variables.some((x) => x.split('_')[0].toLowerCase() === stand);
+    if (stand && !lettersOwn && !flat.has(stand + rest)) {
       standIns.set(stand + rest, v);
       if (subs.length) standIns.set(`${stand}_${subs.join('_')}`, v);
     }
@@ -460,6 +465,13 @@ export function lexiconFor(q: Question): Lexicon {
     if (aliases.has(sym)) return aliases.get(sym) || null;
     const b = base(sym);
     if (b) return b;
+    // "Q = m*c*dT" for the question's ΔT: a d before a capital is the change, where the question
+    // has that change and no d of its own ("dT/dt", a rate, is a derivative: tokens.ts).
+    const change = /^d([A-Z][A-Za-z0-9]*)$/.exec(sym);
+    if (change && !flat.has('d')) {
+      const x = base(`Delta${change[1]}`);
+      if (x) return x;
+    }
     // "ΔU" where the question's U is itself a change ("increase in internal energy"): the same
     // quantity, written as the change it is (where the question has no Delta_U of its own).
     const delta = /^[Dd]elta_?([A-Za-z].*)$/.exec(sym);

@@ -234,7 +234,10 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     const opensWithUnitWord = letters[0].text.length >= 2 && !holdsVariable(letters[0]);
     // "a = 1.76 × 10¹⁵ m s⁻²" with m a mass: a letter no variable of the question is (s) can't be
     // read as maths, and the whole is the unit of the quantity the side gives: a unit.
-    const unreadableAsMaths = letters.some((y) => y.kind === 'usym') && ofTheQuantity(t, lex, unit.unit);
+    // "B = 0.56 T" where the question's t is a thickness and it has no T: a letter the question
+    // writes only in the other case, spelling the unit the quantity is measured in, is that unit.
+    const otherCaseUnit = letters.length === 1 && !lex.variables.includes(letters[0].text) && ofTheQuantity(t, lex, unit.unit);
+    const unreadableAsMaths = (letters.some((y) => y.kind === 'usym') || otherCaseUnit) && ofTheQuantity(t, lex, unit.unit);
     if (!opensWithUnitWord && !unreadableAsMaths && letters.some(holdsVariable)) {
       // "E = 1.0 × 10⁴ V m⁻¹" with V and m the question's: the field's own unit, or 10⁴·V/m? The
       // letters spell the quantity's unit, so reading them as a product is no longer safe.

@@ -98,3 +98,41 @@ test("a letter whose other case is also a variable, and balances the equation in
   // Unbalanced with either case: the student's physics, kept as read.
   assert.equal(gas('pV = N T').status, 'read');
 });
+
+test("u typed for μ (no u in the question) is read as μ; where μ leaves the equation unbalanced, the u may be the student's own speed: a doubt", () => {
+  // A puck on a rough rink, invented here: mu the friction coefficient, no u.
+  const RINK: Question = {
+    ...WIRE,
+    variables: [
+      ['mu', 'coefficient of friction between the puck and the ice'],
+      ['m', 'mass of the puck'],
+      ['g', 'gravitational field strength'],
+      ['v', 'speed of the puck'],
+      ['d', 'distance the puck slides'],
+      ['F', 'friction force on the puck'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'd',
+  };
+  const read = (text: string) => withCaseMappedCheck(RINK, extractEmbedded(text, RINK), text);
+  const friction = read('F = umg');
+  assert.deepEqual(
+    friction.equations.map((e) => e.source),
+    ['Eq(F, mu*m*g)'],
+  );
+  assert.equal(friction.status, 'read');
+  assert.equal(read('d = v^2/(2ug)').status, 'read');
+  // "v² = u² + 2ad"-like: read with μ it adds a number to a speed squared.
+  const speed = read('v^2 = u^2 + 2 g d');
+  assert.deepEqual(
+    speed.equations.map((e) => e.source),
+    ['Eq(v**2, mu**2 + 2*g*d)'],
+  );
+  assert.equal(speed.status, 'needs-review');
+  assert.match(speed.notes.at(-1)?.text ?? '', /'u' was read as the question's mu \(typed without the Greek letter\), and the equation then doesn't balance/);
+  // Where the question has a u of its own, u is never μ.
+  const withU: Question = { ...RINK, variables: [...RINK.variables, { name: 'u', description: 'initial speed of the puck', assumptions: ['positive'] }] };
+  assert.deepEqual(
+    extractEmbedded('F = u m g', withU).equations.map((e) => e.source),
+    ['Eq(F, u*m*g)'],
+  );
+});

@@ -646,6 +646,19 @@ test('a d glued to a letter whose change the question names ("dT" with ΔT) is a
   assert.match(read('sigma_x = dL/L', ROD).why, /'dL' could be Delta_L/);
   assert.deepEqual(read('$\\Delta L = \\alpha L \\Delta T$', ROD), { status: 'read', eqs: ['Eq(Delta_L, alpha*L*Delta_T)'], why: '' });
   assert.deepEqual(read('d = ΔL = αLΔT', ROD).eqs, ['Eq(d, Delta_L)', 'Eq(Delta_L, alpha*L*Delta_T)']);
+  // Where the question has no d, "dT" can only be the change.
+  const WARM = Q(
+    [
+      ['Q', 'heat taken by the water'],
+      ['m', 'mass of the water'],
+      ['c', 'specific heat capacity of water'],
+      ['DeltaT', 'rise in temperature'],
+    ],
+    'Q',
+    'Water of mass m warms by DeltaT. Find the heat Q.',
+  );
+  assert.deepEqual(read('Q = m*c*dT', WARM), { status: 'read', eqs: ['Eq(Q, m*c*DeltaT)'], why: '' });
+  assert.notEqual(read('dT/dt = 5', WARM).status, 'read', 'a rate is no change');
 });
 
 // Two springs and a light beam through polarisers, invented for the tests below.

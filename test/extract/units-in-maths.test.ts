@@ -120,3 +120,26 @@ test('a unit typed after the "$" that closes the maths is the last number\'s uni
   // Letters that are no unit stay maths in prose: a doubt.
   assert.notEqual(read('so $x = 0.41$ m d').status, 'read');
 });
+
+test('a capital the question writes only in lower case, after a number, is the unit when it is the quantity\'s unit ("B = 0.56 T", t a thickness)', () => {
+  // A Hall probe's strip, invented for this test.
+  const STRIP: Question = {
+    ...CABLE,
+    variables: [
+      ['B', 'magnetic flux density'],
+      ['t', 'thickness of the strip'],
+      ['I', 'current in the strip'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+    target: 'B',
+  };
+  const eqs = (text: string) => extractEmbedded(text, STRIP).equations.map((e) => e.source);
+  assert.deepEqual(eqs('so B = 0.56 T'), ['Eq(B, 0.56)']);
+  assert.deepEqual(eqs('B = 0.2 × 4.2/1.5 = 0.56 T'), ['Eq(B, 0.2*4.2/1.5)', 'Eq(0.2*4.2/1.5, 0.56)']);
+  // Not the quantity's unit (a current is no tesla): the letter stays the question's t.
+  assert.deepEqual(eqs('I = 0.56 T'), ['Eq(I, 0.56*t)']);
+});
+
+test('turns are a unit: "0.85 rev/s" ends the value', () => {
+  assert.deepEqual(read('x = 0.85 rev/s').eqs, ['Eq(x, 0.85)']);
+  assert.equal(read('x = 0.85 rev/s').status, 'read');
+});

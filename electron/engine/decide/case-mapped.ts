@@ -11,6 +11,10 @@
 // and n the moles doesn't balance, and does with n in N's place. The student may mean n (gold
 // maps a symbol by its meaning) or have slipped in the physics; the reader can't tell which.
 //
+// And for a Latin letter read as the Greek one it stands in for on a keyboard (u for μ, w for ω,
+// shared/extract/lexicon.ts LOOKALIKE): "f = umg" is μmg, but "v² = u² + 2as" with u the student's
+// own initial speed is not, and the equation read with μ doesn't balance.
+//
 // The same holds for a letter with a 2 or 3 glued after it ("v2 = 2gh"): read as the numbered
 // symbol v₂, that is v by the gold conventions, but v² is as likely, and dimensions tell.
 //
@@ -24,6 +28,7 @@ import type { Extraction } from '../../../shared/extraction.ts';
 import { checkDimensions } from './dimensions.ts';
 import { asWritten, checkable, lowered, parsedEquations } from './reading-doubt.ts';
 import { onlyCoefficients } from './symbol-reuse.ts';
+import { LOOKALIKE } from '../../../shared/extract/lexicon.ts';
 
 export const CASE_MAPPED_FLAG = 'unmapped-symbol';
 
@@ -48,6 +53,17 @@ function writtenWithPowerDigit(names: readonly string[], typed: string): [string
     if (v.length !== 1) continue;
     const m = new RegExp(`(?<![A-Za-z_])${v}([23])(?![0-9.])`).exec(typed);
     if (m) return [m[0], v];
+  }
+  return null;
+}
+
+/** A Greek variable of the equation that `typed` writes only with the Latin letter standing in for it ("umg" for μmg): [the letter, the variable], or null. */
+function writtenAsStandIn(names: readonly string[], typed: string): [string, string] | null {
+  for (const v of names) {
+    const letter = LOOKALIKE[v.split('_')[0]];
+    if (!letter) continue;
+    const greek = v.startsWith('mu') ? /μ|µ|\\mu|mu/ : /ω|\\omega|omega/;
+    if (!greek.test(typed) && typed.includes(letter)) return [letter, v];
   }
   return null;
 }
@@ -103,6 +119,15 @@ export function withCaseMappedCheck(question: Question, x: Extraction, response?
         CASE_MAPPED_FLAG,
         'unmapped-symbol',
         `${JSON.stringify(typed)}: read with the question's ${letter}, the equation doesn't balance; with ${other} in its place it does: '${letter}' may stand for ${other}`,
+      );
+    }
+    const standIn = writtenAsStandIn(symbolsOf(eq), typed);
+    if (standIn) {
+      return lowered(
+        x,
+        CASE_MAPPED_FLAG,
+        'unmapped-symbol',
+        `${JSON.stringify(typed)}: '${standIn[0]}' was read as the question's ${standIn[1]} (typed without the Greek letter), and the equation then doesn't balance; '${standIn[0]}' may be another quantity`,
       );
     }
     const found = writtenInOtherCase(symbolsOf(eq), typed, variables);
