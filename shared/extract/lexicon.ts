@@ -523,6 +523,13 @@ export function lexiconFor(q: Question): Lexicon {
       const named = descInfo.filter((d) => d.name !== root && d.kind.has(w) && d.name.toLowerCase() === stemSym.toLowerCase());
       if (named.length === 1) return named[0].name;
     }
+    // "E_k" for the question's E, "kinetic energy of the protons": a one-letter subscript that is
+    // the initial of a word qualifying the variable's own kind (not its owner, "v_i" is no "speed
+    // of the ball at impact"), where no other variable is written with that letter.
+    if (/^[a-z]$/.test(sub) && sym.includes('_') && !variables.some((v) => v !== root && v.split('_')[0] === root)) {
+      const d = descInfo.find((x) => x.name === root);
+      if (d && [...d.kind].some((w) => w !== d.head && w.startsWith(sub) && !STOP_LABEL.has(w) && !STOPWORDS.has(w))) return root;
+    }
     return null;
   };
 

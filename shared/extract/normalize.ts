@@ -456,6 +456,20 @@ export function timesTenToPlain(src: Mapped): Mapped {
 }
 
 /** Each match of a global regex replaced, the offsets back to the original kept (Builder). */
+/**
+ * "(d) n = 1.33", "Part (c): B = …", "For (d): t = …": a part's letter or numeral in brackets
+ * opening a line, or after "for", "in", "part", labels the answer, never multiplies it (read as
+ * maths it made d·n = 1.33 where the question has a d). Not where an '=' follows it ("(d) = 5"
+ * may give d its value).
+ */
+function partLabels(src: Mapped): Mapped {
+  return replaceMatches(
+    src,
+    /(^|\n|\b(?:[Ff]or|[Ii]n|[Pp]art)[ \t]+)([ \t]*(?:[Pp]art\s+)?)\((?:[a-h]|i{1,3}|iv|vi?)\)(?=[ \t:.,\n]|$)(?![ \t:.,]*=)/g,
+    (m) => `${m[1]}${m[2]} `,
+  );
+}
+
 function replaceMatches(src: Mapped, re: RegExp, by: (m: RegExpMatchArray) => string): Mapped {
   const s = src.text;
   if (!re.test(s)) return src;
@@ -602,7 +616,7 @@ export function groupedThousands(src: Mapped): Mapped {
  * `xIsTimes`), digits grouped in threes, e-notation, numbers times a power of ten, logs of numbers and bare exponents of e.
  */
 export function normalize(text: string, greekForQuestionMark?: string, xIsTimes = false, variables: readonly string[] = []): Mapped {
-  let m = identity(text);
+  let m = partLabels(identity(text));
   // "35^{\circ}", "35^\circ": the degree sign, as "35°" is (a power of \circ read nothing).
   if (hasLatex(text)) m = latexToPlain(replaceMatches(m, /\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))/g, () => '°'));
   const plain = unicodeToPlain(m, greekForQuestionMark, variables);

@@ -190,3 +190,29 @@ test("a word subscript on a letter the question writes only with subscripts name
     assert.notEqual(x.status, 'read', text);
   }
 });
+
+test("a one-letter subscript that is the initial of a word of the variable's kind names it ('E_k' is E, 'kinetic energy …'); one of its owner's words does not", () => {
+  const PROTON: Question = {
+    ...Q(['E', 'm', 'v']),
+    variables: [
+      { name: 'E', description: 'kinetic energy of the proton as it leaves', assumptions: ['positive'] },
+      { name: 'm', description: 'mass of the proton', assumptions: ['positive'] },
+      { name: 'v', description: 'speed of the proton at impact', assumptions: ['positive'] },
+    ],
+  };
+  assert.deepEqual(
+    extractEmbedded('E_k = 1/2 m v^2', PROTON).equations.map((e) => e.source),
+    ['Eq(E, 1/2*m*v**2)'],
+  );
+  // "at impact" says whose speed, not what kind: v_i may be an initial speed, another quantity.
+  assert.notEqual(extractEmbedded('v_i = 3', PROTON).status, 'read');
+});
+
+test('a part label opening a line ("(d) n = 1.33", "Part (c): …") is no factor, though its letter is a variable', () => {
+  const eqs = (text: string) => extractEmbedded(text, LENS).equations.map((e) => e.source);
+  assert.deepEqual(eqs('(d) f = 1.33'), ['Eq(f, 1.33)']);
+  assert.deepEqual(eqs('p = 2\n(h) q = 3'), ['Eq(p, 2)', 'Eq(q, 3)']);
+  assert.deepEqual(eqs('Part (g): y = 4'), ['Eq(y, 4)']);
+  // An '=' after it: the letter's value.
+  assert.deepEqual(eqs('(d) = 5'), ['Eq(d, 5)']);
+});

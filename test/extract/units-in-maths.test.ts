@@ -143,3 +143,8 @@ test('turns are a unit: "0.85 rev/s" ends the value', () => {
   assert.deepEqual(read('x = 0.85 rev/s').eqs, ['Eq(x, 0.85)']);
   assert.equal(read('x = 0.85 rev/s').status, 'read');
 });
+
+test('two unit words after a value ("67.5 N s") are one unit, where neither names a variable', () => {
+  assert.deepEqual(read('so x = 67.5 N s').eqs, ['Eq(x, 67.5)']);
+  assert.equal(read('so x = 67.5 N s').status, 'read');
+});
