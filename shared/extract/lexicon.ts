@@ -163,6 +163,10 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'her', 'his', 'their', 'its', 'ou
  * average): "horizontal speed" is not "launch speed", "speed over the ground" not "walking
  * speed". A variable is named by such a label only when its description has the word itself.
  */
+/** Words of a label that make it a whole, and words of a description that make its variable one part (each bulb's, one person's). */
+const WHOLE = new Set(['total', 'whole', 'overall', 'entire', 'combined', 'net', 'equivalent']);
+const PART = new Set(['one', 'each', 'single', 'individual']);
+
 const QUALIFIERS = new Set([
   'horizontal',
   'vertical',
@@ -414,6 +418,11 @@ export function lexiconFor(q: Question): Lexicon {
     // it, and possessives, say whose ("of the group", "Mali's").
     const owners = new Set(words((v.description.match(/[A-Za-z]+'s\b/g) ?? []).join(' ')));
     const kind = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !owners.has(w));
+    // A short name in brackets is another name of the kind: "rate of heat flow … (waste power)".
+    for (const m of v.description.matchAll(/\(([^()]*)\)/g)) {
+      const inner = words(m[1]);
+      if (inner.length >= 1 && inner.length <= 3 && !inner.some((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w))) kind.push(...inner);
+    }
     return { name: v.name, head: headOf(ws).head, words: new Set(ws), kind: new Set(kind) };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
@@ -465,6 +474,14 @@ export function lexiconFor(q: Question): Lexicon {
     if (aliases.has(sym)) return aliases.get(sym) || null;
     const b = base(sym);
     if (b) return b;
+    // "ṁ = Q/(cΔT)" (m_dot) for the question's m, "mass flow rate of the coolant": a dot marks a
+    // rate, which that variable is already, where the question has no m_dot of its own.
+    const dotted = /^([A-Za-z]+)_dot$/.exec(sym);
+    if (dotted) {
+      const x = base(dotted[1]);
+      const d = x ? (q.variables.find((v) => v.name === x)?.description ?? '') : '';
+      if (x && /\brate\b|\bper\s+(?:second|unit\s+time)\b|\/\s*s\b/i.test(d)) return x;
+    }
     // "Q = m*c*dT" for the question's ΔT: a d before a capital is the change, where the question
     // has that change and no d of its own ("dT/dt", a rate, is a derivative: tokens.ts).
     const change = /^d([A-Z][A-Za-z0-9]*)$/.exec(sym);
@@ -546,8 +563,13 @@ export function lexiconFor(q: Question): Lexicon {
   };
 
   const ANSWER_HEADS = new Set(['answer', 'result', 'solution']);
-  /** Whether a qualifier of the label ("horizontal") is missing from the variable's description. */
-  const qualifiedAway = (content: string[], d: { words: Set<string> }): boolean => content.some((w) => QUALIFIERS.has(w) && !d.words.has(w));
+  /**
+   * Whether a qualifier of the label ("horizontal") is missing from the variable's description, or
+   * the label says a whole ("total resistance") where the description names one part of it
+   * ("resistance of one bulb"): "the total resistance is NR" is no value of R.
+   */
+  const qualifiedAway = (content: string[], d: { words: Set<string> }): boolean =>
+    content.some((w) => QUALIFIERS.has(w) && !d.words.has(w)) || (content.some((w) => WHOLE.has(w)) && [...PART].some((w) => d.words.has(w)));
   const labelVariable = (label: string): string | null => {
     const { head, content } = headOf(words(label));
     if (!head || content.length === 0 || content.length > 6) return null;

@@ -377,6 +377,8 @@ function readExpression(ctx: Ctx, run: Run): void {
   const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
   const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
   if (!mathy) return; // a variable named in prose
+  // "so each bulb is 10x brighter": a number glued to an x the question doesn't have is "times", words.
+  if (t.length === 2 && t[0].kind === 'num' && !t[1].sp && /^[xX]$/.test(t[1].text) && !ctx.lex.variables.some((v) => v.toLowerCase() === 'x')) return;
   // "$d = 113$ nm": the unit of the number the maths ended with, typed after the closing '$'.
   if (t.length === 1 && wordsEnd < run.realStart && ['num', 'rp'].includes(toks[wordsEnd - 1]?.kind ?? '') && UNIT_WORDS.has(t[0].text)) return;
   ctx.mathSeen = true;
@@ -389,8 +391,9 @@ function readExpression(ctx: Ctx, run: Run): void {
   if (before?.kind === 'word' && !givenBy && !changesBy && (OPERATION_WORDS.test(before.text) || REFERRING_WORDS.test(before.text))) return;
   const beforeThat = toks[wordsEnd - 2];
   if (before?.kind === 'word' && REFERENT_NOUNS.test(before.text) && beforeThat?.kind === 'word' && REFERRING_WORDS.test(beforeThat.text)) return;
-  // "600 kg/m³": the rest of a unit glued to the unit word before it.
-  if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && t[0].kind === 'op' && t[0].text === '/' && !t[0].sp) return;
+  // "600 kg/m³", "9.84 kg·m/s": the rest of a unit glued to the unit word before it.
+  const restOfUnit = t[0].text === '/' || (t[0].text === '*' && parseWrittenUnit(before?.text + t.map((x) => x.text).join('')).ok);
+  if (before?.kind === 'word' && UNIT_WORDS.has(before.text) && t[0].kind === 'op' && restOfUnit && !t[0].sp) return;
   // "360 kg m²": more of a unit after a unit word that follows a value.
   if (
     before?.kind === 'word' &&
@@ -664,7 +667,9 @@ function readEquation(ctx: Ctx, run: Run): void {
     // So is an expression: "The rms value is E_0/√2 = 80 V" gives E_rms (not a lone symbol, which
     // the words name itself: "the speed is v = …").
     const at = run.wordsEnd;
-    const stated = /^(is|equals)$/i.test(toks[at - 1]?.text ?? '');
+    // ("Answer: nmgh/60 = 3430 W" states the target's value as "the answer is nmgh/60" does.)
+    const answerColon = isColon(toks[at - 1]) && /^(?:answer|result|solution)s?$/i.test(toks[at - 2]?.text ?? '');
+    const stated = /^(is|equals)$/i.test(toks[at - 1]?.text ?? '') || answerColon;
     const lone = parts[0].length === 1 && isSymbol(parts[0][0]);
     const named = stated && !lone ? labelOf(ctx, toks, at, false) : null;
     if (named?.v) parts.unshift([symTok(named.v, t[0])]);

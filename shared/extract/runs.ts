@@ -219,7 +219,8 @@ function notTheQuantitysUnit(t: Tok[], lex: Lexicon, letters: string): boolean {
  * (in either case) are that unit. Where the cut starts, or -1.
  */
 function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: string }): number {
-  for (let k = Math.max(1, t.length - 7); k < t.length; k++) {
+  // (Ten tokens back: "kg·m·s^(-1)" is nine.)
+  for (let k = Math.max(1, t.length - 10); k < t.length; k++) {
     const x = t[k];
     // After a number, or a number in powers of ten, which normalize.ts brackets: "(1.6*10^(-19)) C".
     if (!(x.kind === 'id' || x.kind === 'usym') || !['num', 'rp'].includes(t[k - 1].kind) || !sideIsNumeric(t, k)) continue;

@@ -73,8 +73,9 @@ export const CORRECTION = new RegExp(
     String.raw`\b(?:oops|whoops|oh\s+no|my\s+(?:mistake|bad)|i\s+meant?|i\s+made\s+an?\s+(?:mistake|error|typo)|(?:that|this)\s+(?:was|is)\s+a\s+typo|or\s+rather|make\s+that)\b`,
     String.raw`\b(?:actually,?\s+no|no,?\s+actually)\b`,
     // A bare "no" turning on what was just written ("... no that's for a moving observer",
-    // "N = m g sinθ no - cosθ"); "no friction", "no S dependence" are not revisions.
-    String.raw`\bno,?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\b`,
+    // "N = m g sinθ no - cosθ", "no thats E again" typed without the apostrophe); "no friction",
+    // "no S dependence" are not revisions.
+    String.raw`\bno,?\s+(?:that|this|it)(?:['’]?s|\s+is|\s+was)\b`,
     String.raw`(?:\.\.\.|…)\s*no\b`,
     String.raw`\b(?:hmm+|uh+|um+),?\s+no\b`,
     // Brackets said in words to be missing ("there should be brackets round the A − Z", "I missed
@@ -90,8 +91,8 @@ export const CORRECTION = new RegExp(
     String.raw`\bredo(?:ing)?\b\s*[:,.!]`,
     String.raw`\b(?:the\s+)?(?:correct|right|proper)\s+(?:way|method|version|working|approach)\s*:`,
     String.raw`(?<=[A-Za-z0-9)²³\u0370-\u03FF?!])\s+no\s*[-–—]\s`,
-    String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
-    String.raw`\bthat(?:'s|\s+was)\s+only\b`,
+    String.raw`\b(?:that|this|it)(?:['’]?s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right|backwards)\b`,
+    String.raw`\bthat(?:['’]?s|\s+was)\s+only\b`,
     // "that can't be right, …", "I've got the ratio the wrong way up".
     String.raw`\b(?:can'?t|cannot|can\s+not|couldn'?t)\s+be\s+right\b`,
     String.raw`\b(?:the\s+)?wrong\s+way\s+(?:up|round|around)\b`,

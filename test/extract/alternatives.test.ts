@@ -216,3 +216,44 @@ test('a part label opening a line ("(d) n = 1.33", "Part (c): …") is no factor
   // An '=' after it: the letter's value.
   assert.deepEqual(eqs('(d) = 5'), ['Eq(d, 5)']);
 });
+
+test("a dotted letter ('ṁ', '\\\\dot{m}') is the question's letter where that variable is itself a rate ('mass flow rate …')", () => {
+  const COOLANT: Question = {
+    ...Q(['m', 'c', 'Q', 'T']),
+    variables: [
+      { name: 'm', description: 'mass flow rate of the coolant', assumptions: ['positive'] },
+      { name: 'c', description: 'specific heat capacity of the coolant', assumptions: ['positive'] },
+      { name: 'Q', description: 'rate of heat flow', assumptions: ['positive'] },
+      { name: 'T', description: 'temperature drop of the coolant', assumptions: ['positive'] },
+    ],
+  };
+  for (const text of ['Q = ṁ c T', 'Q = \\dot{m} c T'])
+    assert.deepEqual(
+      extractEmbedded(text, COOLANT).equations.map((e) => e.source),
+      ['Eq(Q, m*c*T)'],
+      text,
+    );
+  // Where the variable is no rate (a mass), ṁ is another quantity: not m.
+  const TANK: Question = { ...COOLANT, variables: [{ ...COOLANT.variables[0], description: 'mass of the coolant' }, ...COOLANT.variables.slice(1)] };
+  assert.ok(!extractEmbedded('Q = ṁ c T', TANK).equations.some((e) => e.source === 'Eq(Q, m*c*T)'));
+});
+
+test("a word subscript that a short name in brackets gives another variable ('(waste power)') is not this letter's ('P_waste' is no P)", () => {
+  const ENGINE: Question = {
+    ...Q(['P', 'Q', 'eta']),
+    prompt: 'An engine of useful power P and efficiency eta sheds waste heat Q through its radiator.',
+    variables: [
+      { name: 'P', description: 'useful mechanical power output of the engine', assumptions: ['positive'] },
+      { name: 'Q', description: 'rate of heat flow to the air (waste power)', assumptions: ['positive'] },
+      { name: 'eta', description: 'efficiency of the engine', assumptions: ['positive'] },
+    ],
+  };
+  const x = extractEmbedded('P_waste = P(1/eta - 1)', ENGINE);
+  assert.ok(!x.equations.some((e) => e.source.startsWith('Eq(P, ')), JSON.stringify(x.equations));
+  assert.notEqual(x.status, 'read');
+  // P's own word is a subscript like any other.
+  assert.deepEqual(
+    extractEmbedded('P_useful = 45', ENGINE).equations.map((e) => e.source),
+    ['Eq(P, 45)'],
+  );
+});

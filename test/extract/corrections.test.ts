@@ -398,3 +398,14 @@ test('"edit:" opening a line corrects what came before it', () => {
   // Not opening a line, the word revises nothing: both kept.
   assert.deepEqual(sources('t = L/c and I may edit: t = 2L/c'), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
 });
+
+test('"no thats …" typed without the apostrophe is the same cue as "no that\'s"', () => {
+  const r = x('t = L/c ... no thats one way\nt = 2L/c');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/c)'],
+  );
+  assert.ok(r.notes.some((n) => n.kind === 'retraction'));
+  // Not a cue: "thats" in plain prose.
+  assert.equal(x('t = 2L/c, thats the round trip').status, 'read');
+});

@@ -466,3 +466,23 @@ test('"goes up by 3/2 nRΔT" says how much a quantity changes: a doubt, not an o
   assert.match(r.unread[0].reason, /an expression in prose/);
   assert.equal(extractEmbedded('multiply by 2Aω', OSC).unread.length, 0);
 });
+
+test('a label that says a whole ("total resistance") names no variable described as one part ("resistance of one bulb"); "Answer:" before an expression names the target', () => {
+  const LIGHTS = Q(
+    [
+      ['V', 'supply voltage'],
+      ['N', 'number of bulbs'],
+      ['R', 'resistance of one bulb'],
+      ['I', 'current in the string'],
+      ['P', 'power of each bulb'],
+    ],
+    'P',
+    'N bulbs of resistance R each are wired in series across a supply V. Find the power P of each bulb.',
+  );
+  const r = read('the total resistance is NR, so the current is I = V/(NR)', LIGHTS);
+  assert.deepEqual(r.eqs, ['Eq(I, V/(N*R))']);
+  assert.ok(!r.eqs.includes('Eq(R, N*R)'));
+  // Without the whole, the label is R's.
+  assert.deepEqual(read('the resistance of one bulb is 6', LIGHTS).eqs, ['Eq(R, 6)']);
+  assert.deepEqual(read('Answer: V^2/(N^2 R) = 0.24 W', LIGHTS).eqs, ['Eq(P, V**2/(N**2*R))', 'Eq(V**2/(N**2*R), 0.24)']);
+});

@@ -148,3 +148,33 @@ test('two unit words after a value ("67.5 N s") are one unit, where neither name
   assert.deepEqual(read('so x = 67.5 N s').eqs, ['Eq(x, 67.5)']);
   assert.equal(read('so x = 67.5 N s').status, 'read');
 });
+
+test('units joined by a middle dot ("9.84 kg·m/s", "2.34 m·s⁻¹") are one unit; "10x brighter" with no x in the question is words', () => {
+  // A sled's momentum, invented for this test: m a mass, no x.
+  const SLED: Question = {
+    ...CABLE,
+    variables: [
+      ['p', 'momentum of the sled'],
+      ['m', 'mass of the sled'],
+      ['v', 'speed of the sled'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+    target: 'p',
+  };
+  const r = (text: string) => extractEmbedded(text, SLED);
+  assert.deepEqual(
+    r('p = mv = 9.84 kg·m/s').equations.map((e) => e.source),
+    ['Eq(p, m*v)', 'Eq(m*v, 9.84)'],
+  );
+  assert.equal(r('p = mv = 9.84 kg·m/s').status, 'read');
+  assert.deepEqual(
+    r('v = 2.34 m·s⁻¹').equations.map((e) => e.source),
+    ['Eq(v, 2.34)'],
+  );
+  assert.deepEqual(
+    r('p = 9.84 kg·m·s⁻¹').equations.map((e) => e.source),
+    ['Eq(p, 9.84)'],
+  );
+  // Not a unit after it: a doubt, as before.
+  assert.notEqual(r('so it is 9.84 kg·v then').status, 'read');
+  assert.equal(r('so the heavier sled has 10x the momentum').status, 'read');
+});
