@@ -144,6 +144,32 @@ test('both roots of a quadratic, or two values offered with "or", are not flagge
   );
 });
 
+test('a value set in a situation of its own ("when …", "over a year", after a label "t = 1 s:") is not flagged; the same values without it are', async () => {
+  for (const [text, first, second] of [
+    ['t = d/v is the time. It stops when t = 2d/v, the turning point', 't = d/v', 't = 2d/v'],
+    ['Each second t = d/v; over a year this is t = 2d/v', 't = d/v', 't = 2d/v'],
+    ['u = 1 s: t = d/v\nu = 2 s: t = 2d/v', 't = d/v', 't = 2d/v'],
+  ]) {
+    const x = reading(
+      spanned(text, [
+        [first, 'Eq(t, d/v)'],
+        [second, 'Eq(t, 2*d/v)'],
+      ]),
+    );
+    assert.equal((await withContradictionCheck(engine, q, x, text)).status, 'read', text);
+  }
+  // No situation, or one after a label and the other after none (a revision in one situation).
+  for (const plain of ['t = d/v. So the time is t = 2d/v', 'Turning when u = 0: t = d/v, impossible, so\nt = 2d/v']) {
+    const x = reading(
+      spanned(plain, [
+        ['t = d/v', 'Eq(t, d/v)'],
+        ['t = 2d/v', 'Eq(t, 2*d/v)'],
+      ]),
+    );
+    assert.equal((await withContradictionCheck(engine, q, x, plain)).status, 'needs-review', plain);
+  }
+});
+
 test('t1 and t2 read as t (or t read from words) are two quantities, not a contradiction', async () => {
   const text = 't1 = d/v\nt2 = 2d/v';
   assert.equal(

@@ -21,7 +21,9 @@
 //
 // Not flagged, being normal in student work: the two equations of one '±'; two values of x that
 // are both roots of another equation of the reading with x squared (or offered with "or" between
-// them); a symbol of the common side written differently in the two places, or not written in
+// them); an equation its sentence sets in a situation of its own ("when N = 0", "over a year this
+// is m = …", after a label "t = 1 s:"), the question's parts asking for one quantity twice; a
+// symbol of the common side written differently in the two places, or not written in
 // one (t1 and t2 both read as t, "time S/(v + w)" read from words: convention 3); for a reading
 // without spans (a model's), the text writing the variable in several forms, or as a side ("t =")
 // fewer times than the reading has equations of it.
@@ -228,6 +230,42 @@ function orBetween(a: ExtractedEquation, b: ExtractedEquation, text: string | un
   return /\b(or|either)\b/i.test(text.slice(first.end, second.start));
 }
 
+/** A condition right before an equation ("when N = 0"), and a period its sentence names ("over a year … m = 1.17"). */
+const CONDITION_BEFORE = /\b(?:when|if|once|until|whenever)\s+(?:[A-Za-z']+\s+){0,3}$/i;
+const PERIOD = /\b(?:per|each|every|over\s+(?:a|one|the)|in\s+(?:a|one))\s+(?:second|minute|hour|day|week|month|year)s?\b/gi;
+
+/**
+ * The situation its sentence sets an equation in, or null: a condition right before it ("Leaves
+ * the road when N = 0"), a period ("Over a year this is m = 1.17 kg"), a label before it ("t = 1 s:
+ * m = …"), or itself a situation's label (followed by a colon, "t = 1 s:").
+ */
+function situationOf(x: ExtractedEquation, text: string | undefined): string | null {
+  if (!x.span || text === undefined) return null;
+  const upTo = text.slice(0, x.span.start);
+  const from = Math.max(upTo.lastIndexOf('\n'), upTo.search(/[.!?]\s[^.!?]*$/)) + 1;
+  const before = upTo.slice(from);
+  if (CONDITION_BEFORE.test(before)) return 'condition';
+  if (/^[^=\n.]{0,20}:/.test(text.slice(x.span.end, x.span.end + 25))) return `label ${text.slice(x.span.start, x.span.end)}`;
+  const label = /([^=\n]*=[^=\n]*):\s*$/.exec(before);
+  if (label) return `after ${label[1].trim()}`;
+  // (The nearest period before it: "each second … so m = …; over a year m = …".)
+  const period = [...before.matchAll(PERIOD)].at(-1);
+  return period ? `period ${period[0].toLowerCase()}` : null;
+}
+
+/**
+ * "Leaves the road when N = 0", "t = 1 s: m = … / t = 3.16 × 10⁷ s: m = …", "each second … m = …
+ * / over a year … m = …": a condition set on one of the pair, or two different situations, give
+ * the quantity a value in each, not two values of one: the question's parts, not a misreading.
+ * One equation after a label and the other after none stay a pair ("Terminal when a = 0: v_t =
+ * √(−…) which is impossible … v_t = √(…)" revises v_t in one situation).
+ */
+function inSituations(a: ExtractedEquation, b: ExtractedEquation, text: string | undefined): boolean {
+  const sa = situationOf(a, text);
+  const sb = situationOf(b, text);
+  return sa === 'condition' || sb === 'condition' || (sa !== null && sb !== null && sa !== sb);
+}
+
 /** How a variable's letter is decorated where it is written in a span (t1, t_2, t₁ → '1', '2'; plain t → ''). */
 function writtenForms(span: string, variable: string): Set<string> {
   const out = new Set<string>();
@@ -318,6 +356,7 @@ export async function findContradiction(
       if (!two) continue; // a later step inconsistent with an earlier one is student algebra, kept as written
       if (++pairs > MAX_PAIRS) return null;
       if (onePlusMinus(xa, xb, text) || notWrittenAlike(xa, xb, symbolsOf(two.common), text, equations)) continue;
+      if (inSituations(xa, xb, text)) continue;
       const implied = await engine.consistent(two.implied, domain);
       if (!impossible(implied)) {
         // Not where one of the pair is a '±' branch (the other sign is often rejected in words),
