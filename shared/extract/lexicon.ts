@@ -418,10 +418,12 @@ export function lexiconFor(q: Question): Lexicon {
     // it, and possessives, say whose ("of the group", "Mali's").
     const owners = new Set(words((v.description.match(/[A-Za-z]+'s\b/g) ?? []).join(' ')));
     const kind = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !owners.has(w));
-    // A short name in brackets is another name of the kind: "rate of heat flow … (waste power)".
+    // A short name in brackets is another name of the kind: "rate of heat flow … (waste power)";
+    // a unit in brackets ("(kg/s)", "(N m)") is none.
     for (const m of v.description.matchAll(/\(([^()]*)\)/g)) {
       const inner = words(m[1]);
-      if (inner.length >= 1 && inner.length <= 3 && !inner.some((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w))) kind.push(...inner);
+      const named = /^[A-Za-z\s-]+$/.test(m[1]) && !parseUnit(m[1].trim()).ok && inner.every((w) => w.length >= 3);
+      if (named && inner.length <= 3 && !inner.some((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w))) kind.push(...inner);
     }
     return { name: v.name, head: headOf(ws).head, words: new Set(ws), kind: new Set(kind) };
   });

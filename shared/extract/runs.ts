@@ -173,16 +173,14 @@ export function trim(ts: Tok[], lex: Lexicon, ambiguous?: { unit?: string; unitO
   else if (n >= 2 && t[n - 1].kind === 'usym' && t[n - 1].text === 'u' && t[n - 1].sp && ['num', 'rp'].includes(t[n - 2].kind) && sideIsNumeric(t, n - 1))
     cut = n - 1;
   // "J = 67.5 N s": a unit word between the value and the unit word cut is part of the unit, where
-  // it names no variable in either case and the side is a number.
-  if (
-    cut > 1 &&
-    isUnit(t, cut - 1) &&
-    t[cut - 1].sp &&
-    ['num', 'rp'].includes(t[cut - 2].kind) &&
-    !namesVariableInAnyCase(lex, t[cut - 1].text) &&
-    sideIsNumeric(t, cut - 1)
-  )
-    cut -= 1;
+  // it names no variable in either case and the side is a number; "τ = 2.97 N m" with the question's
+  // n a number of turns: where it names one only in the other case, the whole must be the unit the
+  // quantity is measured in.
+  if (cut > 1 && isUnit(t, cut - 1) && t[cut - 1].sp && ['num', 'rp'].includes(t[cut - 2].kind) && sideIsNumeric(t, cut - 1)) {
+    const word = t[cut - 1].text;
+    const whole = parseUnit(unitText(t.slice(cut - 1)));
+    if (!namesVariableInAnyCase(lex, word) || (!lex.variables.includes(word) && whole.ok && ofTheQuantity(t, lex, whole.unit))) cut -= 1;
+  }
   if (cut < 0) cut = siUnitAfterValue(t, lex, ambiguous);
   if (cut > 0 && ambiguous) ambiguous.cut = unitText(t.slice(cut));
   return cut > 0 ? t.slice(0, cut) : t;

@@ -178,3 +178,21 @@ test('units joined by a middle dot ("9.84 kg·m/s", "2.34 m·s⁻¹") are one un
   assert.notEqual(r('so it is 9.84 kg·v then').status, 'read');
   assert.equal(r('so the heavier sled has 10x the momentum').status, 'read');
 });
+
+test('"τ = 2.97 N m" where the question has n (a number of turns) and no N: the torque\'s unit, not 2.97·n', () => {
+  // A braked wheel, invented for this test.
+  const WHEEL: Question = {
+    ...CABLE,
+    variables: [
+      ['tau', 'braking torque (N m)'],
+      ['n', 'number of turns the wheel makes'],
+      ['F', 'force of the pads (N)'],
+      ['R', 'radius of the wheel (m)'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+    target: 'n',
+  };
+  const eqs = (text: string) => extractEmbedded(text, WHEEL).equations.map((e) => e.source);
+  assert.deepEqual(eqs('tau = F R = 15 × 0.2 = 2.97 N m'), ['Eq(tau, F*R)', 'Eq(F*R, 15*0.2)', 'Eq(15*0.2, 2.97)']);
+  // Not the quantity's unit (a number of turns has none): "N m" is not taken as a unit there.
+  assert.ok(!eqs('n = 2.97 N m').includes('Eq(n, 2.97)'));
+});
