@@ -158,15 +158,15 @@ const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|
 /** Words that start a noun phrase: after a leading phrase of circumstance, the label's own noun phrase starts at one. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'her', 'his', 'their', 'its', 'our', 'my']);
 
+/** Words of a label that make it a whole, and words of a description that make its variable one part (each bulb's, one person's). */
+const WHOLE = new Set(['total', 'whole', 'overall', 'entire', 'combined', 'net', 'equivalent']);
+const PART = new Set(['one', 'each', 'single', 'individual']);
+
 /**
  * Words that make a quantity a different one from the bare noun (a component, a frame, an
  * average): "horizontal speed" is not "launch speed", "speed over the ground" not "walking
  * speed". A variable is named by such a label only when its description has the word itself.
  */
-/** Words of a label that make it a whole, and words of a description that make its variable one part (each bulb's, one person's). */
-const WHOLE = new Set(['total', 'whole', 'overall', 'entire', 'combined', 'net', 'equivalent']);
-const PART = new Set(['one', 'each', 'single', 'individual']);
-
 const QUALIFIERS = new Set([
   'horizontal',
   'vertical',
