@@ -247,7 +247,13 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     // "B = 0.56 T" where the question's t is a thickness and it has no T: a letter the question
     // writes only in the other case, spelling the unit the quantity is measured in, is that unit.
     const otherCaseUnit = letters.length === 1 && !lex.variables.includes(letters[0].text) && ofTheQuantity(t, lex, unit.unit);
-    const unreadableAsMaths = (letters.some((y) => y.kind === 'usym') || otherCaseUnit) && ofTheQuantity(t, lex, unit.unit);
+    // "Q = CV = 3.34×10^-7 C" with the question's C a capacitance: a letter that is a variable, but
+    // spells the unit the quantity is measured in where the variable itself is measured in another
+    // (farads, not coulombs), is that unit: read as C the side would be a charge times nothing.
+    const own = letters.length === 1 ? lex.unitOf(letters[0].text) : null;
+    // (Set apart by a space only: glued, "0.5m" with m a mass stays the doubt it was.)
+    const unitNotVariable = !!own && x.sp && lex.variables.includes(letters[0].text) && !sameDimension(own.dimension, unit.unit.dimension);
+    const unreadableAsMaths = (letters.some((y) => y.kind === 'usym') || otherCaseUnit || unitNotVariable) && ofTheQuantity(t, lex, unit.unit);
     if (!opensWithUnitWord && !unreadableAsMaths && letters.some(holdsVariable)) {
       // "E = 1.0 × 10⁴ V m⁻¹" with V and m the question's: the field's own unit, or 10⁴·V/m? The
       // letters spell the quantity's unit, so reading them as a product is no longer safe.

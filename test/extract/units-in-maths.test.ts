@@ -196,3 +196,20 @@ test('"τ = 2.97 N m" where the question has n (a number of turns) and no N: the
   // Not the quantity's unit (a number of turns has none): "N m" is not taken as a unit there.
   assert.ok(!eqs('n = 2.97 N m').includes('Eq(n, 2.97)'));
 });
+
+test('"Q = 3.34×10^-7 C" with the question\'s C a capacitance: the coulomb, the charge\'s unit, not a factor C', () => {
+  // A charged sphere, invented for this test.
+  const SPHERE: Question = {
+    ...CABLE,
+    variables: [
+      ['Q', 'charge on the sphere'],
+      ['C', 'capacitance of the sphere'],
+      ['V', 'potential of the sphere'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive'] })),
+    target: 'Q',
+  };
+  const eqs = (text: string) => extractEmbedded(text, SPHERE).equations.map((e) => e.source);
+  assert.deepEqual(eqs('Q = CV = 1.5×10^-7 C'), ['Eq(Q, C*V)', 'Eq(C*V, 1.5*10**(-7))']);
+  // The capacitance's own value: C stays the variable where the quantity is no charge.
+  assert.ok(!eqs('V = 2 C').includes('Eq(V, 2)'));
+});
