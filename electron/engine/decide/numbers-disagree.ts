@@ -23,14 +23,23 @@ export const NUMBERS_DISAGREE_FLAG = 'numbers-disagree';
 /** How far apart (relative to the larger side) a link's numbers may be and still be the student's rounding. */
 export const ROUNDING_ALLOWED = 0.1;
 
-/** The two values of a numbers-only link whose sides differ beyond rounding, or null. */
-export function disagreeingNumbers(eq: Equation): { left: number; right: number } | null {
+/**
+ * A link with numbers only: its two sides' values and how far apart they are, relative to the
+ * larger (0 when equal); null where it has a symbol or a side has no finite value.
+ */
+export function numericSides(eq: Equation): { left: number; right: number; apart: number } | null {
   if (symbolsOf(eq).length > 0) return null;
   const left = evaluate(eq.lhs, new Map());
   const right = evaluate(eq.rhs, new Map());
   if (!Number.isFinite(left) || !Number.isFinite(right)) return null;
   const scale = Math.max(Math.abs(left), Math.abs(right));
-  return scale > 0 && Math.abs(left - right) > ROUNDING_ALLOWED * scale ? { left, right } : null;
+  return { left, right, apart: scale > 0 ? Math.abs(left - right) / scale : 0 };
+}
+
+/** The two values of a numbers-only link whose sides differ beyond rounding, or null. */
+export function disagreeingNumbers(eq: Equation): { left: number; right: number } | null {
+  const sides = numericSides(eq);
+  return sides && sides.apart > ROUNDING_ALLOWED ? { left: sides.left, right: sides.right } : null;
 }
 
 /**

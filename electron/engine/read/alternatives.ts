@@ -10,7 +10,7 @@
 // the chain holds only as written (settledByChain).
 import { variableUnits } from '../../../shared/units/infer-unit.ts';
 import { parseEquation, symbolsOf, type Equation } from '../../../shared/equation/index.ts';
-import { evaluate } from '../decide/numeric.ts';
+import { numericSides } from '../decide/numbers-disagree.ts';
 import { questionDomain, type Domain, type Question } from '../../../shared/exam.ts';
 import type { Alternative, Extraction } from '../../../shared/extraction.ts';
 import { withAmbiguity } from '../../../shared/alternatives.ts';
@@ -87,11 +87,9 @@ async function linkHolds(engine: ChoiceEngine, eq: Equation, domain: Domain): Pr
   const defines = (side: Equation['lhs'], other: Equation['rhs']): boolean => side.kind === 'sym' && !symbolsOf(other).includes(side.name);
   if (defines(eq.lhs, eq.rhs) || defines(eq.rhs, eq.lhs)) return null;
   if (symbolsOf(eq).length === 0) {
-    const a = evaluate(eq.lhs, new Map());
-    const b = evaluate(eq.rhs, new Map());
-    if (!Number.isFinite(a) || !Number.isFinite(b)) return null;
-    const off = Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), Number.MIN_VALUE);
-    return a === b || off <= ROUNDING ? true : off > CLEARLY_OFF ? false : null;
+    const sides = numericSides(eq);
+    if (!sides) return null;
+    return sides.apart <= ROUNDING ? true : sides.apart > CLEARLY_OFF ? false : null;
   }
   if (!ALWAYS.ok) return null;
   const v = await engine.entails(ALWAYS.value, eq, domain);
