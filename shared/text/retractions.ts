@@ -63,6 +63,8 @@ export const CORRECTION = new RegExp(
     String.raw`\bwait,?\s+no\b`,
     // (At the start of any line, not only of the response.)
     String.raw`(?:^|\n)\s*(?:hmm+,?\s+|oh,?\s+)?wait\b\s*[,!.:]`,
+    // … or after a dash or a comma that ends what it revises: "U = … × 20^2 — wait, V should be in volts".
+    String.raw`(?:[—–,;]|\s-)\s*wait\s*[,!.:]`,
     // "no, …" opening a line turns on what came before ("No friction" has no comma).
     String.raw`(?:^|\n)\s*no\s*[,!.—–]\s`,
     // (A colon ends no word: "correction:" can't sit inside \b…\b.)

@@ -60,6 +60,14 @@ describe('compareLists (the accuracy metric)', () => {
       true,
     );
     assert.equal((await engine.compareLists(L('Eq(2/3, 0.67)'), L('Eq(2/3, 0.667)'), DOMAINS.R1)).equivalent, false);
+    // With pi or a root in it, the values are compared exactly (pi and the root as unknowns):
+    // "½ × 4π × 8.85×10⁻¹² × 0.15 × 20000² = 3.34×10⁻³" read with the half first or last.
+    const half = (first: boolean) =>
+      L(first ? 'Eq(1/2*4*pi*(8.85*10**(-12))*0.15*20000**2, 3.34*10**(-3))' : 'Eq(4*pi*8.85*10**(-12)*0.15*20000**2/2, 3.34*10**(-3))');
+    assert.equal((await engine.compareLists(half(true), half(false), DOMAINS.R1)).equivalent, true);
+    assert.equal((await engine.compareLists(L('Eq(0.15*sqrt(2), 0.21)'), L('Eq(0.21, sqrt(2)*0.15)'), DOMAINS.R1)).equivalent, true);
+    assert.equal((await engine.compareLists(L('Eq(2*pi*0.15, 0.94)'), L('Eq(2*pi*0.15, 0.95)'), DOMAINS.R1)).equivalent, false);
+    assert.equal((await engine.compareLists(L('Eq(2*pi*0.15, 0.94)'), L('Eq(2*pi*0.16, 0.94)'), DOMAINS.R1)).equivalent, false);
     // A bracket that changes the meaning is not one of them.
     assert.equal((await engine.compareLists(L('Eq(2*1360/(12*3), 7.6)'), L('Eq(2*1360/12*3, 7.6)'), DOMAINS.R1)).equivalent, false);
   });

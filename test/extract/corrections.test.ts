@@ -217,6 +217,11 @@ test('cues that open a later line revise the line before ("wait,", "no,", "hold 
   for (const cue of ['wait,', 'oh wait,', 'no,', 'hold on,', 'nope,', 'correction:', 'Correction:', 'on reflection,', 'I messed up,']) {
     assert.deepEqual(sources(`t = L/c\n${cue} t = 2L/c`), ['Eq(t, 2*L/c)'], cue);
   }
+  // "wait" after a dash or a comma that ends the line it revises.
+  assert.deepEqual(sources('f = kL\nt = L/c — wait, the ferry comes back\nt = 2L/c'), ['Eq(f, k*L)', 'Eq(t, 2*L/c)']);
+  assert.deepEqual(sources('t = L/c, wait: t = 2L/c'), ['Eq(t, 2*L/c)']);
+  // "wait" as a verb is no cue.
+  assert.deepEqual(sources('t = L/c\nwe wait for the ferry, t = 2L/c'), ['Eq(t, L/c)', 'Eq(t, 2*L/c)']);
   // "No" that opens a statement is not a revision.
   assert.deepEqual(sources('t = 2L/c\nNo current flows, so f = kL'), ['Eq(t, 2*L/c)', 'Eq(f, k*L)']);
 });

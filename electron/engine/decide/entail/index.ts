@@ -30,7 +30,7 @@ import { type Equation, equationToSympy, symbolsOf } from '../../../../shared/eq
 import type { AlgebraProver, Consistency, Domain, EntailerStats, EntailmentEngine, ListComparison, Verdict } from './types.ts';
 import { verifyCounterexample, verifyPremisePoint, verifyWithIdentityPremise } from './exact-check.ts';
 import { checkAt, compileEquation, formatValue, samplePremise, sampleValue, solveFor, varSpecs, wellConditioned } from './numeric.ts';
-import { algebraicEntails } from './poly.ts';
+import { algebraicEntails, sameConstant } from './poly.ts';
 import { reduceEquation } from './reduce.ts';
 import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
@@ -124,7 +124,8 @@ function numbersOnly(eq: Equation): [string, string] | null {
 /**
  * The same equation as written, up to brackets that change nothing (leftGrouped), or the same
  * with its sides swapped; for a statement about numbers only, the same two values ("1e4" written
- * 1*10**4 or 10**4), which makes it the same statement whether or not it holds (a rounded result).
+ * 1*10**4 or 10**4; "2*pi*0.15" or "0.15*2*pi"), which makes it the same statement whether or not
+ * it holds (a rounded result).
  */
 export function identicalEquations(a: Equation, b: Equation): boolean {
   const [ka, ks] = groupedKey(a);
@@ -132,7 +133,10 @@ export function identicalEquations(a: Equation, b: Equation): boolean {
   if (ka === kb || ks === kb) return true;
   const va = numbersOnly(a);
   const vb = va && numbersOnly(b);
-  return !!va && !!vb && ((va[0] === vb[0] && va[1] === vb[1]) || (va[0] === vb[1] && va[1] === vb[0]));
+  if (va && vb) return (va[0] === vb[0] && va[1] === vb[1]) || (va[0] === vb[1] && va[1] === vb[0]);
+  // With pi or a root in it ("½ × 4π × 0.15 = 0.94" written "4*pi*0.15/2"): the same two values, proved exactly.
+  if (symbolSet(a).size > 0 || symbolSet(b).size > 0) return false;
+  return (sameConstant(a.lhs, b.lhs) && sameConstant(a.rhs, b.rhs)) || (sameConstant(a.lhs, b.rhs) && sameConstant(a.rhs, b.lhs));
 }
 
 /** The symbols of an equation, as a set (kept per equation object: lists are compared many times). */

@@ -15,7 +15,8 @@ import type { Equation, Expr } from '../../../../shared/equation/ast.ts';
 import { constRational, ratDiv, ratMul } from './rational.ts';
 import { isConst, mulMono, pequal, pkey, type Poly, polyArithmetic, type RF, TooBig } from './polynomial.ts';
 
-type Info = { divisors: Poly[]; roots: Map<string, RF> };
+// constAtoms: pi and E become opaque atoms (sameConstant only; the entailment rule leaves them to Z3).
+type Info = { divisors: Poly[]; roots: Map<string, RF>; constAtoms?: boolean };
 
 const { addInto, atomPoly, constPoly, one, padd, pmul, rfAdd: rfAddCross, rfMul } = polyArithmetic(120);
 
@@ -45,11 +46,17 @@ function toRF(e: Expr, info: Info): RF {
       const a = toRF(e.arg, info);
       return { n: padd(new Map(), a.n, -1n), d: a.d };
     }
+    case 'const':
+      if (info.constAtoms) return { n: atomPoly(`#${e.name}`), d: one() };
+      throw new TooBig();
     case 'call':
       if (e.fn === 'sqrt') return root(e.args[0], info);
       throw new TooBig();
     case 'bin': {
       if (e.op === '**') {
+        // (A number's power, "10**(-12)", exactly, when only values are compared.)
+        const c = info.constAtoms ? constRational(e) : null;
+        if (c) return { n: constPoly(c), d: one() };
         const k = constRational(e.right);
         if (!k) throw new TooBig();
         if (k.n === 1n && k.d === 2n) return root(e.left, info);
@@ -73,7 +80,7 @@ function toRF(e: Expr, info: Info): RF {
         case '*':
           return rfMul(l, r);
         case '/':
-          for (const f of factors(e.right)) info.divisors.push(toRF(f, { divisors: [], roots: new Map() }).n);
+          for (const f of factors(e.right)) info.divisors.push(toRF(f, { divisors: [], roots: new Map(), constAtoms: info.constAtoms }).n);
           return { n: pmul(l.n, r.d), d: pmul(l.d, r.n) };
       }
     }
@@ -160,4 +167,28 @@ export function algebraicEntails(e1: Equation, e2: Equation, domain: Domain): bo
     return false;
   }
   return false;
+}
+
+/**
+ * Whether two expressions with no variables have the same value, proved exactly: each side a
+ * rational function of pi, E and roots taken as indeterminates ("1/2*4*pi*0.15" and "4*pi*0.15/2"),
+ * so equal functions are equal numbers. Incomplete (sqrt(8) is not seen as 2*sqrt(2)); false where
+ * a divisor could be zero unseen (one holding a root) or a root is of a negative number.
+ */
+export function sameConstant(a: Expr, b: Expr): boolean {
+  const info: Info = { divisors: [], roots: new Map(), constAtoms: true };
+  try {
+    const x = toRF(a, info);
+    const y = toRF(b, info);
+    const rootFree = (p: Poly): boolean => [...p.values()].every((t) => [...t.m.keys()].every((k) => !k.startsWith('√')));
+    if (info.divisors.some((p) => p.size === 0 || !rootFree(p)) || !rootFree(x.d) || !rootFree(y.d)) return false;
+    for (const r of info.roots.values()) {
+      const negative = (p: Poly): boolean => isConst(p) && p.size > 0 && [...p.values()][0].c.n < 0n;
+      if (r.n.size > 0 && negative(r.n) !== negative(r.d)) return false;
+    }
+    return pequal(pmul(x.n, y.d), pmul(y.n, x.d));
+  } catch (e) {
+    if (e instanceof TooBig || e instanceof Error) return false;
+    throw e;
+  }
 }
