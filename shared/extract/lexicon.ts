@@ -154,7 +154,6 @@ const words = (s: string): string[] => (s.match(/[A-Za-z]+(?:'[A-Za-z]*)?/g) ?? 
 /** Participles after a noun ("current drawn", "power dissipated", "work done"): not the head. */
 const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|kept|lost|spent|made|stored|supplied|heard|seen|felt)$/;
 
-/** Head noun: the last content word before the first preposition, participles after it skipped. */
 /** Words that start a noun phrase: after a leading phrase of circumstance, the label's own noun phrase starts at one. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'her', 'his', 'their', 'its', 'our', 'my']);
 
@@ -263,6 +262,7 @@ const SYMBOL_NAMES: Record<string, string> = { k: "constant (a spring's, Boltzma
 const SAME_HEAD: Record<string, string> = { velocity: 'speed', duration: 'time' };
 const headKind = (w: string | null): string | null => (w === null ? null : (SAME_HEAD[w] ?? w));
 
+/** Head noun: the last content word before the first preposition, participles after it skipped. */
 function headOf(all: string[]): { head: string | null; content: string[] } {
   let ws = all;
   // "on the way out her speed over the ground is v + w": the leading phrase says when, not what.
@@ -278,6 +278,12 @@ function headOf(all: string[]): { head: string | null; content: string[] } {
   let h = pre.length - 1;
   while (h > 0 && PARTICIPLE.test(pre[h])) h--;
   return { head: h >= 0 ? pre[h] : null, content: content.filter((w) => !PREPOSITIONS.has(w)) };
+}
+
+/** Whether the text in a description's brackets is a unit ("km/h", "J kg^-1 K^-1", "°C", "radians"). */
+function unitInBrackets(inner: string): boolean {
+  const t = inner.trim();
+  return t.length > 0 && (parseUnit(t).ok || /^(?:°\s*[CF]|degrees?(?:\s+[CF])?|deg|radians?|rad|dimensionless|unitless|no\s+units?)$/i.test(t));
 }
 
 /** The function name of a "log" whose base the question doesn't settle (tokens.ts leaves it unread). */
@@ -412,20 +418,27 @@ export function lexiconFor(q: Question): Lexicon {
 
   const descInfo = q.variables.map((v) => {
     // "magnitude of the normal force on the car" names the normal force.
-    const ws = words(v.description.replace(/^\s*(?:the\s+)?(?:magnitude|size|value)\s+of\s+/i, ''));
-    const p = ws.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
+    // A unit in brackets ("flight time (h)", "temperature (°C)") is no word of the description: read
+    // as one, "h" was the head noun and "flight time" named no variable.
+    const unitless = v.description.replace(/\(([^()]*)\)/g, (all, inner: string) => (unitInBrackets(inner) ? ' ' : all));
+    const described = unitless.replace(/^\s*(?:the\s+)?(?:magnitude|size|value)\s+of\s+/i, '');
+    const ws = words(described);
+    // The noun phrase ends at a comma: "ground speed, due north" is a speed, "wind speed, blowing
+    // from west to east" too (the words after the comma say which, as a preposition's do).
+    const phrase = words(described.split(/[,;]/)[0]);
+    const p = phrase.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
     // The words before the first preposition (or clause: "time since the kettle ...") name the kind ("half-life" of the isotope); those after
     // it, and possessives, say whose ("of the group", "Mali's").
     const owners = new Set(words((v.description.match(/[A-Za-z]+'s\b/g) ?? []).join(' ')));
-    const kind = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !owners.has(w));
+    const kind = (p < 0 ? phrase : phrase.slice(0, p)).filter((w) => !owners.has(w));
     // A short name in brackets is another name of the kind: "rate of heat flow … (waste power)";
     // a unit in brackets ("(kg/s)", "(N m)") is none.
     for (const m of v.description.matchAll(/\(([^()]*)\)/g)) {
       const inner = words(m[1]);
-      const named = /^[A-Za-z\s-]+$/.test(m[1]) && !parseUnit(m[1].trim()).ok && inner.every((w) => w.length >= 3);
+      const named = /^[A-Za-z\s-]+$/.test(m[1]) && !unitInBrackets(m[1]) && inner.every((w) => w.length >= 3);
       if (named && inner.length <= 3 && !inner.some((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w))) kind.push(...inner);
     }
-    return { name: v.name, head: headOf(ws).head, words: new Set(ws), kind: new Set(kind) };
+    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), kind: new Set(kind) };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 

@@ -212,7 +212,19 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     unread(ctx, toks.slice(a[0], a[1]), 'written as maths, but its letters are not symbols of the question');
     return;
   }
-  if (!hasSym && (!hasEq || !hasNum)) {
+  // "heading: sin⁻¹(60/240)", "so the flight time is 360/232.4 h": arithmetic on numbers (an
+  // operation or a function, not one number) stated after a colon or "is" gives a value: read as
+  // an expression is, the value of the variable the words name, else left unread; dropped, a
+  // value the student stated would pass unseen. (Elsewhere, "a factor of √2", "400-700 nm", it
+  // describes and stays words.)
+  const stated = toks[i0 + raw.indexOf(t[0]) - 1];
+  const arithmetic =
+    !hasSym &&
+    !hasEq &&
+    hasNum &&
+    isArithmetic(t) &&
+    ((stated?.kind === 'punct' && stated.text === ':') || (stated?.kind === 'word' && /^(is|equals)$/i.test(stated.text)));
+  if (!hasSym && (!hasEq || !hasNum) && !arithmetic) {
     // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
     if (hasNum && !hasEq && !readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) valueInWords(ctx, toks, i0 + raw.indexOf(t[0]), raw, t, toks[i1]);
     return;
@@ -246,6 +258,18 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     return;
   }
   readEquation(ctx, run);
+}
+
+/**
+ * Numbers combined ("360/232.4", "2 × 9.8", "sin⁻¹(60/240)", "√54000"): an operator between two
+ * operands or a function; not one number, signed or in powers of ten ("−3", "2.4 × 10⁻¹⁷").
+ */
+function isArithmetic(t: Tok[]): boolean {
+  if (t.some((x) => x.pieces?.some((p) => p.kind === 'fn'))) return true;
+  if (powerOfTen(t)) return false;
+  const ends = (x: Tok | undefined): boolean => !!x && (x.kind === 'num' || x.kind === 'rp');
+  const starts = (x: Tok | undefined): boolean => !!x && (x.kind === 'num' || x.kind === 'lp');
+  return t.some((x, j) => (x.kind === 'op' || x.kind === 'pm') && ends(t[j - 1]) && starts(t[j + 1]));
 }
 
 /** Sentence punctuation may touch maths ("v = 2.", "(so t = 3)"); any other mark glued to it is maths we can't read. */
@@ -671,7 +695,11 @@ function readEquation(ctx: Ctx, run: Run): void {
     const answerColon = isColon(toks[at - 1]) && /^(?:answer|result|solution)s?$/i.test(toks[at - 2]?.text ?? '');
     const stated = /^(is|equals)$/i.test(toks[at - 1]?.text ?? '') || answerColon;
     const lone = parts[0].length === 1 && isSymbol(parts[0][0]);
-    const named = stated && !lone ? labelOf(ctx, toks, at, false) : null;
+    // "flight time: 360/232.4 = 1.55 h": a label naming a variable, then numbers worked out, is
+    // that variable's value (a label before maths with symbols, "Energy: mgh = ½mv²", says what
+    // the equation is about, not that it is one side).
+    const labelled = isColon(toks[at - 1]) && !parts[0].some(isSymbol) ? labelOf(ctx, toks, at, false) : null;
+    const named = stated && !lone ? labelOf(ctx, toks, at, false) : labelled?.v ? labelled : null;
     if (named?.v) parts.unshift([symTok(named.v, t[0])]);
     // Words that may name a variable of the question the student paraphrased ("the first
     // overtone" for the frequency of the first overtone): the arithmetic is read, and the link to

@@ -197,6 +197,13 @@ const quantityOf = (t: Tok[]): string | null =>
   t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
 
 /** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
+/** Whether a variable is measured in kelvin or degrees (its description's unit a temperature). */
+function isTemperature(lex: Lexicon, name: string | null): boolean {
+  const own = name ? lex.unitOf(name) : null;
+  const kelvin = parseUnit('K');
+  return !!own && kelvin.ok && sameDimension(own.dimension, kelvin.unit.dimension);
+}
+
 function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
   return isUnitOf(lex, quantityOf(t), unit);
 }
@@ -223,6 +230,9 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     // After a number, or a number in powers of ten, which normalize.ts brackets: "(1.6*10^(-19)) C".
     if (!(x.kind === 'id' || x.kind === 'usym') || !['num', 'rp'].includes(t[k - 1].kind) || !sideIsNumeric(t, k)) continue;
     const rest = t.slice(k);
+    // "T1 = 20 C" with T_1 a temperature: C (or F) after a temperature's value is its scale, not
+    // the question's c (a specific heat) nor a coulomb.
+    if (rest.length === 1 && /^[CF]$/.test(x.text) && isTemperature(lex, quantityOf(t))) return k;
     const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
     // ("s^-2", "s^(-2)": a negative power, the '-' right after the '^' or its bracket.)
     const inUnit = (y: Tok, j: number): boolean =>

@@ -1,0 +1,54 @@
+// Values stated in words as arithmetic on numbers ("the journey time is 1200/4.5"), labels that name
+// a variable before numbers worked out ("journey time: 1200/4.5 = 267 s"), descriptions whose unit
+// in brackets or words after a comma are not the name of the quantity, and a temperature's scale
+// letter after its value. On text written for these tests (a cable car question invented here).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractEmbedded } from '../../shared/extract/index.ts';
+import type { Question } from '../../shared/exam.ts';
+
+const CABLE_CAR: Question = {
+  id: 'cable',
+  title: '',
+  prompt: 'A cable car climbs a slope at constant speed. Find its journey time, its climbing angle and the heat its brakes give off.',
+  variables: [
+    ['L', 'length of the cable (m)'],
+    ['u', 'cable speed, along the slope (m/s)'],
+    ['t', 'journey time (s)'],
+    ['phi', 'climbing angle above the horizontal (radians)'],
+    ['c', 'specific heat capacity of the brake discs (J kg^-1 K^-1)'],
+    ['T_0', 'temperature of the brake discs at the start (°C)'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 't',
+  scheme: [],
+};
+const x = (text: string) => extractEmbedded(text, CABLE_CAR);
+const sources = (text: string) => x(text).equations.map((e) => e.source);
+
+test("a unit in a description's brackets, or words after its comma, are not the noun that names the variable", () => {
+  // "journey time (s)" is a time, not an "s"; "cable speed, along the slope" a speed.
+  assert.deepEqual(sources('so the journey time is L/u'), ['Eq(t, L/u)']);
+  assert.deepEqual(sources('the cable speed is L/t'), ['Eq(u, L/t)']);
+});
+
+test('arithmetic on numbers after "is" or a colon is the value of the variable the words name, else left unread', () => {
+  assert.deepEqual(sources('so the journey time is 1200/4.5 s'), ['Eq(t, 1200/4.5)']);
+  assert.deepEqual(sources('journey time: 1200/4.5 = 267 s'), ['Eq(t, 1200/4.5)', 'Eq(1200/4.5, 267)']);
+  assert.deepEqual(sources('L = 1200 m\nangle: sin⁻¹(300/1200) above the ground'), ['Eq(L, 1200)', 'Eq(phi, asin(300/1200))']);
+  // Words that name no variable for sure: the value is a doubt, not dropped unseen.
+  const r = x('L = 1200 m\nslope: sin⁻¹(300/1200)');
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(L, 1200)'],
+  );
+  // Elsewhere arithmetic on numbers describes and stays words: a range, a factor.
+  assert.deepEqual(sources('t = 267 s, between 200-300 s and a factor of √2 more than walking'), ['Eq(t, 267)']);
+  // A label before an equation with symbols says what it is about, not that it is one side.
+  assert.deepEqual(sources('journey time: t = L/u'), ['Eq(t, L/u)']);
+});
+
+test("C after a temperature's value is the Celsius scale, not the question's c", () => {
+  assert.deepEqual(sources('T_0 = 15 C'), ['Eq(T_0, 15)']);
+  assert.deepEqual(sources('T_0 = 15C, so in kelvin 288 K'), ['Eq(T_0, 15)']);
+});
