@@ -262,6 +262,42 @@ const SYMBOL_NAMES: Record<string, string> = { k: "constant (a spring's, Boltzma
 const SAME_HEAD: Record<string, string> = { velocity: 'speed', duration: 'time' };
 const headKind = (w: string | null): string | null => (w === null ? null : (SAME_HEAD[w] ?? w));
 
+/** Participles that make a quantity a change of another ("energy lost", "heat gained"). */
+const CHANGE_WORDS = new Set(['lost', 'gained']);
+
+/** Prepositions of a motion's end (to the water) and of a place (in the water). */
+const MOTION_PREPOSITIONS = new Set(['to', 'from', 'toward', 'towards', 'onto']);
+const PLACE_PREPOSITIONS = new Set(['in', 'inside', 'within', 'at', 'on', 'under', 'below', 'above']);
+
+/**
+ * Whether a label's noun after a preposition of place ("time in water") stands in a description
+ * only after one of a motion's end ("… fall from the platform to the water"), or the other way
+ * round: the label places the quantity elsewhere. Two places ("at the surface", "just below the
+ * surface") are a paraphrase, not another quantity.
+ */
+function placedElsewhere(label: string, seq: string[]): boolean {
+  const lw = words(label);
+  const skipBack = (j: number): number => {
+    while (j >= 0 && DETERMINERS.has(seq[j])) j--;
+    return j;
+  };
+  for (let i = 0; i < lw.length; i++) {
+    const motion = MOTION_PREPOSITIONS.has(lw[i]);
+    if (!motion && !PLACE_PREPOSITIONS.has(lw[i])) continue;
+    let j = i + 1;
+    while (j < lw.length && DETERMINERS.has(lw[j])) j++;
+    const noun = lw[j];
+    if (!noun || PREPOSITIONS.has(noun)) continue;
+    const at = seq.flatMap((w, k) => (w === noun ? [k] : []));
+    const elsewhere = (k: number): boolean => {
+      const b = skipBack(k - 1);
+      return b >= 0 && (motion ? PLACE_PREPOSITIONS : MOTION_PREPOSITIONS).has(seq[b]);
+    };
+    if (at.length > 0 && at.every(elsewhere)) return true;
+  }
+  return false;
+}
+
 /** Head noun: the last content word before the first preposition, participles after it skipped. */
 function headOf(all: string[]): { head: string | null; content: string[] } {
   let ws = all;
@@ -438,7 +474,7 @@ export function lexiconFor(q: Question): Lexicon {
       const named = /^[A-Za-z\s-]+$/.test(m[1]) && !unitInBrackets(m[1]) && inner.every((w) => w.length >= 3);
       if (named && inner.length <= 3 && !inner.some((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w))) kind.push(...inner);
     }
-    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), kind: new Set(kind) };
+    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind) };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
@@ -599,6 +635,12 @@ export function lexiconFor(q: Question): Lexicon {
       // that qualifies the kind with a word of the prompt its description lacks ("time to stop"):
       // that is another time. A generic description ("a journey time") takes the prompt's words.
       if (describesOne(d.name) && content.some((w) => w !== head && !d.words.has(w) && !MODIFIERS.has(w))) continue;
+      // "time in water" is not t, "time taken to fall from the platform to the water": a noun the
+      // description has only after another preposition places the quantity elsewhere.
+      if (placedElsewhere(label, d.seq)) continue;
+      // "the kinetic energy" is not K, "kinetic energy lost by the car": a change the description
+      // names (lost, gained) and the label doesn't is another quantity than the label's.
+      if ([...d.kind].some((w) => CHANGE_WORDS.has(w)) && !content.some((w) => CHANGE_WORDS.has(w))) continue;
       if (qualifiedAway(content, d)) continue;
       // "max emf" is the peak emf (E_0), never the emf at time t: a word for the greatest value
       // names only a variable described by one of them.

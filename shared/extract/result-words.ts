@@ -143,6 +143,9 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   // "which is 2 times S/u": the value goes on in words; what the maths alone says is not it. A
   // unit between them doesn't end it ("−13.6 eV divided by n squared").
   let k = i1;
+  // ("65% of the kinetic energy": a percentage goes on as a unit does.)
+  const percent = toks[i1]?.kind === 'punct' && toks[i1].text === '%';
+  if (percent) k++;
   while (isUnitWord(toks[k])) k++;
   const after = toks[k];
   const goesOn = after?.kind === 'word' && GOES_ON.test(after.text);
@@ -206,6 +209,12 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
   }
   if (!v) {
     unread(ctx, t, `a result stated in words (${said}), but which quantity it is can't be told from the sentence`);
+    return true;
+  }
+  // "the energy recovered is 65%": a percentage of something, recorded as 65, as 0.65 or not at
+  // all as markers differ; never a value of the quantity as it stands.
+  if (percent) {
+    unread(ctx, t, `a percentage stated in words for ${v} (${said}): whether and how it is recorded is the marker's call`);
     return true;
   }
   // "the angle is 55°": in degrees, as "θ = 55°" is (read-run.ts): whether it stands as written

@@ -52,3 +52,47 @@ test("C after a temperature's value is the Celsius scale, not the question's c",
   assert.deepEqual(sources('T_0 = 15 C'), ['Eq(T_0, 15)']);
   assert.deepEqual(sources('T_0 = 15C, so in kelvin 288 K'), ['Eq(T_0, 15)']);
 });
+
+const BRAKING: Question = {
+  id: 'braking',
+  title: '',
+  prompt: 'A tram brakes from speed u to rest on a level track, and its brakes store a fraction of the energy.',
+  variables: [
+    ['m', 'mass of the tram (kg)'],
+    ['u', 'speed before braking (m/s)'],
+    ['K', 'kinetic energy lost by the tram (J)'],
+    ['E', 'energy stored in the flywheel (J)'],
+    ['t', 'time taken to slide from the first signal to the platform (s)'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 'E',
+  scheme: [],
+};
+const y = (text: string) => extractEmbedded(text, BRAKING);
+
+test('a percentage stated in words is no value of the quantity: "65% of …" goes on in words, "is 65%" is the marker\'s call', () => {
+  for (const text of ['The energy stored is 65% of the kinetic energy', 'The energy stored is 65 % of K', 'The energy stored is 65%.']) {
+    const r = y(text);
+    assert.deepEqual(r.equations, [], text);
+    assert.equal(r.unread.length, 1, text);
+  }
+});
+
+test('a label that places the quantity elsewhere, or lacks the change the description names, does not name the variable', () => {
+  // "time at the platform" (a place) is not the time to slide to the platform (a motion's end).
+  const r = y('the time at the platform = 2m/u');
+  assert.deepEqual(r.equations, []);
+  assert.equal(r.status, 'abstained');
+  assert.deepEqual(
+    y('the time to the platform = 2m/u').equations.map((e) => e.source),
+    ['Eq(t, 2*m/u)'],
+  );
+  // "the kinetic energy" (of the tram now) is not K, the kinetic energy lost.
+  assert.deepEqual(
+    y('the kinetic energy is ½mu², so E = 0.65 K').equations.map((e) => e.source),
+    ['Eq(E, 0.65*K)'],
+  );
+  assert.deepEqual(
+    y('the kinetic energy lost is ½mu²').equations.map((e) => e.source),
+    ['Eq(K, 1/2*m*u**2)'],
+  );
+});
