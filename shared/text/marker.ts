@@ -61,6 +61,10 @@ const GRADING_ACT = new RegExp(
     String.raw`\bbe\s+(?:lenient|generous)\b|\bgo\s+easy\s+on\s+(?:me|us|my)\b`,
     // How to mark ("please mark generously", "mark me leniently").
     String.raw`\b(?:mark|grade|assess)\s+(?:me\s+|it\s+|this\s+|us\s+|my\s+\w+\s+)?(?:generously|leniently|kindly|fairly|gently|favou?rably|easy|easily)\b`,
+    // A polite imperative to mark anything ("Please mark with follow-through if …"), and asking for
+    // marking conventions by name (follow-through, error carried forward).
+    String.raw`\b(?:please|kindly|pls)\s+(?:mark|grade|assess|score)\b`,
+    String.raw`\b(?:mark|marks|marking|grade|award|give|allow|apply)\b[^.!?\n]{0,40}\b(?:follow[-\s]?through|error\s+carried\s+forward|ecf|consequential\s+marks?)\b`,
     // "record / mark / count ... instead" (what should be read in place of what is written).
     String.raw`\b(?:record|mark|grade|count|accept)\b[^.!?\n]{0,80}\binstead\b`,
     // "instead of the lines above" (replacing what was written).

@@ -116,10 +116,18 @@ test('asking to be marked generously, or hoping for method marks, addresses the 
     'I hope you can give method marks for this line.',
     'mark me leniently please',
     'Could you award part marks here?',
+    'Please mark with follow-through if the first bit is wrong.',
+    'give me follow through marks for (b)',
+    'apply ECF to part (c)',
   ]) {
     assert.ok(markerSignal(s), s);
   }
-  for (const s of ['we hope you can see the pattern', 'could you give the value of g? it is 9.8', 'the chalk will mark the floor']) {
+  for (const s of [
+    'we hope you can see the pattern',
+    'could you give the value of g? it is 9.8',
+    'the chalk will mark the floor',
+    'the follow-through of the bat gives F = ma',
+  ]) {
     assert.equal(markerSignal(s), null, s);
   }
 });
