@@ -474,7 +474,10 @@ export function lexiconFor(q: Question): Lexicon {
       const named = /^[A-Za-z\s-]+$/.test(m[1]) && !unitInBrackets(m[1]) && inner.every((w) => w.length >= 3);
       if (named && inner.length <= 3 && !inner.some((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w))) kind.push(...inner);
     }
-    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind) };
+    // "combined resistance of R_2 and R_L": a whole made of parts the description names by symbol.
+    const namesParts = q.variables.some((o) => o.name !== v.name && new RegExp(`(?<![A-Za-z0-9_])${o.name}(?![A-Za-z0-9_])`).test(v.description));
+    const ofNamedParts = namesParts && ws.some((w) => WHOLE.has(w));
+    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind), ofNamedParts };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
@@ -626,6 +629,8 @@ export function lexiconFor(q: Question): Lexicon {
     if (!head || content.length === 0 || content.length > 6) return null;
     if (ANSWER_HEADS.has(head) && content.length <= 2 && q.target) return q.target;
     const cands = descInfo.filter((d) => headKind(d.head) === headKind(head));
+    const saysWhole = content.some((w) => WHOLE.has(w));
+    const wholes = cands.some((d) => [...d.words].some((w) => WHOLE.has(w)));
     let best: string | null = null;
     let bestScore = -1;
     let tie = false;
@@ -638,6 +643,10 @@ export function lexiconFor(q: Question): Lexicon {
       // "time in water" is not t, "time taken to fall from the platform to the water": a noun the
       // description has only after another preposition places the quantity elsewhere.
       if (placedElsewhere(label, d.seq)) continue;
+      // "total resistance" is not R_P, "combined resistance of R_2 and R_L": a whole of parts the
+      // description names is not the whole a label says without them; nor is a variable that is
+      // no whole at all (R_L, "load resistance").
+      if (saysWhole && (d.ofNamedParts || (wholes && ![...d.words].some((w) => WHOLE.has(w)))) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, ''))) continue;
       // "the kinetic energy" is not K, "kinetic energy lost by the car": a change the description
       // names (lost, gained) and the label doesn't is another quantity than the label's.
       if ([...d.kind].some((w) => CHANGE_WORDS.has(w)) && !content.some((w) => CHANGE_WORDS.has(w))) continue;

@@ -94,7 +94,16 @@ export function tokenize(s: string, lex: Lexicon, aliases: ReadonlyMap<string, s
       if (!text.includes("'")) {
         // The same run splits the same way all through one response (pieces are only read).
         // A run an English word spells, glued into maths ("me⁴", "/me"), is maths: "(32π²ε₀²ħ²)/me⁴".
-        const inMaths = s[i + text.length] === '^' || /[/*^]/.test(s[i - 1] ?? '');
+        // So is one standing alone between an operator or '=' and the end of the maths ("v = at",
+        // "v = u + at", "= at =" with a and t the question's): "at", "as" are words only in prose.
+        let before = i - 1;
+        while (before >= 0 && (s[before] === ' ' || s[before] === '\t')) before--;
+        let after = i + text.length;
+        while (after < s.length && (s[after] === ' ' || s[after] === '\t')) after++;
+        const alone =
+          /[=+\-−×·*/]/.test(s[before] ?? '') &&
+          (after >= s.length || /[=+\-−×·*/),;\n]/.test(s[after]) || (s[after] === '.' && !/\d/.test(s[after + 1] ?? '')));
+        const inMaths = s[i + text.length] === '^' || /[/*^]/.test(s[i - 1] ?? '') || alone;
         const key = inMaths ? `${text}\u0000maths` : text;
         let split = splits.get(key);
         if (!split) {

@@ -96,3 +96,30 @@ test('a label that places the quantity elsewhere, or lacks the change the descri
     ['Eq(K, 1/2*m*u**2)'],
   );
 });
+
+const DIVIDER: Question = {
+  id: 'divider',
+  title: '',
+  prompt: 'Resistors R_1 and R_2 in series across a supply V_s; a load R_L is put across R_2. Write R_P for R_2 and R_L in parallel.',
+  variables: [
+    ['V_s', 'supply voltage'],
+    ['R_1', 'upper resistor'],
+    ['R_2', 'lower resistor'],
+    ['R_L', 'load resistance'],
+    ['R_P', 'combined resistance of R_2 and R_L in parallel'],
+  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+  target: 'R_P',
+  scheme: [],
+};
+
+test('a label that says a whole names no variable that is a whole of parts its description names, nor one that is no whole', () => {
+  // The whole circuit's resistance is neither R_P (R_2 and R_L) nor R_L.
+  const r = extractEmbedded('Total resistance = R1 + R2 + RL', DIVIDER);
+  assert.deepEqual(r.equations, []);
+  assert.equal(r.status, 'abstained');
+  // A label that says no whole is read as before.
+  assert.deepEqual(
+    extractEmbedded('resistance = R2 RL/(R2 + RL)', DIVIDER).equations.map((e) => e.source),
+    ['Eq(R_P, R_2*R_L/(R_2 + R_L))'],
+  );
+});
