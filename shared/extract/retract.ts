@@ -6,7 +6,7 @@
 // phrases are shared/text/retractions.ts. Pure.
 
 import { exprToSympy, parseEquation, symbolsOf } from '../equation/index.ts';
-import { ATTEMPT_FIRST, CORRECTION, LINE_RETRACTION, RETRACTION, WEAK_CORRECTION, mentionsRetraction } from '../text/retractions.ts';
+import { ATTEMPT_FIRST, CORRECTION, FORGOT_CORRECTION, LINE_RETRACTION, RETRACTION, WEAK_CORRECTION, mentionsRetraction } from '../text/retractions.ts';
 import { sentences } from '../text/marker.ts';
 import type { Ctx } from './context.ts';
 import { note, type ExtractedEquation } from '../extraction.ts';
@@ -192,7 +192,7 @@ function statements(ctx: Ctx): Statement[] {
  */
 export function applyCorrections(ctx: Ctx): void {
   const text = ctx.original;
-  if (!CORRECTION.test(text) && !WEAK_CORRECTION.test(text)) return;
+  if (!CORRECTION.test(text) && !WEAK_CORRECTION.test(text) && !FORGOT_CORRECTION.test(text)) return;
   const sents = sentences(text);
   const dropped = new Set<ExtractedEquation>();
   // The statements read, by the sentence they start in (both are in text order).
@@ -207,7 +207,13 @@ export function applyCorrections(ctx: Ctx): void {
     const s = sents[i];
     const body = text.slice(s.start, s.end);
     const strong = CORRECTION.exec(body);
-    const cue = strong ?? WEAK_CORRECTION.exec(body);
+    // "hmm forgot the half" then "F = mu²/(2d)": a forgotten piece revises where a later statement
+    // restates a left side from before it; "forgot to say, g = 9.8" revises nothing.
+    // (Not beside a line struck through, "~~p2 = …~~ (forgot kelvin)", which it only explains.)
+    const forgotAt = strong || body.includes('~~') ? null : FORGOT_CORRECTION.exec(body);
+    const weak = strong ? null : WEAK_CORRECTION.exec(body);
+    const forgot = forgotAt && (!weak || forgotAt.index < weak.index) ? forgotAt : null;
+    const cue = strong ?? forgot ?? weak;
     if (!cue || inMarkerText(ctx, s.start + cue.index) || mentionsRetraction(body)) continue;
     const cueAt = s.start + cue.index;
     const cueEnd = cueAt + cue[0].length;
@@ -250,7 +256,7 @@ export function applyCorrections(ctx: Ctx): void {
     if (before.length === 0) continue; // nothing read before it to revise
     // The revision: what follows the cue in its sentence; after a strong cue, also what the next
     // sentences say (a correction may take a step of working before it restates the quantity).
-    const last = strong ? Math.min(i + REVISION_SENTENCES, sents.length - 1) : i;
+    const last = strong || forgot ? Math.min(i + REVISION_SENTENCES, sents.length - 1) : i;
     const after: Statement[] = [];
     for (let j = i; j <= last; j++) after.push(...live(j).filter((st) => st.span.start >= cueEnd));
     const targets = before.filter((st) => st.lhs !== null && after.some((a) => a.lhs === st.lhs));
@@ -301,7 +307,7 @@ export function applyCorrections(ctx: Ctx): void {
           ),
         );
       }
-    } else if (strong) {
+    } else if (strong || (forgot && targets.length > 0)) {
       ctx.needsReview = true;
       const about = before.map((st) => text.slice(st.span.start, st.span.end).trim().slice(0, 80));
       ctx.notes.push(

@@ -124,6 +124,12 @@ export const CORRECTION = new RegExp(
   ].join('|'),
   'i',
 );
+/**
+ * "forgot the half", "I forgot friction": a piece left out of what came before. It revises only
+ * where a later statement restates a left side from before it (applyCorrections), so "forgot to
+ * say, g = 9.8" stays prose.
+ */
+export const FORGOT_CORRECTION = /\b(?:i\s+)?forgot\b/i;
 export const WEAK_CORRECTION = /(?:^\s*|\n\s*|[.!?,;:]\s*|\b(?:hmm+|no|oh|so|wait),?\s+)actually\b/i;
 
 /**

@@ -213,6 +213,15 @@ test('"hmm no" and "redo:" revise what was just written', () => {
   assert.deepEqual(sources('I redone the sums and t = 2L/c'), ['Eq(t, 2*L/c)']);
 });
 
+test('"forgot" revises where a later statement restates a left side from before it; otherwise it is prose', () => {
+  assert.deepEqual(sources('t = L/c\nhmm forgot the way back\nt = 2L/c'), ['Eq(t, 2*L/c)']);
+  // A chain restated by one equation: which link was wrong is unclear, so review.
+  const r = x('t = L/c = 5/2\nforgot the way back!! t = 2L/c');
+  assert.equal(r.status, 'needs-review');
+  assert.deepEqual(sources('t = 2L/c\nforgot to say, f = 2kL'), ['Eq(t, 2*L/c)', 'Eq(f, 2*k*L)']);
+  assert.equal(x('t = 2L/c\nforgot to say, f = 2kL').status, 'read');
+});
+
 test('cues that open a later line revise the line before ("wait,", "no,", "hold on,"), and "correction:" is a cue', () => {
   for (const cue of ['wait,', 'oh wait,', 'no,', 'hold on,', 'nope,', 'correction:', 'Correction:', 'on reflection,', 'I messed up,']) {
     assert.deepEqual(sources(`t = L/c\n${cue} t = 2L/c`), ['Eq(t, 2*L/c)'], cue);

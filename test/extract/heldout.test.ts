@@ -141,18 +141,18 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // Rounds 34 to 39 by the extractor alone, after this session's fixes (first sight with the engine
   // in the ledger; round 36 met the goal at first sight, 63.3% at 98.2%): 45.6% at 95.1% (its two
   // misses on ambiguous gold), 49.4% at 88.6% (S3512 q3 and S3518 q2 the engine's contradiction
-  // check sends to review; S3503 q4, "forgot friction!!" taking back a first attempt, is read
-  // wrong), 64.4% at 100%, 52.7% at 98.0% (its miss on ambiguous gold), 34.8% at 93.5% (S3823 q4:
+  // check sends to review; S3503 q4, "forgot friction!!" taking back a first attempt, read wrong
+  // then, is in review since session 29: 48.3% at 90.7%), 64.4% at 100%, 52.7% at 98.0% (its miss on ambiguous gold), 34.8% at 93.5% (S3823 q4:
   // its gold links the second line's numbers to the first line's expression, where the student
   // restates M) and 41.1% at 91.9% (three misses on ambiguous gold).
   { name: 'blind round 34', dir: 'test/fixtures/blind34', precision: 0.95, coverage: 0.45, mustBeEmpty: 7 },
   {
     name: 'blind round 35',
     dir: 'test/fixtures/blind35',
-    precision: 0.88,
-    coverage: 0.49,
+    precision: 0.9,
+    coverage: 0.48,
     mustBeEmpty: 6,
-    allowedMisses: ['S3503 q4', 'S3512 q3', 'S3518 q2'],
+    allowedMisses: ['S3512 q3', 'S3518 q2'],
   },
   { name: 'blind round 36', dir: 'test/fixtures/blind36', precision: 0.98, coverage: 0.64, mustBeEmpty: 5 },
   { name: 'blind round 37', dir: 'test/fixtures/blind37', precision: 0.97, coverage: 0.52, mustBeEmpty: 4 },
@@ -175,6 +175,10 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // 41.1% at 91.9% (its three misses on ambiguous gold: m for M, v for u) and 44.1% at 100%.
   { name: 'blind round 46', dir: 'test/fixtures/blind46', precision: 0.91, coverage: 0.41, mustBeEmpty: 8 },
   { name: 'blind round 47', dir: 'test/fixtures/blind47', precision: 0.99, coverage: 0.44, mustBeEmpty: 8 },
+  // Rounds 48 and 49 by the extractor alone (49 after its one fix, "forgot the half" revising the
+  // line before): 42.0% at 100% and 54.4% at 100%.
+  { name: 'blind round 48', dir: 'test/fixtures/blind48', precision: 0.99, coverage: 0.41, mustBeEmpty: 10 },
+  { name: 'blind round 49', dir: 'test/fixtures/blind49', precision: 0.99, coverage: 0.54, mustBeEmpty: 7 },
 ];
 
 for (const spec of SETS) {
