@@ -5,23 +5,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractEmbedded } from '../../shared/extract/index.ts';
-import type { Question } from '../../shared/exam.ts';
+import { questionOf } from '../support/question.ts';
 
-const CABLE_CAR: Question = {
-  id: 'cable',
-  title: '',
-  prompt: 'A cable car climbs a slope at constant speed. Find its journey time, its climbing angle and the heat its brakes give off.',
-  variables: [
+const CABLE_CAR = questionOf(
+  'cable',
+  'A cable car climbs a slope at constant speed. Find its journey time, its climbing angle and the heat its brakes give off.',
+  't',
+  [
     ['L', 'length of the cable (m)'],
     ['u', 'cable speed, along the slope (m/s)'],
     ['t', 'journey time (s)'],
     ['phi', 'climbing angle above the horizontal (radians)'],
     ['c', 'specific heat capacity of the brake discs (J kg^-1 K^-1)'],
     ['T_0', 'temperature of the brake discs at the start (°C)'],
-  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
-  target: 't',
-  scheme: [],
-};
+  ],
+);
 const x = (text: string) => extractEmbedded(text, CABLE_CAR);
 const sources = (text: string) => x(text).equations.map((e) => e.source);
 
@@ -53,20 +51,13 @@ test("C after a temperature's value is the Celsius scale, not the question's c",
   assert.deepEqual(sources('T_0 = 15C, so in kelvin 288 K'), ['Eq(T_0, 15)']);
 });
 
-const BRAKING: Question = {
-  id: 'braking',
-  title: '',
-  prompt: 'A tram brakes from speed u to rest on a level track, and its brakes store a fraction of the energy.',
-  variables: [
-    ['m', 'mass of the tram (kg)'],
-    ['u', 'speed before braking (m/s)'],
-    ['K', 'kinetic energy lost by the tram (J)'],
-    ['E', 'energy stored in the flywheel (J)'],
-    ['t', 'time taken to slide from the first signal to the platform (s)'],
-  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
-  target: 'E',
-  scheme: [],
-};
+const BRAKING = questionOf('braking', 'A tram brakes from speed u to rest on a level track, and its brakes store a fraction of the energy.', 'E', [
+  ['m', 'mass of the tram (kg)'],
+  ['u', 'speed before braking (m/s)'],
+  ['K', 'kinetic energy lost by the tram (J)'],
+  ['E', 'energy stored in the flywheel (J)'],
+  ['t', 'time taken to slide from the first signal to the platform (s)'],
+]);
 const y = (text: string) => extractEmbedded(text, BRAKING);
 
 test('a percentage stated in words is no value of the quantity: "65% of …" goes on in words, "is 65%" is the marker\'s call', () => {
@@ -97,20 +88,18 @@ test('a label that places the quantity elsewhere, or lacks the change the descri
   );
 });
 
-const DIVIDER: Question = {
-  id: 'divider',
-  title: '',
-  prompt: 'Resistors R_1 and R_2 in series across a supply V_s; a load R_L is put across R_2. Write R_P for R_2 and R_L in parallel.',
-  variables: [
+const DIVIDER = questionOf(
+  'divider',
+  'Resistors R_1 and R_2 in series across a supply V_s; a load R_L is put across R_2. Write R_P for R_2 and R_L in parallel.',
+  'R_P',
+  [
     ['V_s', 'supply voltage'],
     ['R_1', 'upper resistor'],
     ['R_2', 'lower resistor'],
     ['R_L', 'load resistance'],
     ['R_P', 'combined resistance of R_2 and R_L in parallel'],
-  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
-  target: 'R_P',
-  scheme: [],
-};
+  ],
+);
 
 test('a label that says a whole names no variable that is a whole of parts its description names, nor one that is no whole', () => {
   // The whole circuit's resistance is neither R_P (R_2 and R_L) nor R_L.

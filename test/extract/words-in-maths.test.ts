@@ -4,23 +4,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractEmbedded } from '../../shared/extract/index.ts';
-import type { Question } from '../../shared/exam.ts';
+import { questionOf } from '../support/question.ts';
 
-const CART: Question = {
-  id: 'cart',
-  title: '',
-  prompt: 'A cart starts from rest with constant acceleration a, pulled with tension T. Find its speed v after time t and the power P.',
-  variables: [
+const CART = questionOf(
+  'cart',
+  'A cart starts from rest with constant acceleration a, pulled with tension T. Find its speed v after time t and the power P.',
+  'P',
+  [
     ['a', 'acceleration of the cart (m/s^2)'],
     ['t', 'time since the start (s)'],
     ['v', 'speed of the cart at time t (m/s)'],
     ['T', 'tension in the rope (N)'],
     ['P', 'power delivered by the rope (W)'],
     ['s', 'distance travelled (m)'],
-  ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
-  target: 'P',
-  scheme: [],
-};
+  ],
+);
 const sources = (text: string) => extractEmbedded(text, CART).equations.map((e) => e.source);
 
 test('"at" alone after "=" or an operator, up to the end of the maths, is a times t', () => {
