@@ -196,7 +196,6 @@ export function isUnitOf(lex: Lexicon, name: string | null, unit: Unit): boolean
 const quantityOf = (t: Tok[]): string | null =>
   t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
 
-/** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
 /** Whether a variable is measured in kelvin or degrees (its description's unit a temperature). */
 function isTemperature(lex: Lexicon, name: string | null): boolean {
   const own = name ? lex.unitOf(name) : null;
@@ -204,6 +203,7 @@ function isTemperature(lex: Lexicon, name: string | null): boolean {
   return !!own && kelvin.ok && sameDimension(own.dimension, kelvin.unit.dimension);
 }
 
+/** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
 function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
   return isUnitOf(lex, quantityOf(t), unit);
 }
