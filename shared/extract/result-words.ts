@@ -20,6 +20,7 @@ import { isUnitWord } from './runs.ts';
 import { degreesDoubt } from './surroundings.ts';
 import { UNIT_WORDS } from './lexicon.ts';
 import { parseUnit } from '../units/parse-unit.ts';
+import { sameDimension } from '../units/dimension.ts';
 
 /** Verbs stating a result, as the last words before the maths (lower case). */
 const RESULT_VERBS: string[][] = [
@@ -123,6 +124,27 @@ function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
  * question's), or left unread when the quantity can't be told. Returns whether it was such words
  * (false: the caller goes on as before).
  */
+/**
+ * "t = 1200 s, which is 20 minutes": the number before the clause, with its unit, and the value the
+ * clause states, with another unit of the same kind, are the same quantity within rounding (2%):
+ * a conversion, said why; null when they differ or either has no unit.
+ */
+function sameValueInAnotherUnit(toks: Tok[], firstWord: number, i1: number, t: Tok[]): string | null {
+  let j = firstWord - 1;
+  if (toks[j]?.kind === 'punct' && toks[j].text === ',') j--;
+  const unitBefore = toks[j];
+  const numBefore = toks[j - 1];
+  const unitAfter = toks[i1];
+  if (!unitBefore || numBefore?.kind !== 'num' || !unitAfter || t.length !== 1 || t[0].kind !== 'num') return null;
+  const a = parseUnit(unitBefore.text);
+  const b = parseUnit(unitAfter.text);
+  if (!a.ok || !b.ok || a.unit.factor === b.unit.factor || !sameDimension(a.unit.dimension, b.unit.dimension)) return null;
+  const x = Number(numBefore.text) * a.unit.factor;
+  const y = Number(t[0].text) * b.unit.factor;
+  if (!Number.isFinite(x) || !Number.isFinite(y) || x === 0 || Math.abs(x - y) > 0.02 * Math.abs(x)) return null;
+  return `the same value in another unit (${numBefore.text} ${unitBefore.text} is ${t[0].text} ${unitAfter.text}), no result of its own`;
+}
+
 export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, t: Tok[]): boolean {
   const s = statementBefore(toks, i0);
   if (!s) return false;
@@ -162,6 +184,13 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
     // Right after the equation's maths or a comma ending it: "x = …, which comes to".
     if (before && before.kind !== 'nl' && !(before.kind === 'punct' && before.text !== ',')) {
       v = variableOfEquationBefore(ctx, spanOf(ctx, [toks[s.firstWord]]).start);
+    }
+    // "t = 1200 s, which is 20 minutes": the same value in another unit, no result of its own.
+    const conversion = v ? sameValueInAnotherUnit(toks, s.firstWord, i1, t) : null;
+    if (conversion) {
+      ctx.mathSeen = true;
+      ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(spanOf(ctx, t).start, spanOf(ctx, t).end))}: ${conversion}`));
+      return true;
     }
   } else {
     let k = 0;

@@ -112,3 +112,15 @@ test('a label that says a whole names no variable that is a whole of parts its d
     ['Eq(R_P, R_2*R_L/(R_2 + R_L))'],
   );
 });
+
+test('a value in words that restates the equation before it in another unit is a conversion, left out with a note', () => {
+  const r = x('t = 1200 s, which is 20 minutes');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 1200)'],
+  );
+  assert.equal(r.status, 'read');
+  assert.ok(r.notes.some((n) => n.kind === 'unread' && /another unit/.test(n.text)));
+  // Another value is no conversion: it is read, for the engine's checks to see two values of t.
+  assert.deepEqual(sources('t = 1200 s, which is 25 minutes'), ['Eq(t, 1200)', 'Eq(t, 25)']);
+});
