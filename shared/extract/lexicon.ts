@@ -476,8 +476,8 @@ export function lexiconFor(q: Question): Lexicon {
     }
     // "combined resistance of R_2 and R_L": a whole made of parts the description names by symbol.
     const namesParts = q.variables.some((o) => o.name !== v.name && new RegExp(`(?<![A-Za-z0-9_])${o.name}(?![A-Za-z0-9_])`).test(v.description));
-    const ofNamedParts = namesParts && ws.some((w) => WHOLE.has(w));
-    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind), ofNamedParts };
+    const isWhole = ws.some((w) => WHOLE.has(w));
+    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind), isWhole, ofNamedParts: namesParts && isWhole };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
@@ -630,7 +630,7 @@ export function lexiconFor(q: Question): Lexicon {
     if (ANSWER_HEADS.has(head) && content.length <= 2 && q.target) return q.target;
     const cands = descInfo.filter((d) => headKind(d.head) === headKind(head));
     const saysWhole = content.some((w) => WHOLE.has(w));
-    const wholes = cands.some((d) => [...d.words].some((w) => WHOLE.has(w)));
+    const wholes = cands.some((d) => d.isWhole);
     let best: string | null = null;
     let bestScore = -1;
     let tie = false;
@@ -646,7 +646,7 @@ export function lexiconFor(q: Question): Lexicon {
       // "total resistance" is not R_P, "combined resistance of R_2 and R_L": a whole of parts the
       // description names is not the whole a label says without them; nor is a variable that is
       // no whole at all (R_L, "load resistance").
-      if (saysWhole && (d.ofNamedParts || (wholes && ![...d.words].some((w) => WHOLE.has(w)))) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, ''))) continue;
+      if (saysWhole && (d.ofNamedParts || (wholes && !d.isWhole)) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, ''))) continue;
       // "the kinetic energy" is not K, "kinetic energy lost by the car": a change the description
       // names (lost, gained) and the label doesn't is another quantity than the label's.
       if ([...d.kind].some((w) => CHANGE_WORDS.has(w)) && !content.some((w) => CHANGE_WORDS.has(w))) continue;

@@ -698,7 +698,7 @@ function readEquation(ctx: Ctx, run: Run): void {
     // "flight time: 360/232.4 = 1.55 h": a label naming a variable, then numbers worked out, is
     // that variable's value (a label before maths with symbols, "Energy: mgh = ½mv²", says what
     // the equation is about, not that it is one side).
-    const labelled = isColon(toks[at - 1]) && !parts[0].some(isSymbol) ? labelOf(ctx, toks, at, false) : null;
+    const labelled = !(stated && !lone) && isColon(toks[at - 1]) && !parts[0].some(isSymbol) ? labelOf(ctx, toks, at, false) : null;
     const named = stated && !lone ? labelOf(ctx, toks, at, false) : labelled?.v ? labelled : null;
     if (named?.v) parts.unshift([symTok(named.v, t[0])]);
     // Words that may name a variable of the question the student paraphrased ("the first

@@ -189,7 +189,7 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
     const conversion = v ? sameValueInAnotherUnit(toks, s.firstWord, i1, t) : null;
     if (conversion) {
       ctx.mathSeen = true;
-      ctx.notes.push(note('unread', `left out ${JSON.stringify(ctx.original.slice(spanOf(ctx, t).start, spanOf(ctx, t).end))}: ${conversion}`));
+      ctx.notes.push(note('unread', `left out ${shown}: ${conversion}`));
       return true;
     }
   } else {

@@ -196,12 +196,8 @@ export function isUnitOf(lex: Lexicon, name: string | null, unit: Unit): boolean
 const quantityOf = (t: Tok[]): string | null =>
   t.length > 2 && t[1].kind === 'eq' && t[0].kind === 'id' && t[0].pieces?.length === 1 ? t[0].pieces[0].name : null;
 
-/** Whether a variable is measured in kelvin or degrees (its description's unit a temperature). */
-function isTemperature(lex: Lexicon, name: string | null): boolean {
-  const own = name ? lex.unitOf(name) : null;
-  const kelvin = parseUnit('K');
-  return !!own && kelvin.ok && sameDimension(own.dimension, kelvin.unit.dimension);
-}
+/** The kelvin, for "a temperature" (parsed once: siUnitAfterValue asks for it at every run's end). */
+const KELVIN = parseUnit('K');
 
 /** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
 function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
@@ -232,7 +228,7 @@ function siUnitAfterValue(t: Tok[], lex: Lexicon, ambiguous?: { unitOrProduct?: 
     const rest = t.slice(k);
     // "T1 = 20 C" with T_1 a temperature: C (or F) after a temperature's value is its scale, not
     // the question's c (a specific heat) nor a coulomb.
-    if (rest.length === 1 && /^[CF]$/.test(x.text) && isTemperature(lex, quantityOf(t))) return k;
+    if (rest.length === 1 && /^[CF]$/.test(x.text) && KELVIN.ok && isUnitOf(lex, quantityOf(t), KELVIN.unit)) return k;
     const letters = rest.filter((y) => y.kind === 'id' || y.kind === 'usym');
     // ("s^-2", "s^(-2)": a negative power, the '-' right after the '^' or its bracket.)
     const inUnit = (y: Tok, j: number): boolean =>
