@@ -136,6 +136,14 @@ const PREPOSITIONS = new Set([
   'by',
   'across',
   'until',
+  // "work against friction", "heat lost during the fall", "force due to gravity": the quantity is
+  // named before them, not by the noun after ("friction", "fall", "gravity").
+  'against',
+  'during',
+  'due',
+  'onto',
+  'toward',
+  'towards',
 ]);
 /** Words opening a clause inside a description ("time since the kettle was switched off"). */
 const CLAUSE_WORDS = new Set(['since', 'while', 'after', 'before', 'that', 'which', 'where', 'as', 'between', 'into', 'through']);
@@ -149,7 +157,18 @@ const stem = (w: string): string => {
   return x;
 };
 
-const words = (s: string): string[] => (s.match(/[A-Za-z]+(?:'[A-Za-z]*)?/g) ?? []).map(stem);
+/** The usual abbreviations of energies, written out: "KE at bottom" names what a description of "kinetic energy" names. */
+const ABBREVIATIONS = new Map<string, string[]>([
+  ['ke', ['kinetic', 'energy']],
+  ['pe', ['potential', 'energy']],
+  ['gpe', ['gravitational', 'potential', 'energy']],
+  ['epe', ['elastic', 'potential', 'energy']],
+  ['spe', ['spring', 'potential', 'energy']],
+]);
+
+const abbreviated = (label: string): boolean => (label.match(/[A-Za-z]+/g) ?? []).some((w) => ABBREVIATIONS.has(w.toLowerCase()));
+
+const words = (s: string): string[] => (s.match(/[A-Za-z]+(?:'[A-Za-z]*)?/g) ?? []).map(stem).flatMap((w) => ABBREVIATIONS.get(w) ?? [w]);
 
 /** Participles after a noun ("current drawn", "power dissipated", "work done"): not the head. */
 const PARTICIPLE = /^(?:[a-z]{3,}[^e]ed|done|drawn|given|taken|shown|known|held|kept|lost|spent|made|stored|supplied|heard|seen|felt)$/;
@@ -671,6 +690,11 @@ export function lexiconFor(q: Question): Lexicon {
 
   const labelKind = (label: string): 'variable' | 'other' | 'unknown' => {
     if (labelVariable(label)) return 'variable';
+    // "KE at bottom" names a variable described as a kinetic energy; where there is none, it is a
+    // doubt, not another quantity left out: leaving maths out rests on knowing what the words say,
+    // and an abbreviation is trusted only to match a description (round 36's "KE = qV" read alone
+    // would have been left out, and the next line's V, meant as the question's U, read as V).
+    if (abbreviated(label)) return 'unknown';
     const { head, content } = headOf(words(label));
     if (!head || content.length === 0 || content.length > 6) return 'unknown';
     const cands = descInfo.filter((d) => headKind(d.head) === headKind(head));

@@ -486,3 +486,46 @@ test('a label that says a whole ("total resistance") names no variable described
   assert.deepEqual(read('the resistance of one bulb is 6', LIGHTS).eqs, ['Eq(R, 6)']);
   assert.deepEqual(read('Answer: V^2/(N^2 R) = 0.24 W', LIGHTS).eqs, ['Eq(P, V**2/(N**2*R))', 'Eq(V**2/(N**2*R), 0.24)']);
 });
+
+test('"work against friction" is a work (the quantity comes before "against"), "KE" a kinetic energy where a variable is described as one', () => {
+  // A crate sliding down a rough ramp, invented for this test: the question has no energy variable.
+  const RAMP = Q(
+    [
+      ['m', 'mass of the crate'],
+      ['g', 'gravitational field strength'],
+      ['h', 'height of the ramp'],
+      ['L', 'length of the ramp'],
+      ['F', 'constant friction force on the crate'],
+      ['v', 'speed of the crate at the foot of the ramp'],
+    ],
+    'v',
+    'A crate of mass m slides from rest down a ramp of height h and length L against a constant friction force F. Find its speed v at the foot.',
+  );
+  // Labels of quantities the question has no variable for: only their links are left out.
+  const r = read(
+    'Energy at top = mgh = 40 × 9.8 × 1.5 = 588 J\nWork against friction = FL = 50 × 4 = 200 J\nKinetic energy at bottom = 588 − 200 = 388 J\n½ × 40 × v² = 388, v = 4.4',
+    RAMP,
+  );
+  assert.deepEqual(r.eqs, [
+    'Eq(m*g*h, 40*9.8*1.5)',
+    'Eq(40*9.8*1.5, 588)',
+    'Eq(F*L, 50*4)',
+    'Eq(50*4, 200)',
+    'Eq(588 - 200, 388)',
+    'Eq(1/2*40*v**2, 388)',
+    'Eq(v, 4.4)',
+  ]);
+  assert.equal(r.status, 'read');
+  // "KE" names the variable described as a kinetic energy; with none, it stays a doubt (not left out).
+  const WITH_E = Q(
+    [...RAMP.variables.map((x) => [x.name, x.description] as [string, string]), ['E', 'kinetic energy of the crate at the foot']],
+    'v',
+    RAMP.prompt,
+  );
+  assert.deepEqual(read('KE = 588 − 200 = 388 J', WITH_E).eqs, ['Eq(E, 588 - 200)', 'Eq(588 - 200, 388)']);
+  assert.equal(read('KE at bottom = 588 − 200 = 388 J\nv = 4.4', RAMP).status, 'partial');
+  // "force from outside" keeps its last word: it names no variable for sure, so nothing is read as F.
+  const outside = read('force from outside = 101000 × 0.038 = 3838 N', RAMP);
+  assert.equal(outside.status, 'abstained');
+  assert.deepEqual(outside.eqs, []);
+});
