@@ -665,7 +665,10 @@ export function lexiconFor(q: Question): Lexicon {
       // "total resistance" is not R_P, "combined resistance of R_2 and R_L": a whole of parts the
       // description names is not the whole a label says without them; nor is a variable that is
       // no whole at all (R_L, "load resistance").
-      if (saysWhole && (d.ofNamedParts || (wholes && !d.isWhole)) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, ''))) continue;
+      // Nor, where the question has two quantities of the kind or more ("resistance of the series
+      // resistor", "resistance of the lamp"), is one of them the whole a label says ("Total
+      // resistance R + R_L"), unless it is described as a whole itself.
+      if (saysWhole && (d.ofNamedParts || ((wholes || cands.length > 1) && !d.isWhole)) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, ''))) continue;
       // "the kinetic energy" is not K, "kinetic energy lost by the car": a change the description
       // names (lost, gained) and the label doesn't is another quantity than the label's.
       if ([...d.kind].some((w) => CHANGE_WORDS.has(w)) && !content.some((w) => CHANGE_WORDS.has(w))) continue;

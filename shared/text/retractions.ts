@@ -29,8 +29,9 @@ export const LINE_RETRACTION = new RegExp(
     String.raw`\b(?:(?:the|my)\s+(${BACK_WORD})|that|this)\s+${LINE_WORD}\s+(?:is|was|'s)\s+(?:wrong|incorrect|a\s+mistake|an\s+error|nonsense|rubbish)\b`,
     String.raw`\b(?:that|this)\s+${LINE_WORD}'s\s+(?:wrong|incorrect|a\s+mistake)\b`,
     // A line marked as struck through on paper: "U = … (crossed out, forgot the half)", "P = ½μv²
-    // ← no, crossed out, that's just the KE rate".
-    String.raw`\(\s*(?:crossed|struck|scribbled)\s+(?:out|through)\b`,
+    // ← no, crossed out, that's just the KE rate", "[crossed out: R = V²/P − R_L]".
+    String.raw`[([]\s*(?:crossed|struck|scribbled)\s+(?:out|through)\b`,
+    String.raw`(?:^|\n)\s*(?:crossed|struck|scribbled)\s+(?:out|through)\s*:`,
     String.raw`(?:[←<]-?|\bno,?)\s*(?:crossed|struck|scribbled)\s+(?:out|through)\b`,
   ].join('|'),
   'gi',

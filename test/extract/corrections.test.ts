@@ -200,6 +200,18 @@ test('a line marked as struck through on paper ("(crossed out, …)") is retract
   assert.ok(r.notes.some((n) => n.kind === 'retraction'));
 });
 
+test('a struck-through line typed with its mark first ("[crossed out: …]", "crossed out: …") is retracted too', () => {
+  for (const text of ['[crossed out: t = L/c]\nt = 2L/c', 'crossed out: t = L/c\nt = 2L/c', '(crossed out: t = L/c)\nt = 2L/c']) {
+    const r = x(text);
+    assert.deepEqual(
+      r.equations.map((e) => e.source),
+      ['Eq(t, 2*L/c)'],
+      text,
+    );
+    assert.equal(r.status, 'read', text);
+  }
+});
+
 test('"scrap that line", "discard that", "erase that" take back the line as "scratch that" does', () => {
   for (const text of ['First I had t = L/c but that is one way only, scrap that line.\nt = 2L/c', 't = L/c, discard that\nt = 2L/c']) {
     assert.deepEqual(sources(text), ['Eq(t, 2*L/c)'], text);

@@ -529,3 +529,27 @@ test('"work against friction" is a work (the quantity comes before "against"), "
   assert.equal(outside.status, 'abstained');
   assert.deepEqual(outside.eqs, []);
 });
+
+test('"Total resistance" names no variable where the question has two resistances, neither described as a whole', () => {
+  // A lamp dimmed by a resistor in series, invented for this test.
+  const DIMMER = Q(
+    [
+      ['R', 'resistance of the series resistor'],
+      ['R_L', 'resistance of the lamp (constant)'],
+      ['V', 'supply voltage'],
+      ['I', 'current in the circuit'],
+    ],
+    'I',
+    'A lamp of resistance R_L is in series with a resistor R across a supply V. Find the current I.',
+  );
+  const r = read('Total resistance R + R_L so I = V/(R + R_L)', DIMMER);
+  assert.deepEqual(r.eqs, ['Eq(I, V/(R + R_L))']);
+  assert.equal(r.status, 'partial');
+  // Described as the whole, a variable is named by it.
+  const WITH_TOTAL = Q(
+    [...DIMMER.variables.map((v) => [v.name, v.description] as [string, string]), ['R_T', 'total resistance of the circuit']],
+    'I',
+    DIMMER.prompt,
+  );
+  assert.deepEqual(read('Total resistance = R + R_L = 14 ohm', WITH_TOTAL).eqs, ['Eq(R_T, R + R_L)', 'Eq(R + R_L, 14)']);
+});
