@@ -710,6 +710,19 @@ function readEquation(ctx: Ctx, run: Run): void {
     else if (stated && !lone && !named && /^(this|that|it|which)$/i.test(toks[at - 2]?.text ?? ''))
       unread(ctx, parts[0], `the words before it ("${toks[at - 2].text} ${toks[at - 1].text}") make it the value of what came before`);
   }
+  // "E = 60 × 3.6 J = 216 J": a unit after a value in the middle of a chain ends its side, as one
+  // at the chain's end does (the same rules, runs.ts trim, given the chain up to that side, so that
+  // "a = 3/4 g = 7.35" keeps the question's g: grams are no acceleration's unit); only after a side
+  // of numbers alone.
+  for (let k = 1, at = 0; k < parts.length - 1; k++) {
+    at += parts[k - 1].length + 1;
+    const side = parts[k];
+    const letter = side.findIndex((x) => isSymbol(x) && x.text !== 'pi' && x.text !== 'π');
+    if (letter < 1 || !['num', 'rp'].includes(side[letter - 1].kind)) continue;
+    const upTo = t.slice(0, at + side.length);
+    const cut = trim(upTo, ctx.lex);
+    if (cut.length === at + letter && cut.every((x, j) => x === upTo[j])) parts[k] = side.slice(0, letter);
+  }
   if (parts[parts.length - 1].length === 0) {
     const lhs = parts[0];
     const eqTok = t.find((x) => x.kind === 'eq')!;

@@ -40,6 +40,9 @@ add(['H'], 1, d({ kg: 1, m: 2, s: -2, A: -2 }), true);
 add(['rad', 'sr'], 1, DIMENSIONLESS, true);
 add(['L', 'l'], 1e-3, d({ m: 3 }), true);
 add(['eV'], 1.602176634e-19, d({ kg: 1, m: 2, s: -2 }), true);
+// The watt-hour and the ampere-hour, as written on meters and batteries, glued ("60 kWh", "2000 mAh").
+add(['Wh'], 3600, d({ kg: 1, m: 2, s: -2 }), true);
+add(['Ah'], 3600, d({ A: 1, s: 1 }), true);
 // Others in use beside SI (no prefixes: "min" is not milli-inch, "h" here is the hour).
 add(['min'], 60, d({ s: 1 }), false);
 add(['h', 'hr'], 3600, d({ s: 1 }), false);

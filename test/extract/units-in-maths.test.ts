@@ -213,3 +213,31 @@ test('"Q = 3.34×10^-7 C" with the question\'s C a capacitance: the coulomb, the
   // The capacitance's own value: C stays the variable where the quantity is no charge.
   assert.ok(!eqs('V = 2 C').includes('Eq(V, 2)'));
 });
+
+test('a unit after a value in the middle of a chain ends that side ("E = 60 × 3.6 J = 216 J"); a letter that is the question\'s and no unit of the quantity stays maths', () => {
+  // A battery-powered winch, invented for this test.
+  const WINCH: Question = {
+    ...CABLE,
+    variables: [
+      ['E', 'energy stored in the battery'],
+      ['a', 'acceleration of the load'],
+      ['g', 'gravitational acceleration'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'E',
+  };
+  const r = (text: string) => extractEmbedded(text, WINCH);
+  for (const [text, eqs] of [
+    ['E = 60 × 3.6 J = 216 J', ['Eq(E, 60*3.6)', 'Eq(60*3.6, 216)']],
+    ['E = 60 × 3.6 × 10^6 J = 2.16 × 10^8 J', ['Eq(E, 60*(3.6*10**6))', 'Eq(60*(3.6*10**6), 2.16*10**8)']],
+    ['E = 0.5 kWh', ['Eq(E, 0.5)']],
+    // g after a number is the question's g, not grams: grams are no acceleration's unit.
+    ['a = 3/4 g = 7.35', ['Eq(a, 3/4*g)', 'Eq(3/4*g, 7.35)']],
+  ] as const) {
+    assert.deepEqual(
+      r(text).equations.map((e) => e.source),
+      eqs,
+      text,
+    );
+    assert.equal(r(text).status, 'read', text);
+  }
+});

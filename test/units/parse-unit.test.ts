@@ -70,3 +70,10 @@ test('dimensions are written in SI base units, named where an instructor would n
   assert.equal(describeDimension(unitOrThrow('1/ohm').dimension), '1/Ω');
   assert.equal(describeDimension(unitOrThrow('m/s').dimension), 'm/s');
 });
+
+test('the watt-hour and ampere-hour as meters and batteries write them, glued and prefixed ("60 kWh", "2000 mAh")', () => {
+  assert.equal(convert(60, unitOrThrow('kWh'), unitOrThrow('MJ')), 216);
+  assert.equal(dim('Wh'), dim('J'));
+  assert.equal(convert(2000, unitOrThrow('mAh'), unitOrThrow('C')), 7200);
+  assert.equal(dim('Ah'), dim('C'));
+});
