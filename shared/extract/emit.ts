@@ -66,6 +66,19 @@ export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
         // "F = GMm/r²" in a question with no force: an equation about a quantity the question has
         // no variable for, left out (gold convention 3), not a doubt.
         const foreign = foreignOnly(ctx, r.unmapped, lone);
+        // "= 10218 n": a letter after a value that is a unit in the other case (N) is a unit typed
+        // in lower case, or the value times a quantity the question lacks: a doubt, never a link
+        // left out unseen.
+        const side = parts[k];
+        if (foreign && side.length === 2 && side[0].kind === 'num' && /^[a-z]$/.test(side[1].text) && UNIT_WORDS.has(side[1].text.toUpperCase())) {
+          const why = `'${side[0].text} ${side[1].text}': '${side[1].text}' after a value may be the unit ${side[1].text.toUpperCase()} typed in lower case`;
+          // (The chain's last link: the links before it stand.)
+          if (k === parts.length - 1 && parts.length >= 3) {
+            unread(ctx, side, why);
+            emitChain(ctx, parts.slice(0, -1), all);
+          } else unread(ctx, all, why);
+          return;
+        }
         if (foreign) {
           const what = foreign.map(([u, q]) => `'${u.replace(/^[Dd]elta(?=[A-Za-z])/, 'Δ')}' (${/^[aeiou]/.test(q) ? 'an' : 'a'} ${q})`).join(', ');
           // "E = −N dΦ/dt = NBAω sin ωt": with the foreign quantity inside a chain, its two links

@@ -480,7 +480,9 @@ export function lexiconFor(q: Question): Lexicon {
     const ws = words(described);
     // The noun phrase ends at a comma: "ground speed, due north" is a speed, "wind speed, blowing
     // from west to east" too (the words after the comma say which, as a preposition's do).
-    const phrase = words(described.split(/[,;]/)[0]);
+    // A name in brackets is another name, not the head: "upthrust (buoyant force) of the water" is
+    // an upthrust (its bracket's words join the kind below).
+    const phrase = words(described.split(/[,;]/)[0].replace(/\([^()]*\)/g, ' '));
     const p = phrase.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
     // The words before the first preposition (or clause: "time since the kettle ...") name the kind ("half-life" of the isotope); those after
     // it, and possessives, say whose ("of the group", "Mali's").
@@ -496,7 +498,9 @@ export function lexiconFor(q: Question): Lexicon {
     // "combined resistance of R_2 and R_L": a whole made of parts the description names by symbol.
     const namesParts = q.variables.some((o) => o.name !== v.name && new RegExp(`(?<![A-Za-z0-9_])${o.name}(?![A-Za-z0-9_])`).test(v.description));
     const isWhole = ws.some((w) => WHOLE.has(w));
-    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind), isWhole, ofNamedParts: namesParts && isWhole };
+    // "work done by the pushers on the sled": one agent's share, never the whole a label says ("total work").
+    const byAgent = !isWhole && ws.includes('by');
+    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind), isWhole, byAgent, ofNamedParts: namesParts && isWhole };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
@@ -667,8 +671,10 @@ export function lexiconFor(q: Question): Lexicon {
       // no whole at all (R_L, "load resistance").
       // Nor, where the question has two quantities of the kind or more ("resistance of the series
       // resistor", "resistance of the lamp"), is one of them the whole a label says ("Total
-      // resistance R + R_L"), unless it is described as a whole itself.
-      if (saysWhole && (d.ofNamedParts || ((wholes || cands.length > 1) && !d.isWhole)) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, ''))) continue;
+      // resistance R + R_L"), nor is one agent's share ("work done by the pushers" is no "total
+      // work"), unless it is described as a whole itself.
+      if (saysWhole && (d.ofNamedParts || ((wholes || cands.length > 1 || d.byAgent) && !d.isWhole)) && !/[A-Z0-9_]/.test(label.replace(/^[A-Z]/, '')))
+        continue;
       // "the kinetic energy" is not K, "kinetic energy lost by the car": a change the description
       // names (lost, gained) and the label doesn't is another quantity than the label's.
       if ([...d.kind].some((w) => CHANGE_WORDS.has(w)) && !content.some((w) => CHANGE_WORDS.has(w))) continue;

@@ -736,7 +736,16 @@ function readEquation(ctx: Ctx, run: Run): void {
     return;
   }
   // "t = 50s", "x = 0.63m": a value with a unit glued on, or a number times the variable S or m?
-  const glued = parts.find((p) => p.length === 2 && p[0].kind === 'num' && p[1].kind === 'id' && !p[1].sp && UNIT_WORDS.has(p[1].text));
+  // (So is "Q = CV = 0.06C" with C the question's capacitance: a letter that is a variable, glued to
+  // a number, and spells the unit of the quantity the chain gives: coulombs, or 0.06 times C?)
+  const quantity = parts[0].length === 1 && parts[0][0].kind === 'id' && parts[0][0].pieces?.length === 1 ? parts[0][0].pieces[0].name : null;
+  const unitOfQuantity = (letters: string): boolean => {
+    const u = ctx.lex.variables.includes(letters) ? parseUnit(letters) : null;
+    return !!u?.ok && isUnitOf(ctx.lex, quantity, u.unit);
+  };
+  const glued = parts.find(
+    (p) => p.length === 2 && p[0].kind === 'num' && p[1].kind === 'id' && !p[1].sp && (UNIT_WORDS.has(p[1].text) || unitOfQuantity(p[1].text)),
+  );
   if (glued) {
     unread(ctx, t, `'${glued[0].text}${glued[1].text}' could be a value in ${glued[1].text} or ${glued[0].text} times a variable`);
     return;

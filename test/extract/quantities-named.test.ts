@@ -553,3 +553,36 @@ test('"Total resistance" names no variable where the question has two resistance
   );
   assert.deepEqual(read('Total resistance = R + R_L = 14 ohm', WITH_TOTAL).eqs, ['Eq(R_T, R + R_L)', 'Eq(R + R_L, 14)']);
 });
+
+test('a name in brackets is not a description\'s head ("upthrust (buoyant force) of the water" is an upthrust); one agent\'s work is no "total work"', () => {
+  // An anchor hanging in water from a chain, invented for this test.
+  const ANCHOR = Q(
+    [
+      ['m', 'mass of the anchor'],
+      ['W', 'true weight of the anchor'],
+      ['B', 'upthrust (buoyant force) of the water on the anchor'],
+      ['T', 'tension in the chain'],
+    ],
+    'T',
+    'An anchor of mass m hangs in water from a chain. Find the tension T.',
+  );
+  const r = read('T = W - U where U is the upthrust.\nU = 1030 × 9.81 × 0.15', ANCHOR);
+  assert.deepEqual(r.eqs, ['Eq(T, W - B)', 'Eq(B, 1030*9.81*0.15)']);
+  assert.equal(r.status, 'read');
+  // A sled pushed from rest, invented for this test.
+  const SLED = Q(
+    [
+      ['W', 'work done by the pushers on the sled'],
+      ['F', 'pushing force'],
+      ['f', 'friction force on the sled'],
+      ['d', 'push distance'],
+    ],
+    'W',
+    'Pushers push a sled with force F over a distance d against friction f. Find the work W they do.',
+  );
+  const sled = read('W = Fd = 16000 J\ntotal work = (F + f)d = 18000 J', SLED);
+  assert.ok(!sled.eqs.includes('Eq(W, (F + f)*d)'), "the total work is not the pushers' work");
+  assert.equal(sled.status, 'partial');
+  // Without the whole, the label is W's.
+  assert.deepEqual(read('the work done by the pushers = Fd', SLED).eqs, ['Eq(W, F*d)']);
+});

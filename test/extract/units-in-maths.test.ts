@@ -241,3 +241,42 @@ test('a unit after a value in the middle of a chain ends that side ("E = 60 × 3
     assert.equal(r(text).status, 'read', text);
   }
 });
+
+test('a letter glued to a number that is the question\'s variable and spells the unit of the quantity the chain gives ("Q = CV = 0.06C") is a doubt', () => {
+  // A camera flash's capacitor, invented for this test.
+  const FLASH: Question = {
+    ...CABLE,
+    variables: [
+      ['Q', 'charge stored on the capacitor'],
+      ['C', 'capacitance'],
+      ['V', 'potential difference across the capacitor'],
+      ['a', 'acceleration of the camera'],
+      ['g', 'gravitational acceleration'],
+    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
+    target: 'Q',
+  };
+  const r = extractEmbedded('Q = CV = 0.06C', FLASH);
+  assert.notEqual(r.status, 'read');
+  assert.ok(!r.equations.some((e) => e.source === 'Eq(C*V, 0.06*C)'));
+  assert.match(r.unread.map((u) => u.reason).join(' | '), /'0\.06C' could be a value in C or 0\.06 times/);
+  // Spaced, it is the unit (as before); a glued letter that spells no unit of the quantity is maths.
+  assert.deepEqual(
+    extractEmbedded('Q = CV = 0.06 C', FLASH).equations.map((e) => e.source),
+    ['Eq(Q, C*V)', 'Eq(C*V, 0.06)'],
+  );
+  // (Coulombs are no unit of a potential difference: 3C is three times the capacitance.)
+  assert.deepEqual(
+    extractEmbedded('V = 3C', FLASH).equations.map((e) => e.source),
+    ['Eq(V, 3*C)'],
+  );
+});
+
+test('a lower-case letter after the last value of a chain that is a unit in capitals ("= 10218 n") is a doubt, not a link left out unseen', () => {
+  const r = extractEmbedded('x = mgL/(AY) = 12 × 9.8 × 2/(3 × 4) = 19.6 n', CABLE);
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(x, m*g*L/(A*Y))', 'Eq(m*g*L/(A*Y), 12*9.8*2/(3*4))'],
+  );
+  assert.match(r.unread.map((u) => u.reason).join(' | '), /'19\.6 n': 'n' after a value may be the unit N typed in lower case/);
+});
