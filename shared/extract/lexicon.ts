@@ -656,6 +656,9 @@ export function lexiconFor(q: Question): Lexicon {
     const wholes = cands.some((d) => d.isWhole);
     let best: string | null = null;
     let bestScore = -1;
+    let bestUnsaid = 0;
+    let bestSaid = false;
+    let passed = 0;
     let tie = false;
     for (const d of cands) {
       if (!content.every((w) => w === head || d.words.has(w) || promptWords.has(w) || MODIFIERS.has(w))) continue;
@@ -688,12 +691,19 @@ export function lexiconFor(q: Question): Lexicon {
       // ("emf" is E, "emf induced in the coil", before E_0, "peak emf": a participle says no kind.)
       const unsaid = [...d.kind].filter((w) => w !== head && !content.includes(w) && !STOP_LABEL.has(w) && !PARTICIPLE.test(w)).length;
       const score = 10 * content.filter((w) => d.words.has(w)).length - unsaid;
+      passed++;
       if (score > bestScore) {
         best = d.name;
         bestScore = score;
+        bestUnsaid = unsaid;
+        bestSaid = content.some((w) => w !== head && d.words.has(w));
         tie = false;
       } else if (score === bestScore) tie = true;
     }
+    // "distance" where the question has s, "braking distance", and D, "total stopping distance":
+    // the label says nothing that tells them apart, and neither is named by the bare noun, so
+    // fewer unsaid words are no evidence: none is named.
+    if (passed > 1 && !bestSaid && bestUnsaid > 0) return null;
     return tie ? null : best;
   };
 

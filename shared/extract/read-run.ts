@@ -115,6 +115,49 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
   unread(ctx, [...t, unit], "a value with a unit in words: which quantity of the question it gives, if any, can't be told");
 }
 
+/**
+ * "57.5 Ω" as the whole response: a value given as the answer (convention 4, as a bare expression
+ * is), read as the target's where its unit is the target's or it has none; with another quantity's
+ * unit it is left unread (which part it answers can't be told). Whether it applied.
+ */
+function wholeResponseValue(ctx: Ctx, toks: Tok[], at: number, end: number, t: Tok[]): boolean {
+  const target = ctx.lex.target;
+  const numeric = t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+  if (!target || !numeric || !(t.length === 1 || powerOfTen(t)) || !onlyBreaks(toks, 0, at)) return false;
+  // (Ω, as normalize.ts spells it, "57.5 Omega", is the ohm where the question has no Omega.)
+  const ohm = (x: Tok): boolean => x.text === 'Omega' && !ctx.lex.variables.includes('Omega');
+  // The unit: what follows the value's last token (the run's own trimmed unit, "m/s", then unit words after it).
+  const valueEnd = toks.indexOf(t[t.length - 1]) + 1;
+  let after = end;
+  while (after < toks.length && (isUnitWord(toks[after]) || ohm(toks[after]))) after++;
+  if (valueEnd < 1 || !onlyBreaks(toks, after, toks.length)) return false;
+  ctx.mathSeen = true;
+  const written = toks
+    .slice(valueEnd, after)
+    .map((x, j) => (j > 0 && x.sp ? ' ' : '') + (x.text === 'Omega' ? 'Ω' : x.text))
+    .join('')
+    .trim();
+  const unit = written ? parseUnit(written) : null;
+  if (unit && (!unit.ok || !isUnitOf(ctx.lex, target, unit.unit))) {
+    unread(
+      ctx,
+      toks.slice(at, after),
+      `a value in ${written}, the whole response: not the unit of the answer (${target}), so which quantity it gives can't be told`,
+    );
+    return true;
+  }
+  const n = ctx.equations.length;
+  emitChain(ctx, [[symTok(target, t[0])], t], t);
+  if (ctx.equations.length > n)
+    ctx.notes.push(
+      note(
+        'other',
+        `read ${JSON.stringify(ctx.original.slice(spanOf(ctx, t).start, spanOf(ctx, toks.slice(at, after)).end))}, the whole response, as the answer (${target})`,
+      ),
+    );
+  return true;
+}
+
 /** Words in the clause before a value that state it as a result ("which comes to", "the angle is"). */
 const RESULT_IN_CLAUSE = /\b(?:comes? to|came to|gives?|gave|is|are|was|equals|works? out|get|got)\b/;
 
@@ -225,6 +268,7 @@ function readPiece(ctx: Ctx, toks: Tok[], i0: number, i1: number): void {
     isArithmetic(t) &&
     ((stated?.kind === 'punct' && stated.text === ':') || (stated?.kind === 'word' && /^(is|equals)$/i.test(stated.text)));
   if (!hasSym && (!hasEq || !hasNum) && !arithmetic) {
+    if (hasNum && !hasEq && wholeResponseValue(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) return;
     // numbers, "take the + sign", "the square root", words = words; a number stated as a result ("which comes to 0.45 J")
     if (hasNum && !hasEq && !readStatedResult(ctx, toks, i0 + raw.indexOf(t[0]), i1, t)) valueInWords(ctx, toks, i0 + raw.indexOf(t[0]), raw, t, toks[i1]);
     return;

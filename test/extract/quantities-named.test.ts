@@ -586,3 +586,28 @@ test('a name in brackets is not a description\'s head ("upthrust (buoyant force)
   // Without the whole, the label is W's.
   assert.deepEqual(read('the work done by the pushers = Fd', SLED).eqs, ['Eq(W, F*d)']);
 });
+
+test('a bare noun ("distance") names none of two variables of its kind that it doesn\'t tell apart ("braking distance", "total stopping distance"); a word of one names it', () => {
+  // A cyclist braking, invented for this test.
+  const BRAKING = Q(
+    [
+      ['u', 'speed before braking'],
+      ['t_r', 'reaction time'],
+      ['s', 'braking distance'],
+      ['D', 'total stopping distance'],
+    ],
+    'D',
+    'A cyclist at speed u reacts after t_r and brakes. Find the stopping distance D.',
+  );
+  const r = read('reaction: distance = u*t_r', BRAKING);
+  assert.deepEqual(r.eqs, []);
+  assert.notEqual(r.status, 'read');
+  assert.deepEqual(
+    read('braking distance = u^2/(2a)', {
+      ...BRAKING,
+      variables: [...BRAKING.variables, { name: 'a', description: 'deceleration', assumptions: ['positive'] }],
+    }).eqs,
+    ['Eq(s, u**2/(2*a))'],
+  );
+  assert.deepEqual(read('total distance = 7.2 + 11.8 = 19.0', BRAKING).eqs, ['Eq(D, 7.2 + 11.8)', 'Eq(7.2 + 11.8, 19.0)']);
+});

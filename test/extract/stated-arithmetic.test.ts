@@ -124,3 +124,23 @@ test('a value in words that restates the equation before it in another unit is a
   // Another value is no conversion: it is read, for the engine's checks to see two values of t.
   assert.deepEqual(sources('t = 1200 s, which is 25 minutes'), ['Eq(t, 1200)', 'Eq(t, 25)']);
 });
+
+test('a value alone as the whole response ("267 s", "57.5 Ω") is the answer where its unit is the target\'s or it has none; another quantity\'s unit is a doubt, never words-only', () => {
+  assert.deepEqual(sources('267 s'), ['Eq(t, 267)']);
+  assert.deepEqual(sources('267'), ['Eq(t, 267)']);
+  assert.deepEqual(sources('2.67 × 10^2 s'), ['Eq(t, 2.67*10**2)']);
+  const speed = x('4.5 m/s');
+  assert.deepEqual(speed.equations, []);
+  assert.notEqual(speed.status, 'read');
+  assert.match(speed.unread.map((u) => u.reason).join(' | '), /the whole response: not the unit of the answer \(t\)/);
+  // An ohm, typed as Ω, where the answer is a resistance.
+  const RHEOSTAT = questionOf('r', 'A resistor carries a current I from a supply V. Find its resistance R.', 'R', [
+    ['V', 'supply voltage'],
+    ['I', 'current in the resistor'],
+    ['R', 'resistance of the resistor'],
+  ]);
+  assert.deepEqual(
+    extractEmbedded('57.5 Ω', RHEOSTAT).equations.map((e) => e.source),
+    ['Eq(R, 57.5)'],
+  );
+});
