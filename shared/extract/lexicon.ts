@@ -500,7 +500,22 @@ export function lexiconFor(q: Question): Lexicon {
     const isWhole = ws.some((w) => WHOLE.has(w));
     // "work done by the pushers on the sled": one agent's share, never the whole a label says ("total work").
     const byAgent = !isWhole && ws.includes('by');
-    return { name: v.name, head: headOf(phrase).head, words: new Set(ws), seq: ws, kind: new Set(kind), isWhole, byAgent, ofNamedParts: namesParts && isWhole };
+    // Whose quantity it is: the noun right after its "of" ("speed of the trolley just after …": the trolley's).
+    const owner = p >= 0 && phrase[p] === 'of' ? (phrase.slice(p + 1).find((w) => !DETERMINERS.has(w)) ?? null) : null;
+    // "speed of the ball relative to the trolley": a quantity in another frame than the ground's.
+    const relative = phrase.includes('relative');
+    return {
+      name: v.name,
+      head: headOf(phrase).head,
+      words: new Set(ws),
+      seq: ws,
+      kind: new Set(kind),
+      isWhole,
+      byAgent,
+      ofNamedParts: namesParts && isWhole,
+      owner,
+      relative,
+    };
   });
   for (const d of descInfo) for (const w of d.words) promptWords.add(w);
 
@@ -653,6 +668,10 @@ export function lexiconFor(q: Question): Lexicon {
     if (ANSWER_HEADS.has(head) && content.length <= 2 && q.target) return q.target;
     const cands = descInfo.filter((d) => headKind(d.head) === headKind(head));
     const saysWhole = content.some((w) => WHOLE.has(w));
+    // Whose the label says it is: a noun before its head ("ball velocity"), or after its "of" ("speed of the ball").
+    const lw = words(label);
+    const of = lw.indexOf('of');
+    const whose = [...lw.slice(0, Math.max(0, lw.indexOf(head))), ...(of >= 0 ? [lw.slice(of + 1).find((w) => !DETERMINERS.has(w)) ?? ''] : [])];
     const wholes = cands.some((d) => d.isWhole);
     let best: string | null = null;
     let bestScore = -1;
@@ -682,6 +701,12 @@ export function lexiconFor(q: Question): Lexicon {
       // names (lost, gained) and the label doesn't is another quantity than the label's.
       if ([...d.kind].some((w) => CHANGE_WORDS.has(w)) && !content.some((w) => CHANGE_WORDS.has(w))) continue;
       if (qualifiedAway(content, d)) continue;
+      // "Ball velocity": a label that says whose quantity it is names no variable that is another's
+      // ("speed of the trolley …", though the ball is in its description); nor, without saying
+      // relative or a word of its own kind ("rowing speed" is "rowing speed relative to the
+      // water"), one measured relative to something else ("speed of the ball relative to the trolley").
+      if (d.owner && cands.some((o) => o.owner && whose.includes(o.owner)) && !whose.includes(d.owner)) continue;
+      if (d.relative && !lw.includes('relative') && !content.some((w) => w !== head && d.kind.has(w))) continue;
       // "max emf" is the peak emf (E_0), never the emf at time t: a word for the greatest value
       // names only a variable described by one of them.
       const extreme = content.some((w) => EXTREME.has(w));

@@ -611,3 +611,23 @@ test('a bare noun ("distance") names none of two variables of its kind that it d
   );
   assert.deepEqual(read('total distance = 7.2 + 11.8 = 19.0', BRAKING).eqs, ['Eq(D, 7.2 + 11.8)', 'Eq(7.2 + 11.8, 19.0)']);
 });
+
+test('a label that says whose quantity it is ("ball velocity") names no variable that is another\'s, nor without "relative" one measured relative to something', () => {
+  // A trolley that fires a ball backwards, invented for this test.
+  const TROLLEY = Q(
+    [
+      ['v', 'speed of the trolley just after the ball is fired'],
+      ['w', 'speed of the ball relative to the trolley'],
+      ['M', 'mass of the trolley'],
+      ['m', 'mass of the ball'],
+    ],
+    'v',
+    'A trolley of mass M fires a ball of mass m backwards at speed w relative to its deck. Find its speed v.',
+  );
+  const r = read('Ball velocity after = v - w (ground frame)\nMv = m(w - v)', TROLLEY);
+  assert.ok(!r.eqs.includes('Eq(v, v - w)'));
+  assert.ok(!r.eqs.includes('Eq(w, v - w)'));
+  assert.equal(r.status, 'partial');
+  assert.deepEqual(read('the trolley velocity after = mw/(M + m)', TROLLEY).eqs, ['Eq(v, m*w/(M + m))']);
+  assert.deepEqual(read('the speed of the ball relative to the trolley = 6', TROLLEY).eqs, ['Eq(w, 6)']);
+});
