@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractEmbedded } from '../../shared/extract/index.ts';
 import type { Question } from '../../shared/exam.ts';
+import { questionOf } from '../support/question.ts';
 
 // A crate hung from a steel cable, invented for these tests.
 const CABLE: Question = {
@@ -216,15 +217,11 @@ test('"Q = 3.34×10^-7 C" with the question\'s C a capacitance: the coulomb, the
 
 test('a unit after a value in the middle of a chain ends that side ("E = 60 × 3.6 J = 216 J"); a letter that is the question\'s and no unit of the quantity stays maths', () => {
   // A battery-powered winch, invented for this test.
-  const WINCH: Question = {
-    ...CABLE,
-    variables: [
-      ['E', 'energy stored in the battery'],
-      ['a', 'acceleration of the load'],
-      ['g', 'gravitational acceleration'],
-    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
-    target: 'E',
-  };
+  const WINCH = questionOf('winch', "A winch's battery stores energy E and lifts a load with acceleration a. Find E.", 'E', [
+    ['E', 'energy stored in the battery'],
+    ['a', 'acceleration of the load'],
+    ['g', 'gravitational acceleration'],
+  ]);
   const r = (text: string) => extractEmbedded(text, WINCH);
   for (const [text, eqs] of [
     ['E = 60 × 3.6 J = 216 J', ['Eq(E, 60*3.6)', 'Eq(60*3.6, 216)']],
@@ -244,17 +241,11 @@ test('a unit after a value in the middle of a chain ends that side ("E = 60 × 3
 
 test('a letter glued to a number that is the question\'s variable and spells the unit of the quantity the chain gives ("Q = CV = 0.06C") is a doubt', () => {
   // A camera flash's capacitor, invented for this test.
-  const FLASH: Question = {
-    ...CABLE,
-    variables: [
-      ['Q', 'charge stored on the capacitor'],
-      ['C', 'capacitance'],
-      ['V', 'potential difference across the capacitor'],
-      ['a', 'acceleration of the camera'],
-      ['g', 'gravitational acceleration'],
-    ].map(([name, description]) => ({ name, description, assumptions: ['positive' as const] })),
-    target: 'Q',
-  };
+  const FLASH = questionOf('flash', "A camera flash's capacitor C is charged to V. Find the charge Q it stores.", 'Q', [
+    ['Q', 'charge stored on the capacitor'],
+    ['C', 'capacitance'],
+    ['V', 'potential difference across the capacitor'],
+  ]);
   const r = extractEmbedded('Q = CV = 0.06C', FLASH);
   assert.notEqual(r.status, 'read');
   assert.ok(!r.equations.some((e) => e.source === 'Eq(C*V, 0.06*C)'));
