@@ -10,7 +10,7 @@ import { sameDimension } from '../units/dimension.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { symTok, unread, spanOf, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
-import { isUnitOf, isUnitWord, trim } from './runs.ts';
+import { isUnitOf, isUnitWord, ofTheQuantity, trim } from './runs.ts';
 import {
   cutByUnreadable,
   unreadableRun,
@@ -81,6 +81,10 @@ function symbolLikeAround(toks: Tok[], i0: number, i1: number): [number, number]
   return [i0 - 1, end];
 }
 
+/** A number, perhaps negative or in powers of ten ("2.4 × 10⁻¹⁷"): numbers, operators and brackets, no symbol. */
+const numbersOnly = (t: Tok[]): boolean =>
+  t.some((x) => x.kind === 'num') && t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+
 /**
  * "accelerated through 100 V in a 2 mT field": a number with its unit in prose, stated as no
  * quantity's value, may still be a value of the question's (gold convention 1 records a quantity
@@ -92,8 +96,7 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
   // ("at 20 or 30 degrees", "as θ → 90°") describes, it states no quantity's value.
   const ending = raw.at(-1) === t.at(-1) && isUnitWord(next) && !/^deg/.test(next.text) ? next : undefined;
   const unit = raw.slice(raw.indexOf(t[t.length - 1]) + 1).find(isUnitWord) ?? ending;
-  // A number, perhaps negative or in powers of ten ("2.4 × 10⁻¹⁷ J"): no symbol in it.
-  const numeric = t.some((x) => x.kind === 'num') && t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
+  const numeric = numbersOnly(t);
   // "… = 1.43, which comes to an angle of 55°": an angle stated as a result in words is a value
   // a marker may record (θ = 55), not a description ("at 20 or 30 degrees"): a doubt.
   const clause: string[] = [];
@@ -122,8 +125,7 @@ function valueInWords(ctx: Ctx, toks: Tok[], at: number, raw: Tok[], t: Tok[], n
  */
 function wholeResponseValue(ctx: Ctx, toks: Tok[], at: number, end: number, t: Tok[]): boolean {
   const target = ctx.lex.target;
-  const numeric = t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
-  if (!target || !numeric || !(t.length === 1 || powerOfTen(t)) || !onlyBreaks(toks, 0, at)) return false;
+  if (!target || !numbersOnly(t) || !(t.length === 1 || powerOfTen(t)) || !onlyBreaks(toks, 0, at)) return false;
   // (Ω, as normalize.ts spells it, "57.5 Omega", is the ohm where the question has no Omega.)
   const ohm = (x: Tok): boolean => x.text === 'Omega' && !ctx.lex.variables.includes('Omega');
   // The unit: what follows the value's last token (the run's own trimmed unit, "m/s", then unit words after it).
@@ -782,10 +784,9 @@ function readEquation(ctx: Ctx, run: Run): void {
   // "t = 50s", "x = 0.63m": a value with a unit glued on, or a number times the variable S or m?
   // (So is "Q = CV = 0.06C" with C the question's capacitance: a letter that is a variable, glued to
   // a number, and spells the unit of the quantity the chain gives: coulombs, or 0.06 times C?)
-  const quantity = parts[0].length === 1 && parts[0][0].kind === 'id' && parts[0][0].pieces?.length === 1 ? parts[0][0].pieces[0].name : null;
   const unitOfQuantity = (letters: string): boolean => {
     const u = ctx.lex.variables.includes(letters) ? parseUnit(letters) : null;
-    return !!u?.ok && isUnitOf(ctx.lex, quantity, u.unit);
+    return !!u?.ok && ofTheQuantity(t, ctx.lex, u.unit);
   };
   const glued = parts.find(
     (p) => p.length === 2 && p[0].kind === 'num' && p[1].kind === 'id' && !p[1].sp && (UNIT_WORDS.has(p[1].text) || unitOfQuantity(p[1].text)),

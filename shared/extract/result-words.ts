@@ -119,12 +119,6 @@ function variableOfEquationBefore(ctx: Ctx, at: number): string | null {
 }
 
 /**
- * The maths tokens `t` (starting at token index i0, with no '=') after words that state a result:
- * read as an equation of the quantity, left out (an approximation, or a quantity that is not the
- * question's), or left unread when the quantity can't be told. Returns whether it was such words
- * (false: the caller goes on as before).
- */
-/**
  * "t = 1200 s, which is 20 minutes": the number before the clause, with its unit, and the value the
  * clause states, with another unit of the same kind, are the same quantity within rounding (2%):
  * a conversion, said why; null when they differ or either has no unit.
@@ -145,6 +139,12 @@ function sameValueInAnotherUnit(toks: Tok[], firstWord: number, i1: number, t: T
   return `the same value in another unit (${numBefore.text} ${unitBefore.text} is ${t[0].text} ${unitAfter.text}), no result of its own`;
 }
 
+/**
+ * The maths tokens `t` (starting at token index i0, with no '=') after words that state a result:
+ * read as an equation of the quantity, left out (an approximation, or a quantity that is not the
+ * question's), or left unread when the quantity can't be told. Returns whether it was such words
+ * (false: the caller goes on as before).
+ */
 export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, t: Tok[]): boolean {
   const s = statementBefore(toks, i0);
   if (!s) return false;

@@ -200,7 +200,7 @@ const quantityOf = (t: Tok[]): string | null =>
 const KELVIN = parseUnit('K');
 
 /** Whether `unit` is that of the variable an equation `t` ("a = …") gives a value. */
-function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
+export function ofTheQuantity(t: Tok[], lex: Lexicon, unit: Unit): boolean {
   return isUnitOf(lex, quantityOf(t), unit);
 }
 
