@@ -10,7 +10,7 @@ export const AMBIGUOUS_FLAG = 'ambiguous-reading';
 export const unsettled = (a: Alternative): boolean => a.ambiguous && a.chosen === undefined;
 
 export function ambiguousNote(a: Alternative): ExtractionNote {
-  const readings = a.readings.map((r, i) => `(${i + 1}) ${r.join(', ')}`).join('  ');
+  const readings = a.readings.map((r, i) => `(${i + 1}) ${r.length ? r.join(', ') : 'nothing recorded'}`).join('  ');
   return note(
     'ambiguous',
     `${JSON.stringify(a.text.slice(0, 160))} can be read more than one way (${a.reason}): ${readings}; reading 1 is recorded until one is picked`,

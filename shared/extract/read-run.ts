@@ -32,7 +32,7 @@ import { numberedClash, positiveSetToZero } from './symbol-checks.ts';
 import { APPROXIMATE, readStatedResult } from './result-words.ts';
 import { readRevisedSide } from './revised-side.ts';
 import { unitsTalk } from './units-talk.ts';
-import type { Tok } from './tokens.ts';
+import { numbersOnly, type Tok } from './tokens.ts';
 import { note } from '../extraction.ts';
 
 /**
@@ -80,10 +80,6 @@ function symbolLikeAround(toks: Tok[], i0: number, i1: number): [number, number]
   while (end < toks.length && !toks[end].sp && (toks[end].kind === 'op' || symbolLike(toks[end]))) end++;
   return [i0 - 1, end];
 }
-
-/** A number, perhaps negative or in powers of ten ("2.4 × 10⁻¹⁷"): numbers, operators and brackets, no symbol. */
-const numbersOnly = (t: Tok[]): boolean =>
-  t.some((x) => x.kind === 'num') && t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');
 
 /**
  * "accelerated through 100 V in a 2 mT field": a number with its unit in prose, stated as no

@@ -15,7 +15,7 @@
 import { note } from '../extraction.ts';
 import { lastEquationBefore, spanOf, symTok, unread, type Ctx } from './context.ts';
 import { emitChain } from './emit.ts';
-import type { Tok } from './tokens.ts';
+import { numbersOnly, type Tok } from './tokens.ts';
 import { isUnitWord } from './runs.ts';
 import { degreesDoubt } from './surroundings.ts';
 import { UNIT_WORDS } from './lexicon.ts';
@@ -253,7 +253,30 @@ export function readStatedResult(ctx: Ctx, toks: Tok[], i0: number, i1: number, 
     return true;
   }
   const n = ctx.equations.length;
+  const choices = ctx.alternatives.length;
   emitChain(ctx, [[symTok(v, t[0])], t], t);
-  if (ctx.equations.length > n) ctx.notes.push(note('unmapped-symbol', `read ${shown} as the value of ${v} (stated in words: ${said})`));
+  if (ctx.equations.length > n) {
+    ctx.notes.push(note('unmapped-symbol', `read ${shown} as the value of ${v} (stated in words: ${said})`));
+    // Careful markers differ on recording a number said in words as a result: the blind rounds'
+    // writers recorded "…, which comes to 19.3 m/s" as the quantity's value, as the value of the
+    // chain's last expression, or not at all, and marked such rows ambiguous. So that reading is a
+    // choice (recorded, or not), shown to the instructor, never a confident read. A symbolic value
+    // in words ("the normal force is mg cos θ") is recorded by convention 1: no choice. (Where the
+    // maths itself was a choice, that choice already holds the response back.)
+    if (ctx.alternatives.length === choices && numbersOnly(t)) {
+      const added = ctx.equations.slice(n);
+      const span = added[0].span!;
+      ctx.alternatives.push({
+        span,
+        text: ctx.original.slice(spanOf(ctx, [toks[s.firstWord]]).start, span.end),
+        reason: RESULT_IN_WORDS,
+        readings: [added.map((e) => e.source), []],
+        ambiguous: true,
+      });
+    }
+  }
   return true;
 }
+
+/** The reason given for a result in words read as a choice (recorded, or not). */
+export const RESULT_IN_WORDS = 'a result stated in words, which markers may or may not record';

@@ -557,3 +557,7 @@ function joinItems(items: Item[]): Rendered {
   }
   return { ok: true, src: out.join(' ') };
 }
+
+/** A number, perhaps negative or in powers of ten ("2.4 × 10⁻¹⁷"): numbers, operators and brackets, no symbol. */
+export const numbersOnly = (t: Tok[]): boolean =>
+  t.some((x) => x.kind === 'num') && t.every((x) => x.kind === 'num' || x.kind === 'op' || x.kind === 'lp' || x.kind === 'rp');

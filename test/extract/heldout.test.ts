@@ -18,6 +18,10 @@ import { entailerComparator, evaluateExtraction, formatExtractReport, loadDevSet
 import { extractEmbedded } from '../../shared/extract/index.ts';
 import { parseEquation } from '../../shared/equation/index.ts';
 
+// Since session 31 a number stated in words as a result ("…, which comes to 6 N") is a choice
+// (recorded, or not) that holds the response back, so rounds that had such rows read lost a little
+// coverage (one to two rows each: 33, 35, 45–47, 50, 53, 55, 56, 58) and their writers' disagreement on
+// recording them (27, 29) is no longer a miss; the figures in the comments below are from before.
 const SETS: { name: string; dir: string; precision: number; coverage: number; mustBeEmpty: number; allowedMisses?: string[] }[] = [
   { name: 'held-out', dir: 'test/fixtures/heldout', precision: 0.98, coverage: 0.52, mustBeEmpty: 12 },
   { name: 'blind', dir: 'test/fixtures/blind', precision: 0.97, coverage: 0.44, mustBeEmpty: 8 },
@@ -122,7 +126,6 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     precision: 0.95,
     coverage: 0.5,
     mustBeEmpty: 5,
-    allowedMisses: ['S2722 q1', 'S2722 q4'],
   },
   // Rounds 28 and 29 after their general fixes: 30.3% coverage at 100%, and 43.8% at 97.4% (first
   // sight 30.3%, 96.3%; 46.1%, 92.7%). By the extractor alone: 32.6% at 96.6% (its miss S2812 q3
@@ -130,14 +133,14 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // writer records no numeric result stated in words (S2914 q2, "which comes to 39.7 m"), as round
   // 27's did not: the reader follows the issue.
   { name: 'blind round 28', dir: 'test/fixtures/blind28', precision: 0.96, coverage: 0.31, mustBeEmpty: 9 },
-  { name: 'blind round 29', dir: 'test/fixtures/blind29', precision: 0.97, coverage: 0.43, mustBeEmpty: 9, allowedMisses: ['S2914 q2'] },
+  { name: 'blind round 29', dir: 'test/fixtures/blind29', precision: 0.97, coverage: 0.43, mustBeEmpty: 9 },
   // Rounds 30 to 33 by the extractor alone, after the session's fixes: 43.5% at 100%, 31.1% at 100%,
   // 47.2% at 97.6% (its miss on ambiguous gold) and 59.6% at 98.1% (its miss on ambiguous gold).
   // First sight, with the engine: 45.7% at 97.6%, 33.3% at 100%, 44.9% at 95.0%, 48.3% at 97.7%.
   { name: 'blind round 30', dir: 'test/fixtures/blind30', precision: 0.98, coverage: 0.42, mustBeEmpty: 8 },
   { name: 'blind round 31', dir: 'test/fixtures/blind31', precision: 0.98, coverage: 0.3, mustBeEmpty: 5 },
   { name: 'blind round 32', dir: 'test/fixtures/blind32', precision: 0.97, coverage: 0.46, mustBeEmpty: 8 },
-  { name: 'blind round 33', dir: 'test/fixtures/blind33', precision: 0.98, coverage: 0.58, mustBeEmpty: 6 },
+  { name: 'blind round 33', dir: 'test/fixtures/blind33', precision: 0.98, coverage: 0.57, mustBeEmpty: 6 },
   // Rounds 34 to 39 by the extractor alone, after this session's fixes (first sight with the engine
   // in the ledger; round 36 met the goal at first sight, 63.3% at 98.2%): 45.6% at 95.1% (its two
   // misses on ambiguous gold), 49.4% at 88.6% (S3512 q3 and S3518 q2 the engine's contradiction
@@ -150,7 +153,7 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     name: 'blind round 35',
     dir: 'test/fixtures/blind35',
     precision: 0.9,
-    coverage: 0.48,
+    coverage: 0.47,
     mustBeEmpty: 6,
     allowedMisses: ['S3512 q3', 'S3518 q2'],
   },
@@ -170,11 +173,11 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   { name: 'blind round 42', dir: 'test/fixtures/blind42', precision: 0.99, coverage: 0.41, mustBeEmpty: 7 },
   { name: 'blind round 43', dir: 'test/fixtures/blind43', precision: 0.99, coverage: 0.44, mustBeEmpty: 11 },
   { name: 'blind round 44', dir: 'test/fixtures/blind44', precision: 0.91, coverage: 0.41, mustBeEmpty: 8 },
-  { name: 'blind round 45', dir: 'test/fixtures/blind45', precision: 0.99, coverage: 0.33, mustBeEmpty: 6 },
+  { name: 'blind round 45', dir: 'test/fixtures/blind45', precision: 0.99, coverage: 0.32, mustBeEmpty: 6 },
   // Rounds 46 and 47 by the extractor alone (46 after its one fix, the marker's; 47 as measured):
   // 41.1% at 91.9% (its three misses on ambiguous gold: m for M, v for u) and 44.1% at 100%.
-  { name: 'blind round 46', dir: 'test/fixtures/blind46', precision: 0.91, coverage: 0.41, mustBeEmpty: 8 },
-  { name: 'blind round 47', dir: 'test/fixtures/blind47', precision: 0.99, coverage: 0.44, mustBeEmpty: 8 },
+  { name: 'blind round 46', dir: 'test/fixtures/blind46', precision: 0.91, coverage: 0.4, mustBeEmpty: 8 },
+  { name: 'blind round 47', dir: 'test/fixtures/blind47', precision: 0.99, coverage: 0.43, mustBeEmpty: 8 },
   // Rounds 48 and 49 by the extractor alone (49 after its one fix, "forgot the half" revising the
   // line before): 42.0% at 100% and 54.4% at 100%.
   { name: 'blind round 48', dir: 'test/fixtures/blind48', precision: 0.99, coverage: 0.41, mustBeEmpty: 10 },
@@ -187,7 +190,7 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     name: 'blind round 50',
     dir: 'test/fixtures/blind50',
     precision: 0.94,
-    coverage: 0.55,
+    coverage: 0.54,
     mustBeEmpty: 9,
     allowedMisses: ['S5016 q4', 'S5018 q3', 'S5024 q1'],
   },
@@ -196,15 +199,15 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // 34.4%, 42.2%, 51.7%, 49.4%, 54.0% and 38.9% coverage; precision 100% but for one read each of
   // ambiguous gold in 55 (S5508 q2) and 56 (S5613 q2, "which comes to 19.3 m/s" after a chain).
   { name: 'blind round 52', dir: 'test/fixtures/blind52', precision: 0.99, coverage: 0.34, mustBeEmpty: 7 },
-  { name: 'blind round 53', dir: 'test/fixtures/blind53', precision: 0.99, coverage: 0.42, mustBeEmpty: 7 },
+  { name: 'blind round 53', dir: 'test/fixtures/blind53', precision: 0.99, coverage: 0.41, mustBeEmpty: 7 },
   { name: 'blind round 54', dir: 'test/fixtures/blind54', precision: 0.99, coverage: 0.51, mustBeEmpty: 8 },
-  { name: 'blind round 55', dir: 'test/fixtures/blind55', precision: 0.97, coverage: 0.49, mustBeEmpty: 11 },
-  { name: 'blind round 56', dir: 'test/fixtures/blind56', precision: 0.97, coverage: 0.53, mustBeEmpty: 11 },
+  { name: 'blind round 55', dir: 'test/fixtures/blind55', precision: 0.97, coverage: 0.47, mustBeEmpty: 11 },
+  { name: 'blind round 56', dir: 'test/fixtures/blind56', precision: 0.97, coverage: 0.51, mustBeEmpty: 11 },
   { name: 'blind round 57', dir: 'test/fixtures/blind57', precision: 0.99, coverage: 0.38, mustBeEmpty: 6 },
   // Rounds 58 and 59 by the extractor alone (58 after its one fix, "Ball velocity"): 50.0% at 95.6%
   // (two reads of ambiguous gold) and 58.4% at 96.2% (S5912 q1: "ratio = R^2/r^2" left out as a
   // quantity the question lacks, where its gold writes the ratio as p_2/p_1; S5906 q2 on ambiguous gold).
-  { name: 'blind round 58', dir: 'test/fixtures/blind58', precision: 0.95, coverage: 0.49, mustBeEmpty: 8 },
+  { name: 'blind round 58', dir: 'test/fixtures/blind58', precision: 0.95, coverage: 0.48, mustBeEmpty: 8 },
   { name: 'blind round 59', dir: 'test/fixtures/blind59', precision: 0.96, coverage: 0.58, mustBeEmpty: 11, allowedMisses: ['S5912 q1'] },
 ];
 

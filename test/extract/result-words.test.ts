@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractEmbedded } from '../../shared/extract/index.ts';
 import type { Question } from '../../shared/exam.ts';
+import { pickReading } from '../../shared/alternatives.ts';
 
 const CATAPULT: Question = {
   id: 'catapult',
@@ -33,11 +34,37 @@ test('a value stated after an equation in the same sentence is an equation of it
   assert.deepEqual(sources('u = √(2E/M) which works out to 3.16 m/s'), ['Eq(u, sqrt(2*E/M))', 'Eq(u, 3.16)']);
   assert.deepEqual(sources('H = u²/(2g), which gives 0.51 m.'), ['Eq(H, u**2/(2*g))', 'Eq(H, 0.51)']);
   const r = x('E = ½kd², which comes to 0.45 J');
-  assert.equal(r.status, 'read');
   assert.ok(
     r.notes.some((n) => /0\.45.*value of E/.test(n.text)),
     'a note says how it was read',
   );
+});
+
+test('a number stated in words as a result is a choice (recorded, or not), never a confident read; a symbolic value is recorded', () => {
+  // Markers differ on recording "which comes to 0.45 J": the reading holds it, the response is
+  // partial with both readings offered, and picking "nothing recorded" takes the equation out.
+  const r = x('E = ½kd², which comes to 0.45 J');
+  assert.equal(r.status, 'partial');
+  assert.ok(r.flags.includes('ambiguous-reading'));
+  assert.equal(r.alternatives?.length, 1);
+  const alt = r.alternatives![0];
+  assert.deepEqual(alt.readings, [['Eq(E, 0.45)'], []]);
+  assert.equal(alt.text, 'which comes to 0.45');
+  assert.ok(r.notes.some((n) => n.kind === 'ambiguous' && /nothing recorded/.test(n.text)));
+  const dropped = pickReading(r, 0, 1);
+  assert.deepEqual(
+    dropped.equations.map((e) => e.source),
+    ['Eq(E, 1/2*k*d**2)'],
+  );
+  assert.equal(dropped.status, 'read');
+  // Named in words, the same choice.
+  const named = x('the greatest height comes out at 0.51 m');
+  assert.equal(named.status, 'partial');
+  assert.deepEqual(named.alternatives?.[0].readings, [['Eq(H, 0.51)'], []]);
+  // A symbolic value in words is recorded (convention 1): no choice.
+  const symbolic = x('so the launch speed comes out as √(2E/M)');
+  assert.equal(symbolic.status, 'read');
+  assert.equal(symbolic.alternatives, undefined);
 });
 
 test('words naming a variable of the question state its value (symbolic or a number)', () => {

@@ -1,5 +1,5 @@
 // The reader's choices: spans of the student's text that can be read more than one way (an
-// unbracketed '√' or '/', ...). Each shows the span and every reading in KaTeX with a button to use
+// unbracketed '√' or '/', a number said in words as a result, ...). Each shows the span and every reading in KaTeX with a button to use
 // it; picking one re-marks at once (audited) and can be undone by picking another.
 import { useState } from 'react';
 import { api } from '../../api.ts';
@@ -19,7 +19,7 @@ export function Choices({ d, onSaved }: { d: ResponseDetail; onSaved(d: Response
       <h2>Read more than one way</h2>
       <p className="muted small">
         {open > 0
-          ? 'The student left the brackets to the reader, and the readings differ. Reading 1 is marked until you pick one; the response is held back until you do.'
+          ? 'The student left something to the reader (where brackets go, whether a result said in words is recorded), and the readings differ. Reading 1 is marked until you pick one; the response is held back until you do.'
           : 'You picked a reading for each; pick another to change it.'}
       </p>
       {choices.map(({ c, i }) => (
@@ -55,12 +55,18 @@ function ChoiceItem({ c, index, d, onSaved }: { c: Choice; index: number; d: Res
       <ol className="choice-readings">
         {c.readings.map((r, k) => (
           <li key={k} data-testid="choice-reading" data-reading={k} className={k === inUse ? 'in-use' : ''}>
-            <span className="choice-tex">
-              {c.latex[k].map((l, j) => (
-                <Tex key={j} latex={l} />
-              ))}
-            </span>{' '}
-            <code className="small muted">{r.join(', ')}</code>{' '}
+            {r.length === 0 ? (
+              <span className="small">nothing recorded</span>
+            ) : (
+              <>
+                <span className="choice-tex">
+                  {c.latex[k].map((l, j) => (
+                    <Tex key={j} latex={l} />
+                  ))}
+                </span>{' '}
+                <code className="small muted">{r.join(', ')}</code>
+              </>
+            )}{' '}
             {c.chosen === k ? (
               <span className="small">picked</span>
             ) : (
