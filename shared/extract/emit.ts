@@ -11,6 +11,14 @@ import { UNIT_WORDS } from './lexicon.ts';
 import { note } from '../extraction.ts';
 
 export function emitChain(ctx: Ctx, parts: Tok[][], all: Tok[]): void {
+  // "J = Δp = mv" where Δp is the question's J: two names of one variable side by side are one
+  // side of the chain (no "J = J" link).
+  const oneVariable = (p: Tok[]): string | null =>
+    p.length === 1 && p[0].kind === 'id' && p[0].pieces?.length === 1 && p[0].pieces[0].kind === 'sym' ? p[0].pieces[0].name : null;
+  const merged = parts.filter(
+    (p, k) => k === 0 || oneVariable(p) === null || oneVariable(p) !== oneVariable(parts[k - 1]) || p[0].text === parts[k - 1][0].text,
+  );
+  if (merged.length >= 2 && merged.length < parts.length) parts = merged;
   const untrusted = [...all, ...parts.flat()].flatMap((t) => t.pieces ?? []).find((p) => p.kind === 'sym' && ctx.caseUntrusted.has(p.name));
   if (untrusted) {
     unread(

@@ -561,6 +561,18 @@ export function lexiconFor(q: Question): Lexicon {
     const named = descInfo.filter((d) => d.name.startsWith(`${letter}_`) && d.words.has(w));
     return named.length === 1 ? named[0].name : null;
   };
+  // "Δp = mv − 0" where the question has no p but J, "the phone's change of momentum": the change
+  // of a quantity the question doesn't name is the one variable described as that change (by
+  // what the symbol conventionally stands for; an impulse is a change of momentum). Two such
+  // variables, or none: unmapped.
+  const changeOfForeign = (x: string): string | null => {
+    const meanings = SYMBOL_MEANINGS[x];
+    if (!meanings) return null;
+    const said = new RegExp(String.raw`\b(?:change|increase|rise|gain)\s+(?:in|of)\s+(?:(?:the|its|their|[a-z]+'s)\s+)?(?:${meanings.join('|')})\b`);
+    const impulse = meanings.includes('momentum') ? /\bimpulse\b/ : null;
+    const found = q.variables.filter((v) => said.test(v.description.toLowerCase()) || impulse?.test(v.description.toLowerCase()));
+    return found.length === 1 ? found[0].name : null;
+  };
   const resolve = (sym: string, aliases: ReadonlyMap<string, string>): string | null => {
     // An alias '' marks a symbol the response uses for something that is not a variable.
     if (aliases.has(sym)) return aliases.get(sym) || null;
@@ -586,8 +598,9 @@ export function lexiconFor(q: Question): Lexicon {
     const delta = /^[Dd]elta_?([A-Za-z].*)$/.exec(sym);
     if (delta) {
       const x = base(delta[1]);
-      const d = x ? (q.variables.find((v) => v.name === x)?.description ?? '').toLowerCase() : '';
-      return x && !x.startsWith('Delta') && AN_INCREASE.test(d) ? x : null;
+      if (!x) return changeOfForeign(delta[1]);
+      const d = (q.variables.find((v) => v.name === x)?.description ?? '').toLowerCase();
+      return !x.startsWith('Delta') && AN_INCREASE.test(d) ? x : null;
     }
     // Subscripted variant of a variable: t1, t_2, T_group, t_Mali, V_M. A word subscript must be the
     // question's own word: a generic one ("R_total", "v_final") says there is another quantity

@@ -222,7 +222,8 @@ function changesOfQuantities(toks: Tok[], lex: Lexicon, aliases: ReadonlyMap<str
     if ((t.kind === 'word' || t.kind === 'usym') && /^[Dd]elta$/.test(t.text) && next && (next.kind === 'id' || next.kind === 'usym')) {
       const text = `Delta${next.text}`;
       const pieces = splitRun(text, lex, aliases, {}, false);
-      const own = pieces?.length === 1 && pieces[0].kind === 'sym' && pieces[0].name.startsWith('Delta');
+      // (Or the one variable the question describes as that change: "delta p" for J, "the change of momentum".)
+      const own = pieces?.length === 1 && pieces[0].kind === 'sym';
       out.push(own ? { kind: 'id', text, start: t.start, end: next.end, sp: t.sp, pieces } : { kind: 'usym', text, start: t.start, end: next.end, sp: t.sp });
       k++;
       continue;

@@ -80,6 +80,9 @@ export const CORRECTION = new RegExp(
     // "no S dependence" are not revisions.
     String.raw`\bno,?\s+(?:that|this|it)(?:['’]?s|\s+is|\s+was)\b`,
     String.raw`(?:\.\.\.|…)\s*no\b`,
+    // "P = V^2 R?? no P = V^2/R": "no" opening a sentence (or after a question put to what was just
+    // written) with an equation straight after it.
+    String.raw`(?:^|\?)\s*no\b(?=,?\s+[A-Za-z][\w]*\s*=)`,
     String.raw`\b(?:hmm+|uh+|um+),?\s+no\b`,
     // Brackets said in words to be missing ("there should be brackets round the A − Z", "I missed
     // the brackets"): the equation as typed is not what was meant.

@@ -257,3 +257,18 @@ test("a word subscript that a short name in brackets gives another variable ('(w
     ['Eq(P, 45)'],
   );
 });
+
+test("a '/' among substituted numbers before more numbers multiplied in gives both readings; a coefficient or a fraction times a fraction does not", () => {
+  // "(a/b)·c as written, or a/(b·c) as a formula's denominator copied into numbers".
+  assert.deepEqual(choices('F = 36 × 2/0.5 × 4', CART).readings, [[['Eq(F, 36*2/0.5*4)'], ['Eq(F, 36*2/(0.5*4))']]]);
+  // A power of ten in the denominator is one number: the choice is over what follows it.
+  assert.deepEqual(choices('F = 120/3.2×10^-4 × 8', CART).readings, [[['Eq(F, 120/(3.2*10**(-4))*8)'], ['Eq(F, 120/(3.2*10**(-4)*8))']]]);
+  const c = choices('F = 36 × 2/0.5 × 4', CART);
+  assert.equal(c.x.status, 'partial');
+  assert.match(c.reasons[0], /product of numbers/);
+  // Not choices: ½ as a coefficient, a fraction times a fraction, nothing multiplied after.
+  for (const text of ['F = 1/2 × 1200 × 15^2', 'F = 340/512 × 1500/340', 'F = 50 × 70 × 9.8/60', 'F = 36/0.5']) {
+    assert.deepEqual(choices(text, CART).readings, [], text);
+    assert.equal(extractEmbedded(text, CART).status, 'read', text);
+  }
+});

@@ -435,3 +435,12 @@ test('"no thats …" typed without the apostrophe is the same cue as "no that\'s
   // Not a cue: "thats" in plain prose.
   assert.equal(x('t = 2L/c, thats the round trip').status, 'read');
 });
+
+test('"no" opening a sentence, or answering a question put to what was just written, with an equation after it revises', () => {
+  // "t = L/c?? no t = 2L/c": the question marks end a sentence; the "no" after them, with the
+  // left side restated, takes the first equation back.
+  assert.deepEqual(sources('t = L/c?? no t = 2L/c'), ['Eq(t, 2*L/c)']);
+  assert.deepEqual(sources('f = kL? No, f = 2kL'), ['Eq(f, 2*k*L)']);
+  // "no" not followed by an equation is not a revision ("no friction").
+  assert.deepEqual(sources('t = 2L/c. No friction on the ferry, f = 2kL'), ['Eq(t, 2*L/c)', 'Eq(f, 2*k*L)']);
+});

@@ -22,6 +22,9 @@ import { parseEquation } from '../../shared/equation/index.ts';
 // (recorded, or not) that holds the response back, so rounds that had such rows read lost a little
 // coverage (one to two rows each: 33, 35, 45–47, 50, 53, 55, 56, 58) and their writers' disagreement on
 // recording them (27, 29) is no longer a miss; the figures in the comments below are from before.
+// So since then is a '/' among substituted numbers before more numbers multiplied in ("150 × 240/1.6×10⁻¹⁹
+// × 12"): by the extractor alone (no engine to settle it by the chain) a choice, so rounds 37, 38
+// (S3823 q4), 40 (S4020 q2), 44, 50 (S5016 q4) and 55 read a row less, or miss one less.
 const SETS: { name: string; dir: string; precision: number; coverage: number; mustBeEmpty: number; allowedMisses?: string[] }[] = [
   { name: 'held-out', dir: 'test/fixtures/heldout', precision: 0.98, coverage: 0.52, mustBeEmpty: 12 },
   { name: 'blind', dir: 'test/fixtures/blind', precision: 0.97, coverage: 0.44, mustBeEmpty: 8 },
@@ -158,21 +161,21 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     allowedMisses: ['S3512 q3', 'S3518 q2'],
   },
   { name: 'blind round 36', dir: 'test/fixtures/blind36', precision: 0.98, coverage: 0.64, mustBeEmpty: 5 },
-  { name: 'blind round 37', dir: 'test/fixtures/blind37', precision: 0.97, coverage: 0.52, mustBeEmpty: 4 },
-  { name: 'blind round 38', dir: 'test/fixtures/blind38', precision: 0.93, coverage: 0.34, mustBeEmpty: 7, allowedMisses: ['S3823 q4'] },
+  { name: 'blind round 37', dir: 'test/fixtures/blind37', precision: 0.97, coverage: 0.51, mustBeEmpty: 4 },
+  { name: 'blind round 38', dir: 'test/fixtures/blind38', precision: 0.93, coverage: 0.34, mustBeEmpty: 7 },
   { name: 'blind round 39', dir: 'test/fixtures/blind39', precision: 0.91, coverage: 0.41, mustBeEmpty: 5 },
   // Rounds 40 and 41 by the extractor alone, after the fixes (first sight with the engine in the
   // ledger; round 40 met the goal at first sight, 69.7% at 100%): 70.8% at 98.4% and 44.9% at 97.5%.
   // S4020 q2 ("h = v^2/2g = 5^2/2*9.8 = 1.28", its numbers differ as written) the engine sends to
   // review; round 41's one miss is on ambiguous gold.
-  { name: 'blind round 40', dir: 'test/fixtures/blind40', precision: 0.98, coverage: 0.7, mustBeEmpty: 9, allowedMisses: ['S4020 q2'] },
+  { name: 'blind round 40', dir: 'test/fixtures/blind40', precision: 0.98, coverage: 0.69, mustBeEmpty: 9 },
   { name: 'blind round 41', dir: 'test/fixtures/blind41', precision: 0.97, coverage: 0.44, mustBeEmpty: 9 },
   // Rounds 42 to 45 by the extractor alone, after this session's fixes (first sight with the
   // engine in the ledger): 41.1% at 100%, 44.9% at 100%, 41.6% at 91.9% (its three misses on
   // ambiguous gold: "which comes to" after an equation, "38.4 kW", "14²/2 × 3") and 33.3% at 100%.
   { name: 'blind round 42', dir: 'test/fixtures/blind42', precision: 0.99, coverage: 0.41, mustBeEmpty: 7 },
   { name: 'blind round 43', dir: 'test/fixtures/blind43', precision: 0.99, coverage: 0.44, mustBeEmpty: 11 },
-  { name: 'blind round 44', dir: 'test/fixtures/blind44', precision: 0.91, coverage: 0.41, mustBeEmpty: 8 },
+  { name: 'blind round 44', dir: 'test/fixtures/blind44', precision: 0.91, coverage: 0.4, mustBeEmpty: 8 },
   { name: 'blind round 45', dir: 'test/fixtures/blind45', precision: 0.99, coverage: 0.32, mustBeEmpty: 6 },
   // Rounds 46 and 47 by the extractor alone (46 after its one fix, the marker's; 47 as measured):
   // 41.1% at 91.9% (its three misses on ambiguous gold: m for M, v for u) and 44.1% at 100%.
@@ -190,9 +193,9 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
     name: 'blind round 50',
     dir: 'test/fixtures/blind50',
     precision: 0.94,
-    coverage: 0.54,
+    coverage: 0.53,
     mustBeEmpty: 9,
-    allowedMisses: ['S5016 q4', 'S5018 q3', 'S5024 q1'],
+    allowedMisses: ['S5018 q3', 'S5024 q1'],
   },
   { name: 'blind round 51', dir: 'test/fixtures/blind51', precision: 0.95, coverage: 0.47, mustBeEmpty: 6, allowedMisses: ['S5123 q3'] },
   // Rounds 52 to 57 (session 30) by the extractor alone, after the fixes made with sight of them:
@@ -201,7 +204,7 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   { name: 'blind round 52', dir: 'test/fixtures/blind52', precision: 0.99, coverage: 0.34, mustBeEmpty: 7 },
   { name: 'blind round 53', dir: 'test/fixtures/blind53', precision: 0.99, coverage: 0.41, mustBeEmpty: 7 },
   { name: 'blind round 54', dir: 'test/fixtures/blind54', precision: 0.99, coverage: 0.51, mustBeEmpty: 8 },
-  { name: 'blind round 55', dir: 'test/fixtures/blind55', precision: 0.97, coverage: 0.47, mustBeEmpty: 11 },
+  { name: 'blind round 55', dir: 'test/fixtures/blind55', precision: 0.97, coverage: 0.46, mustBeEmpty: 11 },
   { name: 'blind round 56', dir: 'test/fixtures/blind56', precision: 0.97, coverage: 0.51, mustBeEmpty: 11 },
   { name: 'blind round 57', dir: 'test/fixtures/blind57', precision: 0.99, coverage: 0.38, mustBeEmpty: 6 },
   // Rounds 58 and 59 by the extractor alone (58 after its one fix, "Ball velocity"): 50.0% at 95.6%
@@ -209,6 +212,11 @@ const SETS: { name: string; dir: string; precision: number; coverage: number; mu
   // quantity the question lacks, where its gold writes the ratio as p_2/p_1; S5906 q2 on ambiguous gold).
   { name: 'blind round 58', dir: 'test/fixtures/blind58', precision: 0.95, coverage: 0.48, mustBeEmpty: 8 },
   { name: 'blind round 59', dir: 'test/fixtures/blind59', precision: 0.96, coverage: 0.58, mustBeEmpty: 11, allowedMisses: ['S5912 q1'] },
+  // Rounds 60 and 61 by the extractor alone after session 31's fixes with sight of them: 57.3% at
+  // 96.1% (two reads of ambiguous gold) and 30.7% at 100%. First sight, with the engine: 57.3% at
+  // 92.2% and 35.2% at 96.8% (docs/extractor-ledger.md).
+  { name: 'blind round 60', dir: 'test/fixtures/blind60', precision: 0.96, coverage: 0.57, mustBeEmpty: 11 },
+  { name: 'blind round 61', dir: 'test/fixtures/blind61', precision: 0.99, coverage: 0.3, mustBeEmpty: 11 },
 ];
 
 for (const spec of SETS) {

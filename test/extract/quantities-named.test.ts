@@ -631,3 +631,46 @@ test('a label that says whose quantity it is ("ball velocity") names no variable
   assert.deepEqual(read('the trolley velocity after = mw/(M + m)', TROLLEY).eqs, ['Eq(v, m*w/(M + m))']);
   assert.deepEqual(read('the speed of the ball relative to the trolley = 6', TROLLEY).eqs, ['Eq(w, 6)']);
 });
+
+test("the change of a quantity the question doesn't name is the one variable described as that change (Δp for an impulse J)", () => {
+  const CATCH = Q(
+    [
+      ['m', 'mass of the ball'],
+      ['u', 'speed of the ball before the catch'],
+      ['J', "magnitude of the ball's change of momentum in the catch"],
+      ['t', 'duration of the catch'],
+      ['F', 'average force on the glove'],
+    ],
+    'F',
+    'A fielder catches a ball of mass m moving at u in a time t. Find the change of momentum J and the average force F.',
+  );
+  const read = (text: string, q = CATCH) => extractEmbedded(text, q).equations.map((e) => e.source);
+  assert.deepEqual(read('Δp = mu − 0 | F = Δp/t'), ['Eq(J, m*u - 0)', 'Eq(F, J/t)']);
+  assert.deepEqual(read('delta p = mu'), ['Eq(J, m*u)']);
+  // Two names of one variable side by side in a chain are one side: no "J = J".
+  assert.deepEqual(read('J = Δp = mu = 0.6'), ['Eq(J, m*u)', 'Eq(m*u, 0.6)']);
+  // Described as an impulse, the same; with two variables described so, or none, Δp names neither.
+  const IMPULSE = Q(
+    [
+      ['m', 'mass of the ball'],
+      ['u', 'speed of the ball'],
+      ['I', 'impulse on the ball'],
+    ],
+    'I',
+    'Find the impulse I.',
+  );
+  assert.deepEqual(read('Δp = mu', IMPULSE), ['Eq(I, m*u)']);
+  const NONE = Q(
+    [
+      ['m', 'mass of the ball'],
+      ['u', 'speed of the ball'],
+      ['F', 'average force'],
+    ],
+    'F',
+    'Find F.',
+  );
+  // (Then it is a momentum the question has no variable for: left out, as gold convention 3 says.)
+  const none = extractEmbedded('Δp = mu', NONE);
+  assert.deepEqual(none.equations, []);
+  assert.ok(none.notes.some((n) => /'Δp' \(a momentum\) is no quantity of the question/.test(n.text)));
+});
