@@ -271,6 +271,9 @@ const SYMBOL_MEANINGS: Record<string, string[]> = {
 /** Words for the greatest value of a quantity: a label with one names a variable described with one ("max emf" is the peak emf). */
 const EXTREME = new Set(['max', 'maximum', 'peak', 'greatest', 'largest', 'biggest', 'highest', 'amplitude']);
 
+/** A description of a time that is a duration ("contact time", "time taken to stop", "a time interval"). */
+const DURATION = /\b(?:duration|interval|time\s+taken|contact\s+time|time\s+of\s+contact|time\s+for|how\s+long)\b/;
+
 /** A description of a quantity that is itself an increase ("rise in temperature", "change in height"). */
 const AN_INCREASE = /^(?:the\s+)?(?:increase|rise|change|gain)\s+(?:in|of)\b/;
 
@@ -600,7 +603,11 @@ export function lexiconFor(q: Question): Lexicon {
       const x = base(delta[1]);
       if (!x) return changeOfForeign(delta[1]);
       const d = (q.variables.find((v) => v.name === x)?.description ?? '').toLowerCase();
-      return !x.startsWith('Delta') && AN_INCREASE.test(d) ? x : null;
+      // "F = Δp/Δt" where the question's t is "the contact time", "a time interval": a time the
+      // question describes as a duration is already a change of time (the blind rounds' writers
+      // all record Δt as t there).
+      const duration = delta[1] === 't' && x === 't' && DURATION.test(d);
+      return !x.startsWith('Delta') && (AN_INCREASE.test(d) || duration) ? x : null;
     }
     // Subscripted variant of a variable: t1, t_2, T_group, t_Mali, V_M. A word subscript must be the
     // question's own word: a generic one ("R_total", "v_final") says there is another quantity

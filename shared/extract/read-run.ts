@@ -784,11 +784,26 @@ function readEquation(ctx: Ctx, run: Run): void {
     const u = ctx.lex.variables.includes(letters) ? parseUnit(letters) : null;
     return !!u?.ok && ofTheQuantity(t, ctx.lex, u.unit);
   };
+  // ("A = LB = 32m^2" with m the question's mass: square metres, or 32 times m²? The same doubt,
+  // where the letter with its power spells the unit of the quantity.)
+  const poweredUnitOfQuantity = (p: Tok[]): boolean => {
+    if (p.length !== 4 || p[2].text !== '^' || p[3].kind !== 'num' || p[2].sp || p[3].sp || !ctx.lex.variables.includes(p[1].text)) return false;
+    const u = parseUnit(`${p[1].text}^${p[3].text}`);
+    return u.ok && ofTheQuantity(t, ctx.lex, u.unit);
+  };
   const glued = parts.find(
-    (p) => p.length === 2 && p[0].kind === 'num' && p[1].kind === 'id' && !p[1].sp && (UNIT_WORDS.has(p[1].text) || unitOfQuantity(p[1].text)),
+    (p) =>
+      p[0]?.kind === 'num' &&
+      p[1]?.kind === 'id' &&
+      !p[1].sp &&
+      ((p.length === 2 && (UNIT_WORDS.has(p[1].text) || unitOfQuantity(p[1].text))) || poweredUnitOfQuantity(p)),
   );
   if (glued) {
-    unread(ctx, t, `'${glued[0].text}${glued[1].text}' could be a value in ${glued[1].text} or ${glued[0].text} times a variable`);
+    const unit = glued
+      .slice(1)
+      .map((x) => x.text)
+      .join('');
+    unread(ctx, t, `'${glued[0].text}${unit}' could be a value in ${unit} or ${glued[0].text} times a variable`);
     return;
   }
   const limitContext =

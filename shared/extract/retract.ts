@@ -270,6 +270,23 @@ export function applyCorrections(ctx: Ctx): void {
       // "T = 70 … wait, should T be in kelvin? no, … T = 70.1 °C": the same value to the rounding
       // it was first written with is a restatement, not a revision: both stand, nothing to doubt.
       if (sameValueRounded(t, revision)) continue;
+      // "u = √(2p/p)?? sorry the second p is rho. u = √(2 × 735/1.2)": the revision gives the
+      // quantity in numbers only, so what the corrected formula is (said in words) is not
+      // written: nothing is taken back, and which reading stands is the marker's call. (Unless
+      // something between them was left unread: "E = mc² oops no … E = mcΔT" with ΔT unread, then
+      // "E = 150 × 800 × 420": the corrected formula is there, as a doubt of its own.)
+      const numbersOnly = (st: Statement): boolean => st.symbols.every((x) => x === st.lhs);
+      const unreadBetween = ctx.unread.some((u) => u.span.start >= cueEnd && u.span.start < revision.span.start);
+      if (!numbersOnly(t) && numbersOnly(revision) && !unreadBetween) {
+        ctx.needsReview = true;
+        ctx.notes.push(
+          note(
+            'correction',
+            `the student corrects ${JSON.stringify(text.slice(t.span.start, t.span.end).trim().slice(0, 80))} (${said}) but restates it only in numbers: the corrected formula is not written; all kept as written`,
+          ),
+        );
+        continue;
+      }
       for (const e of t.equations) dropped.add(e);
       const was = text.slice(t.span.start, t.span.end).trim().slice(0, 120);
       ctx.notes.push(

@@ -80,9 +80,10 @@ export const CORRECTION = new RegExp(
     // "no S dependence" are not revisions.
     String.raw`\bno,?\s+(?:that|this|it)(?:['’]?s|\s+is|\s+was)\b`,
     String.raw`(?:\.\.\.|…)\s*no\b`,
-    // "P = V^2 R?? no P = V^2/R": "no" opening a sentence (or after a question put to what was just
-    // written) with an equation straight after it.
-    String.raw`(?:^|\?)\s*no\b(?=,?\s+[A-Za-z][\w]*\s*=)`,
+    // "P = V^2 R?? no P = V^2/R", "… = 0.16×40/0.0015 ... no that ignores the incoming ball": "no"
+    // opening a sentence (or after a question put to what was just written) with an equation, or
+    // "that"/"this"/"it", straight after it.
+    String.raw`(?:^|\?)\s*no\b(?=,?\s+(?:(?:that|this|it)\b|[A-Za-z][\w]*\s*=))`,
     String.raw`\b(?:hmm+|uh+|um+),?\s+no\b`,
     // Brackets said in words to be missing ("there should be brackets round the A − Z", "I missed
     // the brackets"): the equation as typed is not what was meant.

@@ -441,6 +441,22 @@ test('"no" opening a sentence, or answering a question put to what was just writ
   // left side restated, takes the first equation back.
   assert.deepEqual(sources('t = L/c?? no t = 2L/c'), ['Eq(t, 2*L/c)']);
   assert.deepEqual(sources('f = kL? No, f = 2kL'), ['Eq(f, 2*k*L)']);
+  // "... no that ignores …" starting the next sentence, with the quantity restated after it.
+  assert.deepEqual(sources('f = kL ... no that ignores the way back\nf = 2kL'), ['Eq(f, 2*k*L)']);
   // "no" not followed by an equation is not a revision ("no friction").
   assert.deepEqual(sources('t = 2L/c. No friction on the ferry, f = 2kL'), ['Eq(t, 2*L/c)', 'Eq(f, 2*k*L)']);
+});
+
+test('a correction restated only in numbers takes nothing back: the corrected formula is not written, so the response needs review', () => {
+  // "the second L is c": the student says in words what the formula should be and goes on with
+  // numbers; dropping "t = 2L/L" would lose the formula, keeping it as read would record a slip.
+  const r = x('t = 2L/L?? sorry the second L is c. t = 2 × 300/5 = 120 s');
+  assert.deepEqual(
+    r.equations.map((e) => e.source),
+    ['Eq(t, 2*L/L)', 'Eq(t, 2*300/5)', 'Eq(2*300/5, 120)'],
+  );
+  assert.equal(r.status, 'needs-review');
+  assert.ok(r.notes.some((n) => n.kind === 'correction' && /only in numbers/.test(n.text)));
+  // Restated as a formula, it is a revision as before.
+  assert.deepEqual(sources('t = 2L/L?? sorry, t = 2L/c = 120 s'), ['Eq(t, 2*L/c)', 'Eq(2*L/c, 120)']);
 });

@@ -783,3 +783,23 @@ test('a ratio written with colons ("v₁ : v₂ = m₂ : m₁") is left unread, 
     ['Eq(x, m*g/k_1)'],
   );
 });
+
+test('a letter with a power glued to a number, a variable of the question that spells the unit of the chain\'s quantity, is a doubt ("A = LB = 32m^2")', () => {
+  const FLOOR = Q(
+    [
+      ['A', 'area of the floor'],
+      ['L', 'length of the floor'],
+      ['B', 'breadth of the floor'],
+      ['m', 'mass of the carpet'],
+    ],
+    'A',
+    'Find the area A of the floor.',
+  );
+  for (const text of ['A = LB = 32m^2', 'A = 32m²']) {
+    const r = read(text, FLOOR);
+    assert.ok(!r.eqs.some((e) => e.includes('m**2')), text);
+    assert.ok(r.status === 'partial' || r.status === 'abstained', text);
+  }
+  // Spaced, it is the unit as before; and m² of a mass-like quantity is no unit of an area.
+  assert.deepEqual(read('A = 32 m^2', FLOOR).eqs, ['Eq(A, 32)']);
+});

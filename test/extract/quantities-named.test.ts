@@ -674,3 +674,24 @@ test("the change of a quantity the question doesn't name is the one variable des
   assert.deepEqual(none.equations, []);
   assert.ok(none.notes.some((n) => /'Δp' \(a momentum\) is no quantity of the question/.test(n.text)));
 });
+
+test("Δt is the question's t where t is described as a duration; not where it is a moment, and never ΔT", () => {
+  const HIT = (description: string) =>
+    Q(
+      [
+        ['m', 'mass of the ball'],
+        ['u', 'speed of the ball'],
+        ['t', description],
+        ['F', 'average force on the ball'],
+      ],
+      'F',
+      'Find the average force F.',
+    );
+  const read = (text: string, description: string) => extractEmbedded(text, HIT(description)).equations.map((e) => e.source);
+  for (const d of ['contact time between bat and ball', 'duration of the impact', 'time taken to stop the ball', 'a time interval'])
+    assert.deepEqual(read('F = mu/Δt', d), ['Eq(F, m*u/t)'], d);
+  // A moment, not a duration: Δt is some other time (not read as t).
+  assert.deepEqual(read('F = mu/Δt', 'time at which the ball is hit'), []);
+  // (ΔT, a change of temperature, is not the question's t even though its T would be t in the other case.)
+  assert.deepEqual(read('F = mu/ΔT', 'contact time between bat and ball'), []);
+});
