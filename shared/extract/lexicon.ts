@@ -331,8 +331,9 @@ function headOf(all: string[]): { head: string | null; content: string[] } {
   const content = ws.filter((w) => !STOP_LABEL.has(w));
   // A clause word ends the noun phrase as a preposition does: the head of "force between the
   // charges" is force, of "time since release" time (not charges, release).
-  const p = content.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
-  const pre = p < 0 ? content : content.slice(0, p);
+  // (Looked for before stop words are dropped: "that" in "charge that flows through the motor" is one.)
+  const p = ws.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
+  const pre = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !STOP_LABEL.has(w));
   let h = pre.length - 1;
   while (h > 0 && PARTICIPLE.test(pre[h])) h--;
   return { head: h >= 0 ? pre[h] : null, content: content.filter((w) => !PREPOSITIONS.has(w)) };

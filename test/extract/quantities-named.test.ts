@@ -695,3 +695,21 @@ test("Δt is the question's t where t is described as a duration; not where it i
   // (ΔT, a change of temperature, is not the question's t even though its T would be t in the other case.)
   assert.deepEqual(read('F = mu/ΔT', 'contact time between bat and ball'), []);
 });
+
+test('a relative clause ends a description\'s noun phrase: "charge that flows through the motor" is a charge, named by "the charge"', () => {
+  const FAN = Q(
+    [
+      ['I', 'current drawn by the motor'],
+      ['t', 'running time'],
+      ['Q', 'charge that flows through the motor in time t'],
+      ['e', 'elementary charge'],
+    ],
+    'Q',
+    'Find the charge Q.',
+  );
+  // (Its head had been "flows": only the elementary charge was a charge, and "the charge is …" named e.)
+  assert.deepEqual(
+    extractEmbedded('The charge is 12.5 x 240 = 3000 C.', FAN).equations.map((e) => e.source),
+    ['Eq(Q, 12.5*240)', 'Eq(12.5*240, 3000)'],
+  );
+});
