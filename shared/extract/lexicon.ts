@@ -147,6 +147,8 @@ const PREPOSITIONS = new Set([
 ]);
 /** Words opening a clause inside a description ("time since the kettle was switched off"). */
 const CLAUSE_WORDS = new Set(['since', 'while', 'after', 'before', 'that', 'which', 'where', 'as', 'between', 'into', 'through']);
+/** A pronoun after the noun opens a clause with no "that" ("the height it falls", "the speed she reaches"); it names nothing. */
+const PRONOUNS = new Set(['it', 'he', 'she', 'they', 'we']);
 const MODIFIERS = new Set(['total', 'whole', 'overall', 'final', 'maximum', 'entire', 'full', 'required', 'answer', 'unknown']);
 
 const stem = (w: string): string => {
@@ -328,11 +330,11 @@ function headOf(all: string[]): { head: string | null; content: string[] } {
     const k = ws.findIndex((w, i) => i >= 2 && DETERMINERS.has(w) && ws.slice(1, i).some((x) => !STOP_LABEL.has(x)));
     if (k > 0) ws = ws.slice(k);
   }
-  const content = ws.filter((w) => !STOP_LABEL.has(w));
+  const content = ws.filter((w) => !STOP_LABEL.has(w) && !PRONOUNS.has(w));
   // A clause word ends the noun phrase as a preposition does: the head of "force between the
   // charges" is force, of "time since release" time (not charges, release).
   // (Looked for before stop words are dropped: "that" in "charge that flows through the motor" is one.)
-  const p = ws.findIndex((w) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w));
+  const p = ws.findIndex((w, i) => PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w) || (i > 0 && PRONOUNS.has(w)));
   const pre = (p < 0 ? ws : ws.slice(0, p)).filter((w) => !STOP_LABEL.has(w));
   let h = pre.length - 1;
   while (h > 0 && PARTICIPLE.test(pre[h])) h--;

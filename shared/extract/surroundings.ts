@@ -302,12 +302,20 @@ export function functionNotation(t: Tok[]): string | null {
   for (let k = 0; k + 3 < t.length; k++) {
     const f = t[k];
     const [lp, arg, rp] = [t[k + 1], t[k + 2], t[k + 3]];
-    if (lp.kind !== 'lp' || lp.sp || rp.kind !== 'rp') continue;
+    if (lp.kind !== 'lp' || lp.sp) continue;
     const name = f.kind === 'usym' ? f.text : f.kind === 'id' && f.pieces!.at(-1)!.kind === 'sym' ? f.pieces!.at(-1)!.text : null;
     if (!name) continue;
-    const lone = arg.kind === 'usym' || arg.kind === 'num' || (arg.kind === 'id' && arg.pieces!.length === 1 && arg.pieces![0].kind === 'sym');
-    if (!lone) continue;
-    return `'${name}(${arg.text})' looks like ${name} as a function of ${arg.text}, not a product`;
+    const lone = (x: Tok | undefined): boolean =>
+      !!x && (x.kind === 'usym' || x.kind === 'num' || (x.kind === 'id' && x.pieces!.length === 1 && x.pieces![0].kind === 'sym'));
+    if (rp.kind === 'rp' && lone(arg)) return `'${name}(${arg.text})' looks like ${name} as a function of ${arg.text}, not a product`;
+    // "F(2r) = F/16": a number glued to one symbol in the bracket, after a symbol alone, is the same
+    // notation (F at twice the distance), not a product.
+    const [sym, close] = [t[k + 3], t[k + 4]];
+    // (A symbol alone before it, no factor beside it: "mg(2r)", "u² + 2g(2r)" are products, a height of 2r.)
+    const before = t[k - 1];
+    const alone = !before || !['num', 'id', 'usym', 'rp'].includes(before.kind);
+    if (alone && lone(f) && f.kind !== 'num' && arg.kind === 'num' && sym && sym.kind !== 'num' && lone(sym) && !sym.sp && close?.kind === 'rp')
+      return `'${name}(${arg.text}${sym.text})' looks like ${name} as a function of ${arg.text}${sym.text}, not a product`;
   }
   return null;
 }

@@ -803,3 +803,22 @@ test('a letter with a power glued to a number, a variable of the question that s
   // Spaced, it is the unit as before; and m² of a mass-like quantity is no unit of an area.
   assert.deepEqual(read('A = 32 m^2', FLOOR).eqs, ['Eq(A, 32)']);
 });
+
+test('a symbol alone glued to a bracket holding a number times a symbol is function notation ("F(2r) = F/16"); with a factor beside it, a product', () => {
+  const MAGNETS = Q(
+    [
+      ['F', 'force between the magnets'],
+      ['r', 'separation of the magnets'],
+      ['m', 'mass of a magnet'],
+      ['g', 'gravitational acceleration'],
+      ['h', 'height'],
+    ],
+    'F',
+    'Find the force F at separation r.',
+  );
+  const f = read('F(2r) = F/16', MAGNETS);
+  assert.deepEqual(f.eqs, []);
+  assert.match(f.why, /F as a function of 2r/);
+  assert.deepEqual(read('h = 2g(2r)', MAGNETS).eqs, ['Eq(h, 2*g*(2*r))']);
+  assert.deepEqual(read('F = mg(2r)', MAGNETS).eqs, ['Eq(F, m*g*(2*r))']);
+});

@@ -713,3 +713,25 @@ test('a relative clause ends a description\'s noun phrase: "charge that flows th
     ['Eq(Q, 12.5*240)', 'Eq(12.5*240, 3000)'],
   );
 });
+
+test('a pronoun after the noun opens a clause: "the height it falls" is a height, named as such', () => {
+  const SWING = Q(
+    [
+      ['m', 'mass of the bob'],
+      ['r', 'radius of the arc'],
+      ['h', 'height through which the bob falls to the lowest point'],
+      ['v', 'speed of the bob when it reaches the lowest point'],
+    ],
+    'v',
+    'Find the speed v.',
+  );
+  // (Its head had been "falls": no variable was named, and the value was left as prose.)
+  assert.deepEqual(
+    extractEmbedded('the height it falls is 2r', SWING).equations.map((e) => e.source),
+    ['Eq(h, 2*r)'],
+  );
+  assert.deepEqual(
+    extractEmbedded('the speed it reaches is √(2rh)', SWING).equations.map((e) => e.source),
+    ['Eq(v, sqrt(2*r*h))'],
+  );
+});
