@@ -25,6 +25,7 @@ const SHOOTERS = [
   'test/e2e/pull.test.ts',
   'test/e2e/keyboard.test.ts',
   'test/e2e/scheme-preview.test.ts',
+  'test/e2e/result-choice.test.ts',
 ];
 
 const args = process.argv.slice(2);
