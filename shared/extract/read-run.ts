@@ -437,12 +437,39 @@ const CHANGE_VERB =
   /^(?:up|down|rises|rose|risen|increases|increased|changes|changed|falls|fell|drops|dropped|decreases|decreased|grows|grew|gains|gained|loses|lost)$/i;
 
 /** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
+/**
+ * "The height it falls is r, so mgr = ½mv²": one variable alone, after "is" and words naming
+ * another variable of the question, and ending its clause, is that quantity's value (gold
+ * convention 1: a quantity stated with a symbolic value in words), as "the height is 2r" is.
+ * Not the same variable ("the speed is v"), nor where words go on after it ("is r from the centre").
+ */
+function statedAsAnother(ctx: Ctx, run: Run): void {
+  const { toks, i1, t, wordsEnd } = run;
+  const x = t[0];
+  const sym = t.length === 1 && x.kind === 'id' && x.pieces?.length === 1 && x.pieces[0].kind === 'sym' ? x.pieces[0].name : null;
+  const before = toks[wordsEnd - 1];
+  const after = toks[i1];
+  const ends = !after || after.kind === 'nl' || (after.kind === 'punct' && /^[,.;!]$/.test(after.text));
+  if (!sym || before?.kind !== 'word' || !/^(is|equals)$/i.test(before.text) || !ends) return;
+  const lab = labelOf(ctx, toks, wordsEnd, false);
+  if (!lab?.v || lab.v === sym) return;
+  ctx.mathSeen = true;
+  const n = ctx.equations.length;
+  emitChain(ctx, [[symTok(lab.v, x)], t], t);
+  const where = spanOf(ctx, t);
+  if (ctx.equations.length > n)
+    ctx.notes.push(note('unmapped-symbol', `read ${JSON.stringify(ctx.original.slice(where.start, where.end))} as the value of ${lab.v} ("${lab.label}")`));
+}
+
 function readExpression(ctx: Ctx, run: Run): void {
   const { toks, i0, i1, raw, t, prev, next, wordsEnd } = run;
   const operands = t.filter((x) => x.kind === 'id' || x.kind === 'usym' || x.kind === 'num').length;
   const pieces = t.reduce((n, x) => n + (x.pieces?.length ?? 1), 0);
   const mathy = t.some((x) => x.kind === 'op' || x.kind === 'pm' || x.pieces?.some((p) => p.kind === 'fn')) || operands >= 2 || pieces >= 2;
-  if (!mathy) return; // a variable named in prose
+  if (!mathy) {
+    statedAsAnother(ctx, run); // "The height it falls is r, so …"
+    return; // else a variable named in prose
+  }
   // "so each bulb is 10x brighter": a number glued to an x the question doesn't have is "times", words.
   if (t.length === 2 && t[0].kind === 'num' && !t[1].sp && /^[xX]$/.test(t[1].text) && !ctx.lex.variables.some((v) => v.toLowerCase() === 'x')) return;
   // "$d = 113$ nm": the unit of the number the maths ended with, typed after the closing '$'.

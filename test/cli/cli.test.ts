@@ -121,7 +121,9 @@ test('grade the demo: marks.csv with the union of item columns, manual items emp
     assert.ok(marks.includes('D10,q1,0,0,0,,,,,,0,manual-open,,'), marks.join('\n'));
     // Dimensions beside the marks; the numeric item: a conversion earns it, 4 figures and a wrong unit don't, "about 10" is the instructor's.
     assert.ok(marks.includes('D07,q2,,,,,0,0,,,0,complete,"1: Eq(R, (R_1 + R_2)/(R_1*R_2)): left: Ω, right: 1/Ω",'), marks.join('\n'));
-    assert.ok(marks.includes('D02,q3,,,,,,,1,1,2,complete,,'), 'read with confidence: "36 km/h" is v = 36 with its unit');
+    // "which is 36 km/h": v = 36 with its unit earns the numeric item, but a number stated in words
+    // as a result is a reading choice (recorded or not, as markers differ), so it waits for review.
+    assert.ok(marks.includes('D02,q3,,,,,,,1,1,2,needs-review,,'), marks.join('\n'));
     assert.ok(marks.includes('D04,q3,,,,,,,1,0,1,complete,,'));
     assert.ok(marks.includes('D05,q3,,,,,,,1,0,1,complete,,'));
     assert.ok(marks.includes('D06,q3,,,,,,,1,1,2,complete,,'));

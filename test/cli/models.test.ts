@@ -429,10 +429,11 @@ test('a run that falls back to the embedded extractor leaves waiting responses w
   let r = await runCliAsync([...base, '--technique', 'hybrid', '--model', M1, '--ollama-url', `http://127.0.0.1:${port}`], NO_ENV);
   assert.equal(r.status, 3, r.stderr);
   // D03 is written as Eq(...) forms the extractor does not take as plain text; D02 and D06 leave
-  // an unbracketed '/' beside a '-' to the reader (a reading choice): the model is asked for all
-  // three. (D02's q3, "36 km/h", is read: the '/h' glued to "km" is the rest of the unit.)
-  assert.match(r.stderr, /3 responses wait for the model .*\n {2}D02\/q1\n {2}D03\/q1\n {2}D06\/q1\n/);
-  assert.match(r.stdout, /; 3 waiting for the model/);
+  // an unbracketed '/' beside a '-' to the reader (a reading choice); D02's q3 states its result in
+  // words ("which is 36 km/h": recorded or not, a choice too; the '/h' glued to "km" is the rest of
+  // the unit): the model is asked for all four.
+  assert.match(r.stderr, /4 responses wait for the model .*\n {2}D02\/q1\n {2}D03\/q1\n {2}D06\/q1\n {2}D02\/q3\n/);
+  assert.match(r.stdout, /; 4 waiting for the model/);
   // No model now: the default reads nothing again and says the response still waits.
   r = await runCliAsync(base, NO_ENV);
   assert.equal(r.status, 3, r.stderr);
@@ -442,7 +443,7 @@ test('a run that falls back to the embedded extractor leaves waiting responses w
   // Asking for the embedded extractor explicitly: it reads it again and it stops waiting.
   r = await runCliAsync([...base, '--technique', 'embedded'], NO_ENV);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /this run: extracted 3, marked 3 with technique embedded/);
+  assert.match(r.stdout, /this run: extracted 4, marked 4 with technique embedded/);
   assert.doesNotMatch(readFileSync(join(out, 'equations.csv'), 'utf8'), /waiting-for-model/);
 });
 

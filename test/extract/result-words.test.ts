@@ -195,3 +195,10 @@ test('a value said in words of a variable typed as its symbol ("so H is 2 times 
   assert.deepEqual(x('y is 5').unread, []);
   assert.equal(x('H is positive').status, 'read');
 });
+
+test('one variable alone after words naming another variable is its value (convention 1); not the same variable, nor with words going on', () => {
+  assert.deepEqual(sources('The greatest height is d, so Mgd = E'), ['Eq(H, d)', 'Eq(M*g*d, E)']);
+  assert.deepEqual(sources('the greatest height is d.'), ['Eq(H, d)']);
+  assert.deepEqual(sources('the launch speed is u.'), []);
+  assert.deepEqual(sources('the greatest height is d above the band'), []);
+});
