@@ -5,10 +5,9 @@
 // (resources/demo), read by the embedded extractor; no development data.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { REPO, SHOTS, launch, openApp, shot, skipReason, startApp, type App } from './support.ts';
+import { SHOTS, demoWithOneResponse, launch, openApp, shot, skipReason, startApp, type App } from './support.ts';
 
 const skip = skipReason();
 const TEXT = 'In parallel 1/R = 1/R1 + 1/R2 so R = R1R2/R1+R2';
@@ -23,16 +22,7 @@ describe('a reading choice: both readings shown, one picked, the marks change', 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     app = await startApp();
-    const h = app.service.handlers();
-    const ex = await h['exam.import']({ json: readFileSync(join(REPO, 'resources/demo/exam.json'), 'utf8') });
-    assert.ok(ex.ok);
-    const examId = ex.examId;
-    const csv = `student_id,question_id,response\nS01,q2,"${TEXT}"\n`;
-    assert.equal((await h['responses.import']({ examId, csv, fileName: 'r.csv' })).imported, 1);
-    await h['grade.start']({ examId, technique: 'embedded', models: [] });
-    for (let i = 0; i < 600 && ['running', 'pausing'].includes((await h['grade.status']({})).state); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal((await h['grade.status']({})).state, 'done');
-    id = (await h['review.list']({ examId })).rows[0].responseId;
+    id = await demoWithOneResponse(app, 'q2', TEXT);
     browser = await launch();
     ({ page, errors } = await openApp(browser, app));
   });

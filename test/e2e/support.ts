@@ -1,7 +1,7 @@
 // End-to-end support: build the renderer when needed, start the browser mode in-process on a
 // temporary workspace, and launch Debian's Chromium headless through playwright-core.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,24 @@ export async function openApp(browser: Browser, app: App): Promise<{ context: Br
   });
   await page.goto(app.server.url);
   return { context, page, errors };
+}
+
+/**
+ * The bundled demo exam with one response of one student (S01) to question `questionId`, graded
+ * by the embedded extractor: the response's id. Throws where a step fails.
+ */
+export async function demoWithOneResponse(app: App, questionId: string, text: string): Promise<string> {
+  const h = app.service.handlers();
+  const ex = await h['exam.import']({ json: readFileSync(join(REPO, 'resources/demo/exam.json'), 'utf8') });
+  if (!ex.ok) throw new Error('the demo exam was not imported');
+  const examId = ex.examId;
+  const csv = `student_id,question_id,response\nS01,${questionId},"${text}"\n`;
+  if ((await h['responses.import']({ examId, csv, fileName: 'r.csv' })).imported !== 1) throw new Error('the response was not imported');
+  await h['grade.start']({ examId, technique: 'embedded', models: [] });
+  for (let i = 0; i < 600 && ['running', 'pausing'].includes((await h['grade.status']({})).state); i++) await new Promise((r) => setTimeout(r, 50));
+  const state = (await h['grade.status']({})).state;
+  if (state !== 'done') throw new Error(`grading ended '${state}', not 'done'`);
+  return (await h['review.list']({ examId })).rows[0].responseId;
 }
 
 export async function shot(page: Page, name: string, opts: { top?: boolean } = { top: true }): Promise<void> {
