@@ -243,6 +243,9 @@ export function scopeChoices(items: Item[]): ChoicePoint[] {
 /** The reason of a choice where a '/' among numbers may reach over the product after it ("150 × 240/1.6×10⁻¹⁹ × 12"). */
 export const FRACTION_OF_NUMBERS = "how far an unbracketed '/' reaches over a product of numbers";
 
+/** The most items a bracketed number spans ("(1.60*10^(-19))" is nine): bounds the look back for its '(' (linear time). */
+const NUMBER_SPAN = 24;
+
 /** A number, or numbers in brackets (a power of ten is bracketed when read: "(1.6*10^-19)"), from p, with its power: its end, or -1. */
 function numberEnd(items: Item[], st: Structure, p: number): number {
   const it = items[p];
@@ -255,7 +258,7 @@ function numberEnd(items: Item[], st: Structure, p: number): number {
 
 /**
  * A '/' in substituted numbers whose denominator is followed by more numbers multiplied in
- * ("150 × 240/1.60×10⁻¹⁹ × 12", "50 * 12 / 60 * 0.5", "6.27*10^4/1.08*10^5"): (a/b)·c as written
+ * ("150 × 240/1.60×10⁻¹⁹ × 12", "50 * 12 / 60 * 0.5"): (a/b)·c as written
  * or a/(b·c), as students mean when they copy a formula's denominator ("Pt/eV") into numbers. The
  * blind rounds' writers mark such rows ambiguous where nothing after settles them; the engine
  * settles the choice for the reading as written where the student's next step holds only so
@@ -273,7 +276,8 @@ export function numericDenominators(items: Item[], st: Structure = structure(ite
     let numerator = 0;
     for (;;) {
       let start = j;
-      if (items[j]?.k === 'rp') while (start > 0 && !(items[start].k === 'lp' && st.close[start] === j)) start--;
+      // (Back to its '(' over at most NUMBER_SPAN items: a bracket longer than that holds no number.)
+      if (items[j]?.k === 'rp') while (start > 0 && j - start < NUMBER_SPAN && !(items[start].k === 'lp' && st.close[start] === j)) start--;
       else while (start > 0 && items[start - 1].k === 'op' && items[start - 1].text === '^') start -= 2;
       if (numberEnd(items, st, start) !== j + 1) break;
       numerator++;
