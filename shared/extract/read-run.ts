@@ -436,7 +436,6 @@ function onlyBreaks(toks: Tok[], a: number, b: number): boolean {
 const CHANGE_VERB =
   /^(?:up|down|rises|rose|risen|increases|increased|changes|changed|falls|fell|drops|dropped|decreases|decreased|grows|grew|gains|gained|loses|lost)$/i;
 
-/** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
 /**
  * "The height it falls is r, so mgr = ½mv²": one variable alone, after "is" and words naming
  * another variable of the question, and ending its clause, is that quantity's value (gold
@@ -461,6 +460,7 @@ function statedAsAnother(ctx: Ctx, run: Run): void {
     ctx.notes.push(note('unmapped-symbol', `read ${JSON.stringify(ctx.original.slice(where.start, where.end))} as the value of ${lab.v} ("${lab.label}")`));
 }
 
+/** A run with no '=': a labelled value ("Group time: 2S/u"), the whole answer, or prose maths. */
 function readExpression(ctx: Ctx, run: Run): void {
   const { toks, i0, i1, raw, t, prev, next, wordsEnd } = run;
   const operands = t.filter((x) => x.kind === 'id' || x.kind === 'usym' || x.kind === 'num').length;

@@ -275,9 +275,9 @@ export function applyCorrections(ctx: Ctx): void {
       // written: nothing is taken back, and which reading stands is the marker's call. (Unless
       // something between them was left unread: "E = mc² oops no … E = mcΔT" with ΔT unread, then
       // "E = 150 × 800 × 420": the corrected formula is there, as a doubt of its own.)
-      const numbersOnly = (st: Statement): boolean => st.symbols.every((x) => x === st.lhs);
+      const noFormula = (st: Statement): boolean => st.symbols.every((x) => x === st.lhs);
       const unreadBetween = ctx.unread.some((u) => u.span.start >= cueEnd && u.span.start < revision.span.start);
-      if (!numbersOnly(t) && numbersOnly(revision) && !unreadBetween) {
+      if (!noFormula(t) && noFormula(revision) && !unreadBetween) {
         ctx.needsReview = true;
         ctx.notes.push(
           note(
