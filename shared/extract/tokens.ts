@@ -502,6 +502,16 @@ function bracketArgument(items: Item[], p: number): Rendered | null {
   return null;
 }
 
+/**
+ * Whether the tight product items[g0, e) after a '/' is a number glued to π and nothing else
+ * ("1/2π", "(1/2π)√(k/m)", "35.2/2π"): every writer of our sets reads it as 1/(2π), the idiom of
+ * f = (1/2π)√(k/m) and of turns from radians, never ½π. With more glued on ("4/3πr³", the sphere's
+ * (4/3)πr³), or a '*' after it ("1/2pi*sqrt(k/m)", which the writer of round 33 reads both ways), a
+ * numeric numerator stays a doubt.
+ */
+const numberTimesPi = (items: Item[], g0: number, e: number): boolean =>
+  e === g0 + 2 && items[g0].k === 'num' && items[g0 + 1].k === 'sym' && items[g0 + 1].text === 'pi' && !(items[e]?.k === 'op' && items[e].text === '*');
+
 /** A tight product right after '/' is the whole denominator: v0 sin(θ)/2g = v0 sin(θ)/(2g). Or why not. */
 function bracketDenominators(items: Item[]): Rendered | null {
   for (let p = 0; p < items.length; p++) {
@@ -532,7 +542,7 @@ function bracketDenominators(items: Item[]): Rendered | null {
     if (fnAfter) return { ok: false, reason: `unclear whether '/${items[g0].text}' divides by '${fnAfter}' too` };
     const numer = items[p - 1];
     const beforeNumer = items[p - 2];
-    if (numer?.k === 'num' && !isOperand(beforeNumer) && !(beforeNumer?.k === 'op' && beforeNumer.text === '^')) {
+    if (numer?.k === 'num' && !isOperand(beforeNumer) && !(beforeNumer?.k === 'op' && beforeNumer.text === '^') && !numberTimesPi(items, g0, e)) {
       return { ok: false, reason: `unclear whether '${numer.text}/${items[g0].text}…' is a fraction times the rest` };
     }
     items.splice(e, 0, { k: 'rp', text: ')', sp: false, made: true });

@@ -68,6 +68,9 @@ export const CORRECTION = new RegExp(
     String.raw`(?:[—–,;]|\s-)\s*wait\s*[,!.:]`,
     // "no, …" opening a line turns on what came before ("No friction" has no comma).
     String.raw`(?:^|\n)\s*no\s*[,!.—–]\s`,
+    // … or after a dash or an arrow that ends what it revises: "d = 2fα — no, α is the whole angle
+    // so d = fα", "I_2 = I_0e^(−μ_bd)   ← not right, the beam still goes through D−d".
+    String.raw`(?:[—–←]|\s-|<-+)\s*(?:no\s*[,!.:;]\s|not\s+right\b|wrong\b|incorrect\b)`,
     // (A colon ends no word: "correction:" can't sit inside \b…\b.)
     String.raw`\bcorrection\s*:`,
     // "edit: parallel not series!!": a note added to correct what came before.
@@ -114,8 +117,8 @@ export const CORRECTION = new RegExp(
     String.raw`\b(?:that|this|it|which)\s+should\s+(?:be|have\s+been|read)\b`,
     // (At a sentence's start too: "… a sign wrong somewhere. Should be v = √(…) I think.")
     String.raw`(?:^|\n|(?<=[.!?])\s)\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been)\b`,
-    // "I must have a sign wrong somewhere", "I must have got the angle wrong".
-    String.raw`\bi\s+must\s+have\s+(?:[\w']+\s+){0,4}wrong\b`,
+    // "I must have a sign wrong somewhere", "I must have got the angle wrong", "must have a sign wrong".
+    String.raw`\b(?:i\s+)?must\s+have\s+(?:[\w']+\s+){0,4}wrong\b`,
     // "…, should be mg = mv²/R" after a comma; "that's missing a square" says what was typed is wrong.
     String.raw`,\s*(?:sorry,?\s+)?should\s+(?:be|have\s+been|read)\b`,
     String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+missing\b`,

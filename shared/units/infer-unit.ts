@@ -43,7 +43,21 @@ const KINDS: [phrase: string, unit: string][] = [
   ['focal length', 'm'],
   ['refractive index', '1'],
   ['index of refraction', '1'],
-  ['coefficient of', '1'],
+  // A coefficient is a pure number only as the coefficients of friction, restitution, drag and
+  // performance are; "linear attenuation coefficient" is per metre, "temperature coefficient of
+  // resistance" per kelvin, "cubic coefficient of the force law" whatever the law needs: no unit.
+  ['attenuation coefficient', '1/m'],
+  ['absorption coefficient', '1/m'],
+  ['coefficient of friction', '1'],
+  ['coefficient of static friction', '1'],
+  ['coefficient of kinetic friction', '1'],
+  ['coefficient of sliding friction', '1'],
+  ['coefficient of rolling friction', '1'],
+  ['coefficient of rolling resistance', '1'],
+  ['coefficient of restitution', '1'],
+  ['coefficient of performance', '1'],
+  ['friction coefficient', '1'],
+  ['drag coefficient', '1'],
   // "number of moles of gas" is an amount of substance, not a count.
   ['number of moles', 'mol'],
   ['amount of substance', 'mol'],
@@ -57,6 +71,21 @@ const KINDS: [phrase: string, unit: string][] = [
   ['magnetic field', 'T'],
   ['magnetic flux density', 'T'],
   ['electric field', 'V/m'],
+  ['permittivity of free space', 'F/m'],
+  ['vacuum permittivity', 'F/m'],
+  ['relative permittivity', '1'],
+  ['permeability of free space', 'H/m'],
+  ['vacuum permeability', 'H/m'],
+  ['thermal conductivity', 'W/(m K)'],
+  ['linear expansivity', '1/K'],
+  ["young's modulus", 'Pa'],
+  ['normal reaction', 'N'],
+  ['reaction force', 'N'],
+  ['vertical drop', 'm'],
+  ['atomic number', '1'],
+  ['mass number', '1'],
+  ['harmonic number', '1'],
+  ['quantum number', '1'],
   ['gravitational acceleration', 'm/s^2'],
   ['acceleration due to gravity', 'm/s^2'],
   ['gravitational field strength', 'm/s^2'],
@@ -90,6 +119,21 @@ const KINDS: [phrase: string, unit: string][] = [
   ['volume', 'm^3'],
   ['density', 'kg/m^3'],
   ['force', 'N'],
+  ['thrust', 'N'],
+  ['upthrust', 'N'],
+  ['stiffness', 'N/m'],
+  ['spacing', 'm'],
+  ['gap', 'm'],
+  ['deflection', 'm'],
+  ['stretch', 'm'],
+  ['elongation', 'm'],
+  ['delay', 's'],
+  ['resistor', 'ohm'],
+  ['resistivity', 'ohm m'],
+  ['viscosity', 'Pa s'],
+  ['stress', 'Pa'],
+  ['strain', '1'],
+  ['emissivity', '1'],
   ['tension', 'N'],
   ['weight', 'N'],
   ['momentum', 'kg m/s'],
@@ -119,7 +163,7 @@ const KINDS: [phrase: string, unit: string][] = [
 ];
 
 /** Words that make a description's kind unsure: "amplitude" of what, "constant" of what. */
-const UNSURE = /\b(amplitude|constant|rate|per|field|flux|intensity|activity|potential)\b/;
+const UNSURE = /\b(amplitude|constant|coefficient|rate|per|field|flux|intensity|activity|potential)\b/;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PATTERNS = KINDS.map(([phrase, unit]) => ({ re: new RegExp(`(^|[^a-z])${escape(phrase)}($|[^a-z])`), unit, phrase }));
@@ -158,8 +202,12 @@ export function inferredUnit(description: string): Unit | null {
   const before = text.slice(0, best.at + best.phrase.length);
   // "Wien's displacement constant", "decay constant": a constant named after a kind of quantity
   // is not that quantity (Wien's is m·K, not a length).
-  if (/^\s+constant\b/.test(text.slice(best.at + best.phrase.length))) return null;
-  const unsure = UNSURE.exec(before);
+  // So is a coefficient ("temperature coefficient of resistance") or a kind per something ("heat
+  // loss per unit area per kelvin").
+  if (/^\s+(?:constant|coefficient)\b|^\s+(?:[a-z-]+\s+)?per\b/.test(text.slice(best.at + best.phrase.length))) return null;
+  // "constant" just before the kind is an adjective ("constant resistive force", "constant speed"),
+  // not a constant of some kind.
+  const unsure = UNSURE.exec(before.slice(0, best.at).replace(/\bconstant\s+(?:[a-z-]+\s+)?$/, '') + before.slice(best.at));
   if (unsure && !best.phrase.includes(unsure[1])) return null;
   const p = parseUnit(best.unit);
   return p.ok ? p.unit : null;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { evalRat, holdsExactly, ratText, verifyCounterexample } from '../../electron/engine/decide/entail/exact-check.ts';
-import { Entailer } from '../../electron/engine/decide/entail/index.ts';
+import { Entailer, identicalEquations } from '../../electron/engine/decide/entail/index.ts';
 import { evalIv, point, provablyViolated } from '../../electron/engine/decide/entail/interval.ts';
 import { onPremise, solveFor, varSpecs, wellConditioned } from '../../electron/engine/decide/entail/numeric.ts';
 import { rat } from '../../electron/engine/decide/entail/rational.ts';
@@ -221,5 +221,24 @@ describe('a claim that an equation has a solution is proved, not sampled', () =>
     } finally {
       await e.close();
     }
+  });
+});
+
+describe('the same equation up to the order and grouping of products, quotients and sums', () => {
+  const same = (a: string, b: string) => identicalEquations(P(a), P(b));
+  it('is identical: a coefficient written before or after, quotients flattened, terms reordered', () => {
+    assert.ok(same('Eq(f, 1/(2*pi)*sqrt(k/m))', 'Eq(f, sqrt(k/m)/(2*pi))'));
+    assert.ok(same('Eq(1/(2*pi)*sqrt(c**2*A/(V*L)), c/(2*pi)*sqrt(A/(V*L)))', 'Eq(sqrt(c**2*A/(V*L))/(2*pi), c*sqrt(A/(V*L))/(2*pi))'));
+    assert.ok(same('Eq(v, x/y/z)', 'Eq(v, x/(y*z))'));
+    assert.ok(same('Eq(v, -b + a)', 'Eq(a - b, v)'));
+    assert.ok(same('Eq(v, 2*(x*y)/4)', 'Eq(v, x*y/2)'));
+  });
+  it('is not: nothing cancelled or combined, a quotient in a denominator kept whole, different values', () => {
+    assert.ok(!same('Eq(v, x**2/x)', 'Eq(v, x)'));
+    assert.ok(!same('Eq(v, x + x)', 'Eq(v, 2*x)'));
+    assert.ok(!same('Eq(v, a/(b/c))', 'Eq(v, a*c/b)'));
+    assert.ok(!same('Eq(v, x/(2*pi))', 'Eq(v, x/(3*pi))'));
+    assert.ok(!same('Eq(v, a - b)', 'Eq(v, b - a)'));
+    assert.ok(!same('Eq(v, 0*x/y)', 'Eq(v, 0)'));
   });
 });

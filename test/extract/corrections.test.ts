@@ -460,3 +460,16 @@ test('a correction restated only in numbers takes nothing back: the corrected fo
   // Restated as a formula, it is a revision as before.
   assert.deepEqual(sources('t = 2L/L?? sorry, t = 2L/c = 120 s'), ['Eq(t, 2*L/c)', 'Eq(2*L/c, 120)']);
 });
+
+test('"— no," and an arrow saying the line is wrong ("← not right") after an equation revise it', () => {
+  assert.deepEqual(sources('t = L/c — no, it goes there and back so t = 2L/c'), ['Eq(t, 2*L/c)']);
+  assert.deepEqual(sources('f = kL   ← not right, the fuel is for both ways:\nf = 2kL'), ['Eq(f, 2*k*L)']);
+  // A dash before "no" not set off by a comma is prose.
+  assert.deepEqual(sources('t = 2L/c — no current in the channel'), ['Eq(t, 2*L/c)']);
+});
+
+test('"must have … wrong" without a subject is a cue too: the response needs review', () => {
+  const r = x('t = L/c - 2L/c which is negative?? must have a sign wrong');
+  assert.equal(r.status, 'needs-review');
+  assert.ok(r.notes.some((n) => n.kind === 'correction'));
+});

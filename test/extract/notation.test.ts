@@ -145,6 +145,25 @@ test('a Greek letter glued to a number is one factor: "ω/2π" is ω/(2π) as "/
   assert.deepEqual(read('4π²f² = ω²', SPIN).eqs, ['Eq(4*pi**2*f**2, omega**2)']);
 });
 
+test('"1/2π" after a number is 1/(2π), bracketed or not; "4/3πr³" and "1/2pi*…" stay a doubt', () => {
+  const SPRING = Q(
+    [
+      ['f', 'frequency of the oscillation'],
+      ['k', 'spring constant'],
+      ['m', 'mass on the spring'],
+      ['n', 'number of turns'],
+      ['r', 'radius of the ball'],
+      ['V', 'volume of the ball'],
+    ],
+    'f',
+    'A mass m hangs on a spring of constant k. Find the frequency f of its oscillation.',
+  );
+  assert.deepEqual(read('f = (1/2π)√(k/m)', SPRING), { status: 'read', eqs: ['Eq(f, 1/(2*pi)*sqrt(k/m))'], why: '' });
+  assert.deepEqual(read('n = 17.6/2π = 2.8', SPRING).eqs, ['Eq(n, 17.6/(2*pi))', 'Eq(17.6/(2*pi), 2.8)']);
+  assert.match(read('V = 4/3πr^3', SPRING).why, /fraction times the rest/);
+  assert.match(read('f = 1/2pi*sqrt(k/m)', SPRING).why, /fraction times the rest/);
+});
+
 test('"kg m²" after a value is a unit throughout, though m may be a variable; "the component N sinθ" names maths', () => {
   const WHEEL = Q(
     [

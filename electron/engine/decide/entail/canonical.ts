@@ -75,3 +75,85 @@ export function leftGrouped(e: Expr): Expr {
   collect(e);
   return terms.reduce((left, right) => ({ kind: 'bin', op, left, right }));
 }
+
+const gcd = (a: bigint, b: bigint): bigint => {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+
+const forms = new WeakMap<Expr, string>();
+
+/**
+ * A key for `e` that is the same for expressions that differ only by the order and grouping of
+ * their products, quotients and sums: (1/(2π))·√x and √x/(2π), −b + a and a − b, 2·(x·y)/4 and
+ * x·y/2. Each product is its numeric coefficient (an exact rational) and its other factors, each
+ * marked as multiplying or dividing, sorted; each sum its terms, sorted. These rewrites keep the
+ * function and the points where it is defined (x/(y·z) is x·y⁻¹·z⁻¹ exactly, defined where y and
+ * z are not zero), so equal keys are the same function. Nothing is cancelled or combined (x²/x
+ * stays itself, x + x is not 2x), and a quotient inside a denominator (a/(b/c)) is one factor:
+ * flattening it would define it where c = 0.
+ */
+export function productForm(e: Expr): string {
+  let f = forms.get(e);
+  if (f === undefined) forms.set(e, (f = formOf(e)));
+  return f;
+}
+
+function formOf(e: Expr): string {
+  switch (e.kind) {
+    case 'num':
+    case 'sym':
+    case 'const':
+      return termForm(e);
+    case 'call':
+      return `${e.fn}(${e.args.map(productForm).join(', ')})`;
+    case 'neg':
+    case 'bin':
+      if (e.kind === 'bin' && (e.op === '+' || e.op === '-')) {
+        const terms: string[] = [];
+        const collect = (x: Expr, sign: 1 | -1): void => {
+          if (x.kind === 'bin' && (x.op === '+' || x.op === '-')) {
+            collect(x.left, sign);
+            collect(x.right, x.op === '-' ? (-sign as 1 | -1) : sign);
+          } else terms.push(termForm(sign === 1 ? x : { kind: 'neg', arg: x }));
+        };
+        collect(e, 1);
+        return terms.sort().join(' + ');
+      }
+      return termForm(e);
+  }
+}
+
+/** A product or quotient as its coefficient and sorted factors (see productForm). */
+function termForm(e: Expr): string {
+  let n = 1n;
+  let d = 1n;
+  const factors: string[] = [];
+  const walk = (x: Expr, up: boolean): void => {
+    if (x.kind === 'neg') {
+      n = -n;
+      walk(x.arg, up);
+    } else if (x.kind === 'bin' && x.op === '*') {
+      walk(x.left, up);
+      walk(x.right, up);
+    } else if (x.kind === 'bin' && x.op === '/' && up) {
+      walk(x.left, true);
+      walk(x.right, false);
+    } else if (x.kind === 'num' && numberToRational(x.text).n !== 0n) {
+      const r = numberToRational(x.text);
+      if (up) [n, d] = [n * r.n, d * r.d];
+      else [n, d] = [n * r.d, d * r.n];
+    } else {
+      const inner = x.kind === 'bin' && x.op === '**' ? `(${productForm(x.left)})**(${productForm(x.right)})` : x.kind === 'bin' ? `(${formOfQuotientOrSum(x)})` : x.kind === 'num' ? x.text : x.kind === 'call' ? productForm(x) : x.name;
+      factors.push(`${up ? '*' : '/'}${inner}`);
+    }
+  };
+  walk(e, true);
+  const g = gcd(n, d) || 1n;
+  return `${n / g}/${d / g}${factors.sort().join('')}`;
+}
+
+/** A sum, or a quotient inside a denominator, as one factor. */
+const formOfQuotientOrSum = (x: Expr & { kind: 'bin' }): string => (x.op === '/' ? `${productForm(x.left)}|${productForm(x.right)}` : productForm(x));

@@ -35,7 +35,7 @@ import { reduceEquation } from './reduce.ts';
 import { isTrigIdentity } from './trig-identity.ts';
 import { rngFor } from './rng.ts';
 import { encodable, symbolsOfAll, Z3Backend } from './z3.ts';
-import { canonicalEquation, leftGrouped } from './canonical.ts';
+import { canonicalEquation, leftGrouped, productForm } from './canonical.ts';
 import { constRational } from './rational.ts';
 import type { VerdictStore } from './types.ts';
 
@@ -122,8 +122,8 @@ function numbersOnly(eq: Equation): [string, string] | null {
 }
 
 /**
- * The same equation as written, up to brackets that change nothing (leftGrouped), or the same
- * with its sides swapped; for a statement about numbers only, the same two values ("1e4" written
+ * The same equation as written, up to brackets that change nothing (leftGrouped) and the order
+ * and grouping of products, quotients and sums (productForm), or the same with its sides swapped; for a statement about numbers only, the same two values ("1e4" written
  * 1*10**4 or 10**4; "2*pi*0.15" or "0.15*2*pi"), which makes it the same statement whether or not
  * it holds (a rounded result).
  */
@@ -131,6 +131,9 @@ export function identicalEquations(a: Equation, b: Equation): boolean {
   const [ka, ks] = groupedKey(a);
   const kb = groupedKey(b)[0];
   if (ka === kb || ks === kb) return true;
+  // The same sides up to the order and grouping of products, quotients and sums ((1/(2π))·√x and √x/(2π)).
+  const [la, ra, lb, rb] = [productForm(a.lhs), productForm(a.rhs), productForm(b.lhs), productForm(b.rhs)];
+  if ((la === lb && ra === rb) || (la === rb && ra === lb)) return true;
   const va = numbersOnly(a);
   const vb = va && numbersOnly(b);
   if (va && vb) return (va[0] === vb[0] && va[1] === vb[1]) || (va[0] === vb[1] && va[1] === vb[0]);
