@@ -548,8 +548,10 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string, varia
       i = j - 1;
       continue;
     }
-    // "t½" glued to its letter is the half-life's name (t_half), not t times ½.
-    if (c === '½' && /[A-Za-z\p{Script=Greek}]/u.test(s[i - 1] ?? '')) {
+    // "t½" glued to its letter is the half-life's name (t_half), not t times ½. Only t or T, the
+    // letters a half-life is written with: "η½mv²" is η·½·m·v² (read as a name η_half, which is
+    // no variable, it had been left out as words, and mv² read alone).
+    if (c === '½' && /[tT]/.test(s[i - 1] ?? '') && !/[A-Za-z\p{Script=Greek}]/u.test(s[i - 2] ?? '')) {
       b.put('_half ', i, i + 1);
       continue;
     }

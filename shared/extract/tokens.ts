@@ -5,6 +5,7 @@ import { GREEK_NAMES } from '../text/greek.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { LOG_UNSURE, type Lexicon, type Piece, splitRun, UNIT_WORDS } from './lexicon.ts';
 import { parseUnit } from '../units/parse-unit.ts';
+import { unitOfKind } from '../units/infer-unit.ts';
 import { factorEnd, isOperand, startsOperand, type Item } from './items.ts';
 import { combine, MAX_SIDE_READINGS, scopeChoices, sqrtReaches } from './scope-choices.ts';
 import { NAME_BREAK } from './normalize.ts';
@@ -226,6 +227,28 @@ function changesOfQuantities(toks: Tok[], lex: Lexicon, aliases: ReadonlyMap<str
       const own = pieces?.length === 1 && pieces[0].kind === 'sym';
       out.push(own ? { kind: 'id', text, start: t.start, end: next.end, sp: t.sp, pieces } : { kind: 'usym', text, start: t.start, end: next.end, sp: t.sp });
       k++;
+      continue;
+    }
+    // "f-number", "x-axis", "u-tube": a letter hyphened to a word is one word, never the letter
+    // minus a word (which left "f-" as maths it couldn't read, and the response partial). Not a
+    // word that names a kind of quantity ("T-weight = ma" is maths with a word in it, a doubt).
+    const word = toks[k + 2];
+    const beyond = toks[k + 3];
+    if (
+      /^[A-Za-z]$/.test(t.text) &&
+      ['id', 'usym', 'word'].includes(t.kind) &&
+      (t.sp || k === 0) &&
+      next?.kind === 'op' &&
+      next.text === '-' &&
+      !next.sp &&
+      word?.kind === 'word' &&
+      /^[a-z]{3,}$/.test(word.text) &&
+      !unitOfKind(word.text) &&
+      !word.sp &&
+      (!beyond || beyond.sp || !['lp', 'op', 'num', 'id', 'usym'].includes(beyond.kind) || (beyond.kind === 'op' && beyond.text !== '^'))
+    ) {
+      out.push({ kind: 'word', text: `${t.text}-${word.text}`, start: t.start, end: word.end, sp: t.sp });
+      k += 2;
       continue;
     }
     // "0 °C", "80°F": the letter after a number's degrees is the temperature scale, a unit, never

@@ -70,7 +70,8 @@ export const CORRECTION = new RegExp(
     String.raw`(?:^|\n)\s*no\s*[,!.—–]\s`,
     // … or after a dash or an arrow that ends what it revises: "d = 2fα — no, α is the whole angle
     // so d = fα", "I_2 = I_0e^(−μ_bd)   ← not right, the beam still goes through D−d".
-    String.raw`(?:[—–←]|\s-|<-+)\s*(?:no\s*[,!.:;]\s|not\s+right\b|wrong\b|incorrect\b)`,
+    // A comment mark does the same: "L = Δt c_s/(c_s − c_a)   # wrong, dropped c_a".
+    String.raw`(?:[—–←#]|\s-|<-+)\s*(?:no\s*[,!.:;]\s|not\s+right\b|wrong\b|incorrect\b)`,
     // (A colon ends no word: "correction:" can't sit inside \b…\b.)
     String.raw`\bcorrection\s*:`,
     // "edit: parallel not series!!": a note added to correct what came before.
@@ -94,7 +95,7 @@ export const CORRECTION = new RegExp(
     String.raw`\b(?:brackets?|parenthes[ie]s)\b[^.!?\n]{0,30}\b(?:missing|forgot(?:ten)?|left\s+out|should\s+(?:be|go))\b`,
     // "qE = qvB² — typo, the B isn't squared: qE = qvB": the word alone, set off by punctuation,
     // says what came before is mistyped ("sorry for the typos" and "a typo in the question" don't).
-    String.raw`(?:^|[—–,;:.(]\s*|\s[-–—]\s*)typo\s*[,:;.!—–)-]`,
+    String.raw`(?:^|[—–,;:.(←#]\s*|\s[-–—]\s*)typo\s*[,:;.!—–)-]`,
     // An earlier attempt named before it is written ("I first had V = … but … it must be V = …").
     ATTEMPT_FIRST.source,
     // "…, redo:" (the working that follows replaces what came before); "Correct way:" after an attempt.

@@ -464,6 +464,8 @@ test('a correction restated only in numbers takes nothing back: the corrected fo
 test('"— no," and an arrow saying the line is wrong ("← not right") after an equation revise it', () => {
   assert.deepEqual(sources('t = L/c — no, it goes there and back so t = 2L/c'), ['Eq(t, 2*L/c)']);
   assert.deepEqual(sources('f = kL   ← not right, the fuel is for both ways:\nf = 2kL'), ['Eq(f, 2*k*L)']);
+  // A comment mark does the same.
+  assert.deepEqual(sources('t = L/c   # wrong, forgot the way back\nt = 2L/c'), ['Eq(t, 2*L/c)']);
   // A dash before "no" not set off by a comma is prose.
   assert.deepEqual(sources('t = 2L/c — no current in the channel'), ['Eq(t, 2*L/c)']);
 });

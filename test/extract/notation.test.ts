@@ -103,6 +103,21 @@ test('t½ and t_half name the half-time T (the letter in another case, the subsc
   assert.deepEqual(read('D_kettle = D_0/2', COOLING).eqs, ['Eq(D, D_0/2)']);
 });
 
+test('½ glued after another letter is a factor: "η½mv²" is η·½·m·v², not a name η_half left out as words', () => {
+  const JUMP = Q(
+    [
+      ['eta', 'fraction of the kinetic energy stored'],
+      ['m', 'mass of the athlete'],
+      ['v', 'run-up speed'],
+      ['g', 'gravitational acceleration'],
+      ['H', 'height gained'],
+    ],
+    'H',
+    'An athlete of mass m runs at v and stores a fraction eta of her kinetic energy. Find the height H gained.',
+  );
+  assert.deepEqual(read('η½mv² = mgH', JUMP), { status: 'read', eqs: ['Eq(eta*(1/2)*m*v**2, m*g*H)'], why: '' });
+});
+
 test("letters spelling an SI unit after a value are the unit, unless they are the question's letters", () => {
   const r = read('epsilon_0 = 8.85×10^-12 F/m, q = 2×10^-6 C', SPHERE);
   assert.deepEqual(r.eqs, ['Eq(epsilon_0, 8.85*10**(-12))', 'Eq(q, 2*10**(-6))']);

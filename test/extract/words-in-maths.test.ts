@@ -32,3 +32,11 @@ test('"at" in prose stays a word', () => {
   assert.deepEqual(sources('v = 3 m/s at t = 2 s'), ['Eq(v, 3)', 'Eq(t, 2)']);
   assert.equal(extractEmbedded('the speed = at least 3', CART).equations.length, 0);
 });
+
+test('a letter hyphened to a word ("x-axis", "f-number") is a word; hyphened to a kind of quantity it stays maths with a word in it', () => {
+  assert.deepEqual(extractEmbedded('along the x-axis v = at', CART).status, 'read');
+  assert.deepEqual(sources('the s-bend takes v = at'), ['Eq(v, a*t)']);
+  const r = extractEmbedded('T-weight = a', CART);
+  assert.notEqual(r.status, 'read');
+  assert.match(r.unread.map((u) => u.reason).join(' | '), /weight/);
+});
