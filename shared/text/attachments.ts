@@ -12,6 +12,8 @@ const ATTACHMENT_RE = new RegExp(
     // "attached to a spring" is physics, not an attachment.
     String.raw`\battached\b(?!\s+to\b)`,
     String.raw`\b(?:see|check|in|on|refer to|look at) (?:the |my )?(?:attached |uploaded )?(?:photo|picture|image|scan|upload|file|pdf|sheet|page)s?\b`,
+    // "see my working on paper, sheet 3": working handed in on paper.
+    String.raw`\b(?:working|solution|calculations?)s?\s+(?:is\s+|are\s+)?(?:on|in)\s+(?:the\s+|my\s+|a\s+)?(?:exam\s+|answer\s+)?(?:paper|sheet|page|notebook|booklet)\b`,
     String.raw`\buploaded\b`,
     String.raw`\bscanned\b`,
     String.raw`\b(?:photo|picture|image|scan) of (?:my|the)\b`,
