@@ -512,7 +512,9 @@ export function unicodeToPlain(src: Mapped, greekForQuestionMark?: string, varia
       const prev = s[i - 1] ?? '';
       const subscript = prev === '_' || (prev === '{' && s[i - 2] === '_');
       const gluedSubscript = /[A-Za-z]/.test(prev) && !/[A-Za-z]/.test(s[i - 2] ?? '') && variables.includes(`${prev}_${g}`);
-      const after = /[_0-9₀₁₂\p{L}'′]/u.test(s[i + 1] ?? '') ? '' : ' ';
+      // Nor set apart from a times sign or '/' after it: "Δf/γ·G" is the same choice of how far the
+      // '/' reaches as "Δf/gamma*G" (a space before the '*' had made it a product beside the fraction).
+      const after = /[_0-9₀₁₂\p{L}'′*·×⋅/^]/u.test(s[i + 1] ?? '') ? '' : ' ';
       b.put(`${afterDigit || subscript ? '' : gluedSubscript ? '_' : ' '}${g}${after}`, i, i + 1);
       continue;
     }

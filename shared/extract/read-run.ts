@@ -440,7 +440,8 @@ const CHANGE_VERB =
  * "The height it falls is r, so mgr = ½mv²": one variable alone, after "is" and words naming
  * another variable of the question, and ending its clause, is that quantity's value (gold
  * convention 1: a quantity stated with a symbolic value in words), as "the height is 2r" is.
- * Not the same variable ("the speed is v"), nor where words go on after it ("is r from the centre").
+ * Not the same variable ("the speed is v"), nor where words go on after it ("is r from the centre")
+ * other than a conjunction opening the next clause.
  */
 function statedAsAnother(ctx: Ctx, run: Run): void {
   const { toks, i1, t, wordsEnd } = run;
@@ -448,7 +449,14 @@ function statedAsAnother(ctx: Ctx, run: Run): void {
   const sym = t.length === 1 && x.kind === 'id' && x.pieces?.length === 1 && x.pieces[0].kind === 'sym' ? x.pieces[0].name : null;
   const before = toks[wordsEnd - 1];
   const after = toks[i1];
-  const ends = !after || after.kind === 'nl' || (after.kind === 'punct' && /^[,.;!]$/.test(after.text));
+  // Its clause ends at a break, a stop, a conjunction that opens the next clause ("Object distance
+  // is L and image distance is N") or an aside in brackets set apart by a space.
+  const ends =
+    !after ||
+    after.kind === 'nl' ||
+    (after.kind === 'punct' && /^[,.;!]$/.test(after.text)) ||
+    (after.kind === 'word' && /^(?:and|so|but|while|whereas)$/i.test(after.text) && toks[i1 + 1]?.kind === 'word') ||
+    (after.kind === 'lp' && after.sp);
   if (!sym || before?.kind !== 'word' || !/^(is|equals)$/i.test(before.text) || !ends) return;
   const lab = labelOf(ctx, toks, wordsEnd, false);
   if (!lab?.v || lab.v === sym) return;
@@ -582,6 +590,13 @@ function equationDoubt(ctx: Ctx, run: Run, ambiguous: { unit?: string; unitOrPro
     const tight = !t[eqAt[j]].sp && !a?.sp;
     if (tight && eqAt[j] + 3 === eqAt[j + 1] && a?.kind === 'num' && b?.sp && isSymbol(b) && (b.pieces?.length ?? 1) === 1)
       return `'${a.text} ${b.text}' could end one equation and start the next, or be ${a.text} times ${b.text}`;
+    // "u=L-d v=N-d": the same with an expression typed tight before the symbol ("u = L − d",
+    // "v = N − d" as much as u = L − d·v = N − d).
+    const last = t[eqAt[j + 1] - 1];
+    const before = t[eqAt[j + 1] - 2];
+    const typedTight = t.slice(eqAt[j] + 1, eqAt[j + 1] - 1).every((x, k) => k === 0 || !x.sp);
+    if (tight && eqAt[j] + 3 < eqAt[j + 1] && typedTight && last?.sp && isSymbol(last) && (last.pieces?.length ?? 1) === 1 && before && before.kind !== 'op')
+      return `'${before.text} ${last.text}' could end one equation and start the next, or be ${before.text} times ${last.text}`;
   }
   // "T = 2.0-2.1 s": two numbers joined by a '-' with no space, alone on a side, are likely a range.
   const range = t.findIndex(

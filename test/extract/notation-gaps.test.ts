@@ -344,6 +344,28 @@ test('"m=0 d = …": a value tight to its \'=\' and a symbol after a space may b
   assert.deepEqual(two.eqs, []);
   assert.match(two.why, /could end one equation and start the next/);
   assert.deepEqual(read('d = 2 n = 3', FILM).eqs, ['Eq(d, 2*n)', 'Eq(2*n, 3)']);
+  // The same with an expression typed tight before the symbol: "m = 2n + 1", "d = λ/4n", or m = (2n + 1)·d?
+  const tight = read('m=2n+1 d=λ/4n', FILM);
+  assert.deepEqual(tight.eqs, []);
+  assert.match(tight.why, /'1 d' could end one equation and start the next/);
+});
+
+test('a Greek letter before a times sign stays tight to it: "Δf/γ·G" is the choice "Δf/gamma*G" is', () => {
+  const SLICE = Q(
+    [
+      ['z', 'slice thickness'],
+      ['f', 'bandwidth'],
+      ['gamma', 'gyromagnetic ratio'],
+      ['G', 'field gradient'],
+    ],
+    'z',
+    'Find the slice thickness z.',
+  );
+  for (const text of ['z = 2π·f/γ·G', 'z = 2*pi*f/gamma*G']) {
+    const x = extractEmbedded(text, SLICE);
+    assert.equal(x.status, 'partial', text);
+    assert.deepEqual(x.alternatives?.[0].readings, [['Eq(z, 2*pi*f/gamma*G)'], ['Eq(z, 2*pi*f/(gamma*G))']], text);
+  }
 });
 
 test('a correction that restates a quantity of an earlier sentence as well as the one it revises is a doubt', () => {

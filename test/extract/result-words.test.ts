@@ -201,4 +201,7 @@ test('one variable alone after words naming another variable is its value (conve
   assert.deepEqual(sources('the greatest height is d.'), ['Eq(H, d)']);
   assert.deepEqual(sources('the launch speed is u.'), []);
   assert.deepEqual(sources('the greatest height is d above the band'), []);
+  // A conjunction opening the next clause, or an aside in brackets, ends it too.
+  assert.deepEqual(sources('The greatest height is d and the launch speed is u'), ['Eq(H, d)']);
+  assert.deepEqual(sources('the greatest height is d (ignoring drag)'), ['Eq(H, d)']);
 });
