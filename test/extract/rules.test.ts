@@ -430,7 +430,14 @@ test('a number with a unit word glued on that is also a variable is not guessed 
 });
 
 test('attachments are recognised however they are mentioned; "attached to" is physics', () => {
-  for (const text of ['Please refer to the image uploaded (IMG_0001.heic)', 'answer: see page 2', 'working in the attached file', 'Attachment: scan.pdf', 'see my working on paper, sheet 3', 'my calculations are in the exam booklet']) {
+  for (const text of [
+    'Please refer to the image uploaded (IMG_0001.heic)',
+    'answer: see page 2',
+    'working in the attached file',
+    'Attachment: scan.pdf',
+    'see my working on paper, sheet 3',
+    'my calculations are in the exam booklet',
+  ]) {
     const x = extractEmbedded(text, DROP);
     assert.ok(x.flags.includes('attachment'), text);
     assert.deepEqual(x.equations, [], text);

@@ -126,7 +126,7 @@ function formOf(e: Expr): string {
   }
 }
 
-/** A product or quotient as its coefficient and sorted factors (see productForm). */
+/** A product or quotient as its coefficient and sorted factors (see productForm); a constant marked apart from a variable of its name (E). */
 function termForm(e: Expr): string {
   let n = 1n;
   let d = 1n;
@@ -146,7 +146,18 @@ function termForm(e: Expr): string {
       if (up) [n, d] = [n * r.n, d * r.d];
       else [n, d] = [n * r.d, d * r.n];
     } else {
-      const inner = x.kind === 'bin' && x.op === '**' ? `(${productForm(x.left)})**(${productForm(x.right)})` : x.kind === 'bin' ? `(${formOfQuotientOrSum(x)})` : x.kind === 'num' ? x.text : x.kind === 'call' ? productForm(x) : x.name;
+      const inner =
+        x.kind === 'bin' && x.op === '**'
+          ? `(${productForm(x.left)})**(${productForm(x.right)})`
+          : x.kind === 'bin'
+            ? `(${formOfQuotientOrSum(x)})`
+            : x.kind === 'num'
+              ? x.text
+              : x.kind === 'call'
+                ? productForm(x)
+                : x.kind === 'const'
+                  ? `#${x.name}`
+                  : x.name;
       factors.push(`${up ? '*' : '/'}${inner}`);
     }
   };
